@@ -1,0 +1,125 @@
+"""Embeddings into the lake, then the shared stores: the Kuzu graph, LanceDB, reconciliation."""
+
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetCheckSpec,
+    AssetExecutionContext,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+)
+
+from assets.partitions import OWNERS, repos_partitions
+from ltm.embed.stage import embed_repo
+from ltm.reconcile import reconcile
+from ltm.vectors import vector_rows
+from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource
+
+
+@asset(
+    partitions_def=repos_partitions,
+    deps=["commits", "code_entities"],
+    group_name="embed",
+    kinds={"python", "parquet"},
+    owners=OWNERS,
+    description="A vector for every embedded entity (functions, classes, modules, commits), batched and "
+    "cached by (model, text hash) so unchanged texts are never embedded twice.",
+)
+def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: EmbedderResource) -> MaterializeResult:
+    key = context.partition_key
+    h = home.home()
+    model = embedder.embedder()
+    stats = embed_repo(home.lake(), key, model, h.cache / "embeddings")
+    return MaterializeResult(
+        metadata={
+            "repo": key, "rows": stats.rows, "embedded_now": stats.embedded_now,
+            "cache_hits": stats.cache_hits, "model": stats.model, "dim": stats.dim,
+        }
+    )
+
+
+@asset(
+    partitions_def=repos_partitions,
+    deps=["commits", "code_entities"],
+    group_name="stores",
+    kinds={"kuzu"},
+    owners=OWNERS,
+    pool="kuzu",
+    description="A complete Kuzu build COPYed from the whole lake, count-checked, then switched in "
+    "atomically (graph/CURRENT); readers keep the previous build until then.",
+)
+def graph(context: AssetExecutionContext, kuzu: KuzuGraphResource) -> MaterializeResult:
+    stats = kuzu.build()
+    return MaterializeResult(
+        metadata={
+            "build": stats.build_id,
+            "nodes": MetadataValue.json(stats.nodes),
+            "rels": MetadataValue.json(stats.rels),
+            "node_total": sum(stats.nodes.values()),
+            "edge_total": sum(stats.rels.values()),
+            "dangling_edges": MetadataValue.json(stats.dangling_edges),
+            "seconds": MetadataValue.float(round(stats.seconds, 3)),
+        }
+    )
+
+
+@asset(
+    partitions_def=repos_partitions,
+    deps=["embeddings"],
+    group_name="stores",
+    kinds={"lancedb"},
+    owners=OWNERS,
+    pool="lancedb",
+    description="The repository's vector rows upserted into LanceDB by vector_id, rows whose entity "
+    "left the lake deleted, then BTree + full-text indexes and optimize().",
+)
+def vectors(context: AssetExecutionContext, home: HomeResource, lance: LanceVectorsResource) -> MaterializeResult:
+    key = context.partition_key
+    h = home.home()
+    with h.lock("vectors", timeout=lance.lock_timeout_s):
+        stats = lance.store().upsert_repo(key, vector_rows(home.lake(), key))
+    return MaterializeResult(
+        metadata={
+            "repo": key, "rows": stats.upserted, "inserted": stats.inserted, "updated": stats.updated,
+            "deleted": stats.deleted, "table_rows": stats.total_rows, "vector_index": stats.vector_index,
+        }
+    )
+
+
+@asset(
+    partitions_def=repos_partitions,
+    deps=["graph", "vectors"],
+    group_name="stores",
+    kinds={"kuzu", "lancedb"},
+    owners=OWNERS,
+    check_specs=[
+        AssetCheckSpec("graph_nodes_have_vector_rows", asset="reconciliation",
+                       description="Every graph node with a vector_id has its row, naming the node back."),
+        AssetCheckSpec("vector_rows_have_graph_nodes", asset="reconciliation",
+                       description="Every vector row's graph_entity_id is a node carrying that vector_id."),
+    ],
+    description="Proof that graph and vectors agree: both directions of the node <-> row link over the "
+    "whole home, with orphans listed by id.",
+)
+def reconciliation(context: AssetExecutionContext, home: HomeResource) -> MaterializeResult:
+    h = home.home()
+    report = reconcile(h.graph, h.vectors)
+    oc = report.orphan_counts
+    forward = oc["nodes_without_vector_row"] + oc["node_to_row_mismatch"]
+    backward = oc["vector_rows_without_node"] + oc["row_to_node_mismatch"]
+    return MaterializeResult(
+        metadata={
+            "ok": report.ok, "graph_nodes_with_vector": report.graph_nodes_with_vector,
+            "vector_rows": report.vector_rows, "coverage": MetadataValue.float(report.coverage),
+            "report": MetadataValue.json(report.to_dict()),
+        },
+        check_results=[
+            AssetCheckResult(check_name="graph_nodes_have_vector_rows", passed=forward == 0,
+                             severity=AssetCheckSeverity.ERROR,
+                             metadata={"failures": forward, "sample": MetadataValue.json(report.orphans["nodes_without_vector_row"])}),
+            AssetCheckResult(check_name="vector_rows_have_graph_nodes", passed=backward == 0,
+                             severity=AssetCheckSeverity.ERROR,
+                             metadata={"failures": backward, "sample": MetadataValue.json(report.orphans["vector_rows_without_node"])}),
+        ],
+    )

@@ -1,0 +1,186 @@
+"""`ltm`: the command line, a thin edge over the library and the Dagster assets.
+
+Every user error becomes one line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ltm.embed.providers import PROVIDERS
+from ltm.errors import EmbeddingError, LtmError
+from ltm.home import Home
+
+_QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+
+
+def home_option(f: Callable) -> Callable:
+    return click.option(
+        "--home", "home", type=click.Path(file_okay=False), default=None, envvar="LTM_HOME",
+        help="Home directory of the store (default: $LTM_HOME, else ./.ltm).",
+    )(f)
+
+
+def user_errors(f: Callable) -> Callable:
+    """Turn LtmError (also when raised inside a Dagster step) into one clear line and exit 1."""
+
+    @wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return f(*args, **kwargs)
+        except LtmError as e:
+            raise click.ClickException(str(e)) from e
+        except Exception as e:  # Dagster wraps errors raised in a step
+            inner = getattr(e, "user_exception", None)
+            if isinstance(inner, LtmError):
+                raise click.ClickException(str(inner)) from e
+            raise
+
+    return wrapper
+
+
+def _emit(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    click.echo(json.dumps(data, indent=2, default=str) if as_json else text(data))
+
+
+@click.group(help="hybrid-ltm: git repositories as a long-term memory (Kuzu graph + LanceDB vectors).")
+@click.version_option(package_name="hybrid-ltm")
+def main() -> None:
+    pass
+
+
+@main.command(help="Mine, embed and store repositories (a full Dagster run per repository, in-process).")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--embedder", type=click.Choice(PROVIDERS), default=None,
+              help="Embedding provider (default: the home's, else local). `hash` is for tests only.")
+@home_option
+@user_errors
+def ingest(paths: tuple[str, ...], embedder: str | None, home: str | None) -> None:
+    from dagster import DagsterInstance
+
+    from ltm.extract.gitrepo import GitRepo
+    from ltm.stages import register_repository
+    from pipelines.definitions import INGEST_JOB, build_definitions
+
+    h = Home.resolve(home)
+    for p in paths:  # validate every input before the home is touched
+        GitRepo(p).head()
+    recorded = h.settings().get("embedder") if h.exists() else None
+    provider = embedder or recorded or "local"
+    if recorded and recorded != provider:
+        raise EmbeddingError(
+            f"{h.root} was built with --embedder {recorded}; ingest with the same embedder or into a new --home"
+        )
+    if provider == "openai" and not os.environ.get("OPENAI_API_KEY"):
+        raise EmbeddingError("the openai embedder needs an API key: set OPENAI_API_KEY")
+    h.create()
+    with h.lock("ingest"):
+        h.update_settings(embedder=provider)
+        instance = DagsterInstance.from_config(str(h.dagster))
+        job = build_definitions(home=str(h.root), embedder=provider).resolve_job_def(INGEST_JOB)
+        for p in paths:
+            key = register_repository(h, p)
+            instance.add_dynamic_partitions("repos", [key])
+            click.echo(f"ingesting {key} ({Path(p).resolve()}) ...", err=True)
+            started = time.perf_counter()
+            result = job.execute_in_process(partition_key=key, instance=instance, run_config=_QUIET_RUN)
+            for event in result.get_asset_materialization_events():
+                mat = event.asset_materialization
+                meta = {k: v.value for k, v in mat.metadata.items() if k in _SHOWN}
+                click.echo(f"  {mat.asset_key.to_user_string():<15} {_fmt(meta)}", err=True)
+            click.echo(f"done: {key} in {time.perf_counter() - started:.1f}s (run {result.run_id})", err=True)
+
+
+_SHOWN = ("commits", "files_parsed", "rows_Function", "rows_Class", "rows", "embedded_now", "cache_hits",
+          "node_total", "edge_total", "table_rows", "ok", "coverage")
+
+
+def _fmt(meta: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in meta.items())
+
+
+@main.command(help="Counts of graph nodes and edges by type, and of vector rows.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def stats(as_json: bool, home: str | None) -> None:
+    from ltm.graph.read import counts, open_current
+    from ltm.vectors import VectorStore
+
+    h = Home.resolve(home).require()
+    with open_current(h.graph) as conn:
+        nodes, rels = counts(conn)
+    data = {"nodes": nodes, "rels": rels, "vectors": VectorStore(h.vectors).count()}
+    _emit(data, as_json, lambda d: "\n".join(
+        [f"{k:<20} {v}" for k, v in d["nodes"].items()]
+        + [f"{k:<20} {v}" for k, v in d["rels"].items() if v]
+        + [f"{'vectors':<20} {d['vectors']}"]
+    ))
+
+
+@main.command(help="Search the memory for TEXT (vector search over every embedded entity).")
+@click.argument("text")
+@click.option("--top-k", default=5, show_default=True, type=click.IntRange(1, 1000), help="Results to return.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def query(text: str, top_k: int, as_json: bool, home: str | None) -> None:
+    from ltm.query import HybridLTM
+
+    hits = HybridLTM(home).query(text, top_k=top_k)
+
+    def show(rows: list[dict]) -> str:
+        if not rows:
+            return "no results"
+        lines = []
+        for r in rows:
+            where = f"{r['file_path']}:{r['line_start']}-{r['line_end']}" if r["file_path"] else r["repo"]
+            first = (r["content"] or "").strip().splitlines()[0][:100] if r["content"] else ""
+            lines.append(f"{r['score']:.3f}  {r['label']:<9} {r['graph_entity_id']}\n       {where}  {first}")
+        return "\n".join(lines)
+
+    _emit(hits, as_json, show)
+
+
+@main.command(help="Check that every graph node and vector row link to each other.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def reconcile(as_json: bool, home: str | None) -> None:
+    from ltm.reconcile import reconcile as run
+
+    h = Home.resolve(home).require()
+    report = run(h.graph, h.vectors).to_dict()
+    _emit(report, as_json, lambda r: (
+        f"ok: {r['ok']}  nodes with vectors: {r['graph_nodes_with_vector']}  vector rows: {r['vector_rows']}  "
+        f"coverage: {r['coverage']:.2%}\n" + "\n".join(f"  {k}: {v}" for k, v in r["orphan_counts"].items())
+    ))
+    if not report["ok"]:
+        sys.exit(1)
+
+
+@main.command(help="Open the Dagster web UI on this home (assets, checks and the runs `ltm ingest` made).")
+@click.option("--port", default=3000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@home_option
+@user_errors
+def ui(port: int, host: str, home: str | None) -> None:
+    h = Home.resolve(home).require()
+    env = {**os.environ, "DAGSTER_HOME": str(h.dagster), "LTM_HOME": str(h.root)}
+    exe = Path(sys.executable).with_name("dagster")
+    args = [str(exe), "dev", "-m", "pipelines.definitions", "-a", "defs", "-h", host, "-p", str(port)]
+    click.echo(f"Dagster UI for {h.root} on http://{host}:{port}", err=True)
+    os.execve(args[0], args, env)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,5 @@
+"""Embedding providers behind one interface, and the persistent embedding cache."""
+
+from ltm.embed.providers import Embedder, HashEmbedder, LocalEmbedder, OpenAIEmbedder, make_embedder
+
+__all__ = ["Embedder", "HashEmbedder", "LocalEmbedder", "OpenAIEmbedder", "make_embedder"]

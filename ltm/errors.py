@@ -1,0 +1,35 @@
+"""The errors a user can act on. The CLI prints their message as one line and exits non-zero."""
+
+from __future__ import annotations
+
+
+class LtmError(Exception):
+    """Base of every error that names a bad input or state and how to fix it."""
+
+
+class HomeError(LtmError):
+    """The home directory is missing, unwritable or in use."""
+
+
+class RepositoryError(LtmError):
+    """A path or URL is not a usable git repository."""
+
+
+class EmbeddingError(LtmError):
+    """An embedding provider is misconfigured or failed."""
+
+
+class DimensionMismatchError(EmbeddingError):
+    """The vector table was written with another model dimension."""
+
+
+class GraphError(LtmError):
+    """A graph build or read failed."""
+
+
+class LockedError(LtmError):
+    """Another writer holds the lock on this home."""
+
+
+class NotIngestedError(LtmError):
+    """A read command found nothing ingested yet."""

@@ -1,0 +1,150 @@
+"""Read-only access to one git repository: validation, streaming processes, blobs.
+
+We never write into a mined repository (no config, no index, no fetch here). Every read is one
+long-lived git process: `git log` for history, `git ls-tree` for a tree, `git cat-file --batch`
+for blobs; never a git process per commit or per file.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import git
+
+from ltm.errors import RepositoryError
+
+# Read-only, quiet, independent of the user's pager and path quoting.
+_GIT = ["git", "-c", "core.quotepath=off", "-c", "log.showSignature=false", "--no-pager"]
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """One blob in a tree: its path (decoded, unique), blob id, size and mode."""
+
+    path: str
+    blob: str
+    size: int
+    mode: str
+
+
+def decode_path(raw: bytes) -> str:
+    """A repository path as text; undecodable bytes become backslash escapes (still unique)."""
+    return raw.decode("utf-8", errors="backslashreplace")
+
+
+class GitRepo:
+    """A validated repository opened read-only."""
+
+    def __init__(self, path: str | Path):
+        p = Path(path).expanduser()
+        if not p.exists():
+            raise RepositoryError(f"{p} does not exist: pass the path of a git repository")
+        try:
+            self._repo = git.Repo(p, search_parent_directories=False)
+        except git.InvalidGitRepositoryError as e:
+            raise RepositoryError(f"{p} is not a git repository: run `git init` there or pass another path") from e
+        except git.NoSuchPathError as e:
+            raise RepositoryError(f"{p} does not exist: pass the path of a git repository") from e
+        self.path = Path(self._repo.working_tree_dir or self._repo.git_dir).resolve()
+        self.git_dir = Path(self._repo.git_dir).resolve()
+
+    def _cmd(self, *args: str) -> list[str]:
+        return [*_GIT, "--git-dir", str(self.git_dir), *args]
+
+    def run(self, *args: str, check: bool = True) -> str:
+        """Run a short git command and return its stdout as text."""
+        res = subprocess.run(self._cmd(*args), capture_output=True, check=False)
+        if check and res.returncode != 0:
+            raise RepositoryError(
+                f"git {' '.join(args[:2])} failed in {self.path}: {res.stderr.decode(errors='replace').strip()}"
+            )
+        return res.stdout.decode("utf-8", errors="replace")
+
+    def head(self, ref: str = "HEAD") -> str:
+        """The commit sha of `ref`; a clear error for an empty repository."""
+        res = subprocess.run(self._cmd("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"), capture_output=True)
+        if res.returncode != 0:
+            if ref == "HEAD":
+                raise RepositoryError(f"{self.path} has no commits yet: commit something, then ingest it")
+            raise RepositoryError(f"{ref!r} is not a branch or commit in {self.path}")
+        return res.stdout.decode().strip()
+
+    def branch(self) -> str | None:
+        """The branch HEAD points at, or None when detached."""
+        out = self.run("symbolic-ref", "--quiet", "--short", "HEAD", check=False).strip()
+        return out or None
+
+    def is_shallow(self) -> bool:
+        return self.run("rev-parse", "--is-shallow-repository").strip() == "true"
+
+    def stream(self, *args: str, chunk: int = 1 << 16) -> Iterator[bytes]:
+        """Stream stdout of one git process in chunks; raise if it fails."""
+        proc = subprocess.Popen(self._cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert proc.stdout is not None
+        try:
+            while data := proc.stdout.read(chunk):
+                yield data
+        finally:
+            proc.stdout.close()
+            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            rc = proc.wait()
+        if rc != 0:
+            raise RepositoryError(f"git {args[0]} failed in {self.path}: {err.strip()}")
+
+    def tree(self, rev: str) -> Iterator[TreeEntry]:
+        """Every blob in the tree of `rev` (regular files only: no symlinks, no submodules)."""
+        buf = b""
+        for data in self.stream("ls-tree", "-r", "-l", "-z", "--full-tree", rev):
+            buf += data
+            *records, buf = buf.split(b"\0")
+            yield from _tree_entries(records)
+        if buf:
+            yield from _tree_entries([buf])
+
+    def blobs(self) -> "BlobReader":
+        return BlobReader(self._cmd("cat-file", "--batch"))
+
+
+def _tree_entries(records: list[bytes]) -> Iterator[TreeEntry]:
+    for rec in records:
+        if not rec:
+            continue
+        meta, _, raw_path = rec.partition(b"\t")
+        mode, kind, blob, size = meta.split()
+        # 100644/100755 are regular files; 120000 is a symlink (never followed), 160000 a submodule.
+        if kind != b"blob" or mode not in (b"100644", b"100755"):
+            continue
+        yield TreeEntry(decode_path(raw_path), blob.decode(), int(size), mode.decode())
+
+
+class BlobReader:
+    """One `git cat-file --batch` process: blob id in, bytes out. Use as a context manager."""
+
+    def __init__(self, cmd: list[str]):
+        self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def read(self, blob: str) -> bytes:
+        assert self._proc.stdin and self._proc.stdout
+        self._proc.stdin.write(blob.encode() + b"\n")
+        self._proc.stdin.flush()
+        header = self._proc.stdout.readline().split()
+        if len(header) < 3 or header[1] == b"missing":
+            raise RepositoryError(f"blob {blob} is missing from the repository (corrupt or partial clone)")
+        size = int(header[2])
+        data = self._proc.stdout.read(size)
+        self._proc.stdout.read(1)  # the newline after the content
+        return data
+
+    def close(self) -> None:
+        if self._proc.stdin:
+            self._proc.stdin.close()
+        self._proc.wait()
+
+    def __enter__(self) -> "BlobReader":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,157 @@
+"""Blue/green graph builds: COPY the whole lake into a new Kuzu database, then switch CURRENT.
+
+Readers open the build named in `graph/CURRENT` read-only and never wait for a writer. A crash
+mid-build leaves the old build serving; a re-run builds from scratch, so edges never duplicate.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+import pyarrow.parquet as pq
+
+from ltm.errors import GraphError
+from ltm.graph.kuzu_store import open_database, query, schema_ddl
+from ltm.lake import Lake
+from ltm.schema import NODE_TABLES, REL_TABLES
+
+
+@dataclass
+class BuildStats:
+    build_id: str
+    nodes: dict[str, int] = field(default_factory=dict)
+    rels: dict[str, int] = field(default_factory=dict)
+    dangling_edges: dict[str, int] = field(default_factory=dict)
+    duplicate_edges: int = 0
+    seconds: float = 0.0
+
+
+def _literal(path: Path) -> str:
+    """A file path as a Cypher string literal (COPY takes no parameter for its source)."""
+    return "'" + str(path).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def builds_dir(graph_root: Path) -> Path:
+    return graph_root / "builds"
+
+
+def current_build(graph_root: Path) -> Path | None:
+    """The build that readers open, or None before the first build."""
+    pointer = graph_root / "CURRENT"
+    if not pointer.exists():
+        return None
+    build = builds_dir(graph_root) / pointer.read_text(encoding="utf-8").strip()
+    return build if build.exists() else None
+
+
+def _switch(graph_root: Path, build_id: str) -> None:
+    tmp = graph_root / f"CURRENT.{uuid.uuid4().hex[:8]}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(build_id + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, graph_root / "CURRENT")
+
+
+def _remove_build(path: Path) -> None:
+    for p in path.parent.glob(path.name + "*"):
+        shutil.rmtree(p) if p.is_dir() else p.unlink(missing_ok=True)
+
+
+def prune_builds(graph_root: Path, retention: int) -> list[str]:
+    """Remove all but the newest `retention` builds (never the current one); return what left."""
+    current = current_build(graph_root)
+    builds = sorted(builds_dir(graph_root).glob("*.kuzu"))
+    removed = []
+    for b in builds[: max(0, len(builds) - retention)]:
+        if current is None or b != current:
+            _remove_build(b)
+            removed.append(b.stem)
+    for stale in builds_dir(graph_root).glob("*.staging"):
+        if not any(stale.name.startswith(b.stem) for b in builds[-retention:]):
+            shutil.rmtree(stale, ignore_errors=True)
+    return removed
+
+
+def _copy_nodes(conn, lake: Lake, staging: Path, stats: BuildStats) -> dict[str, pl.Series]:
+    keys: dict[str, pl.Series] = {}
+    for label, table in NODE_TABLES.items():
+        cols = table.graph.names
+        df = pl.from_arrow(lake.read(label, columns=cols))
+        dupes = df.filter(pl.col("id").is_duplicated())["id"].unique().head(5).to_list()
+        if dupes:
+            raise GraphError(f"the lake has duplicate {label} ids, e.g. {dupes}: re-ingest the repository")
+        keys[label] = df["id"]
+        stats.nodes[label] = df.height
+        if df.height:
+            f = staging / f"{label}.parquet"
+            pq.write_table(df.to_arrow(), f)
+            query(conn, f"COPY {label} FROM (LOAD FROM {_literal(f)} RETURN {', '.join(cols)})")
+    return keys
+
+
+def _copy_rels(conn, lake: Lake, staging: Path, keys: dict[str, pl.Series], stats: BuildStats) -> None:
+    for name, rel in REL_TABLES.items():
+        df = pl.from_arrow(lake.read(name))
+        stats.rels[name] = 0
+        if df.height == 0:
+            continue
+        props = rel.props.names
+        for a, b in rel.pairs:
+            part = df.filter((pl.col("src_label") == a) & (pl.col("dst_label") == b))
+            ok = part.filter(pl.col("src").is_in(keys[a].implode()) & pl.col("dst").is_in(keys[b].implode()))
+            if ok.height < part.height:
+                stats.dangling_edges[f"{name}({a}->{b})"] = part.height - ok.height
+            unique = ok.select(["src", "dst", *props]).unique(maintain_order=True)
+            stats.duplicate_edges += ok.height - unique.height
+            if unique.height == 0:
+                continue
+            f = staging / f"{name}-{a}-{b}.parquet"
+            pq.write_table(unique.to_arrow(), f)
+            pair = f"(from='{a}', to='{b}')" if len(rel.pairs) > 1 else ""
+            query(conn, f"COPY {name} FROM {_literal(f)} {pair}".strip())
+            stats.rels[name] += unique.height
+
+
+def _verify_counts(conn, stats: BuildStats) -> None:
+    for label, n in stats.nodes.items():
+        got = query(conn, f"MATCH (n:{label}) RETURN count(n)")[0][0]
+        if got != n:
+            raise GraphError(f"graph build has {got} {label} nodes, the lake {n}")
+    for name, n in stats.rels.items():
+        got = query(conn, f"MATCH ()-[r:{name}]->() RETURN count(r)")[0][0]
+        if got != n:
+            raise GraphError(f"graph build has {got} {name} edges, expected {n}")
+
+
+def build_graph(graph_root: Path, lake: Lake, retention: int = 3) -> BuildStats:
+    """Build a complete graph from the lake, verify its counts, switch CURRENT to it."""
+    started = time.perf_counter()
+    builds = builds_dir(graph_root)
+    builds.mkdir(parents=True, exist_ok=True)
+    build_id = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{uuid.uuid4().hex[:8]}"
+    path, staging = builds / f"{build_id}.kuzu", builds / f"{build_id}.staging"
+    staging.mkdir()
+    stats = BuildStats(build_id)
+    try:
+        with open_database(path, read_only=False) as conn:
+            for stmt in schema_ddl():
+                query(conn, stmt)
+            keys = _copy_nodes(conn, lake, staging, stats)
+            _copy_rels(conn, lake, staging, keys, stats)
+            _verify_counts(conn, stats)
+    except BaseException:
+        _remove_build(path)
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
+    _switch(graph_root, path.name)
+    prune_builds(graph_root, retention)
+    stats.seconds = time.perf_counter() - started
+    return stats

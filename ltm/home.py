@@ -1,0 +1,165 @@
+"""The home directory: where the lake, the graph, the vectors and Dagster's storage live.
+
+`--home DIR`, else `$LTM_HOME`, else `./.ltm`. The home also keeps the repository registry
+(partition key -> path) and the settings recorded by the first ingest (the embedder), so a run
+launched from the web UI uses what the command line used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from ltm.errors import HomeError, LockedError, RepositoryError
+from ltm.ids import is_valid_repo_key
+
+DEFAULT_HOME = ".ltm"
+_DAGSTER_YAML = Path(__file__).resolve().parent / "dagster_instance.yaml"
+
+
+def _atomic_write_json(path: Path, data: Any) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@dataclass(frozen=True)
+class Home:
+    """Paths under one home directory and its small JSON state files."""
+
+    root: Path
+
+    @classmethod
+    def resolve(cls, home: str | os.PathLike | None = None) -> "Home":
+        """The home named by the argument, else `$LTM_HOME`, else `./.ltm` (not created)."""
+        raw = home or os.environ.get("LTM_HOME") or DEFAULT_HOME
+        return cls(Path(raw).expanduser().resolve())
+
+    # --- layout -------------------------------------------------------------------------
+    @property
+    def dagster(self) -> Path:
+        return self.root / "dagster"
+
+    @property
+    def repos(self) -> Path:
+        return self.root / "repos"
+
+    @property
+    def lake(self) -> Path:
+        return self.root / "lake"
+
+    @property
+    def cache(self) -> Path:
+        return self.root / "cache"
+
+    @property
+    def graph(self) -> Path:
+        return self.root / "graph"
+
+    @property
+    def vectors(self) -> Path:
+        return self.root / "vectors"
+
+    @property
+    def registry_path(self) -> Path:
+        return self.root / "registry.json"
+
+    @property
+    def settings_path(self) -> Path:
+        return self.root / "settings.json"
+
+    def exists(self) -> bool:
+        return (self.root / "registry.json").is_file()
+
+    def require(self) -> "Home":
+        """Raise a clear error unless this home was created by an ingest."""
+        if not self.root.is_dir():
+            raise HomeError(
+                f"home directory {self.root} does not exist: run `ltm ingest PATH --home {self.root}` "
+                "first, or pass the --home you ingested into"
+            )
+        if not self.exists():
+            raise HomeError(
+                f"{self.root} is not an ltm home (no registry.json): run `ltm ingest PATH --home {self.root}`"
+            )
+        return self
+
+    def create(self) -> "Home":
+        """Create the layout (the parent directory must exist) and Dagster's instance config."""
+        if not self.root.parent.is_dir():
+            raise HomeError(
+                f"cannot create home {self.root}: its parent directory {self.root.parent} does not exist"
+            )
+        try:
+            for d in (self.root, self.dagster, self.repos, self.lake, self.cache, self.graph, self.vectors):
+                d.mkdir(exist_ok=True)
+            if not (self.dagster / "dagster.yaml").exists():
+                shutil.copyfile(_DAGSTER_YAML, self.dagster / "dagster.yaml")
+            if not self.registry_path.exists():
+                _atomic_write_json(self.registry_path, {})
+        except OSError as e:
+            raise HomeError(f"cannot write to home {self.root}: {e.strerror}") from e
+        return self
+
+    # --- repository registry --------------------------------------------------------------
+    def registry(self) -> dict[str, dict[str, str]]:
+        """Registered repositories: key -> {"path": ..., "url": ...}."""
+        if not self.registry_path.exists():
+            return {}
+        try:
+            return json.loads(self.registry_path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            raise HomeError(f"{self.registry_path} is corrupt ({e}); restore it or remove the home") from e
+
+    def register(self, key: str, path: Path, url: str | None = None) -> None:
+        """Record (or confirm) that partition `key` mines the repository at `path`."""
+        if not is_valid_repo_key(key):
+            raise RepositoryError(f"invalid repository key {key!r}: use letters, digits, '.', '_' and '-'")
+        reg = self.registry()
+        reg[key] = {"path": str(path), **({"url": url} if url else {})}
+        _atomic_write_json(self.registry_path, reg)
+
+    def repo_path(self, key: str) -> Path:
+        """The working path of a registered repository."""
+        entry = self.registry().get(key)
+        if entry is None:
+            raise RepositoryError(
+                f"repository {key!r} is not registered in {self.root}: run `ltm ingest PATH` or `ltm repo add PATH`"
+            )
+        return Path(entry["path"])
+
+    # --- settings -------------------------------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        if not self.settings_path.exists():
+            return {}
+        return json.loads(self.settings_path.read_text(encoding="utf-8"))
+
+    def update_settings(self, **values: Any) -> None:
+        s = self.settings()
+        s.update({k: v for k, v in values.items() if v is not None})
+        _atomic_write_json(self.settings_path, s)
+
+    # --- locks ----------------------------------------------------------------------------
+    @contextmanager
+    def lock(self, name: str, timeout: float = 0) -> Iterator[None]:
+        """Hold the inter-process lock `<home>/.<name>.lock`; LockedError if not had in `timeout` s."""
+        lock = FileLock(str(self.root / f".{name}.lock"))
+        try:
+            lock.acquire(timeout=timeout)
+        except Timeout as e:
+            raise LockedError(
+                f"another process holds the {name} lock on {self.root}: wait for it to finish "
+                "and run again"
+            ) from e
+        try:
+            yield
+        finally:
+            lock.release()

@@ -1,0 +1,118 @@
+"""The Parquet lake: `lake/<table>/repo=<key>/part-*.parquet`, the source of truth.
+
+A stage replaces whole repository partitions at once: every table is written into a staging
+folder first and the folders are swapped in together when the stage commits, so a crash leaves
+the previous partition in place and a reader never sees half a stage.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ltm.schema import lake_schema
+
+ROWS_PER_FILE = 200_000
+
+
+class LakeWriter:
+    """Tables staged for one repository partition; `Lake.write` commits them together."""
+
+    def __init__(self, lake: "Lake", repo: str):
+        self._lake, self._repo = lake, repo
+        self._staged: dict[str, Path] = {}
+        self.rows: dict[str, int] = {}
+
+    def write(self, table: str, data: pa.Table | Iterable[pa.RecordBatch] | list[dict]) -> int:
+        """Stage the full content of `table` for this repository (replacing what was there)."""
+        schema = lake_schema(table)
+        stage = self._lake.root / table / f".stage-{self._repo}-{uuid.uuid4().hex[:8]}"
+        stage.mkdir(parents=True)
+        self._staged[table] = stage
+        if isinstance(data, list):
+            data = pa.Table.from_pylist(data, schema=schema)
+        batches = data.to_batches() if isinstance(data, pa.Table) else data
+        n, part, writer = 0, 0, None
+        try:
+            for batch in batches:
+                batch = pa.Table.from_batches([batch]).cast(schema) if batch.schema != schema else pa.Table.from_batches([batch])
+                if writer is None or n >= ROWS_PER_FILE * (part + 1):
+                    if writer is not None:
+                        writer.close()
+                        part += 1
+                    writer = pq.ParquetWriter(stage / f"part-{part:05d}.parquet", schema)
+                writer.write_table(batch)
+                n += batch.num_rows
+            if writer is None:
+                pq.write_table(schema.empty_table(), stage / "part-00000.parquet")
+        finally:
+            if writer is not None:
+                writer.close()
+        self.rows[table] = n
+        return n
+
+    def _commit(self) -> None:
+        for table, stage in self._staged.items():
+            final = self._lake.partition(table, self._repo)
+            old = final.with_name(f".old-{final.name}-{uuid.uuid4().hex[:8]}")
+            if final.exists():
+                final.rename(old)
+            stage.rename(final)
+            shutil.rmtree(old, ignore_errors=True)
+
+    def _abort(self) -> None:
+        for stage in self._staged.values():
+            shutil.rmtree(stage, ignore_errors=True)
+
+
+class Lake:
+    """Read and write lake tables under one root."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+
+    def partition(self, table: str, repo: str) -> Path:
+        return self.root / table / f"repo={repo}"
+
+    @contextmanager
+    def write(self, repo: str) -> Iterator[LakeWriter]:
+        """Stage tables for `repo`; all are swapped in when the block ends without error."""
+        writer = LakeWriter(self, repo)
+        try:
+            yield writer
+        except BaseException:
+            writer._abort()
+            raise
+        writer._commit()
+
+    def files(self, table: str, repo: str | None = None) -> list[Path]:
+        """Parquet files of a table, for one repository or all, in a stable order."""
+        base = self.root / table
+        pattern = f"repo={repo}/part-*.parquet" if repo else "repo=*/part-*.parquet"
+        return sorted(base.glob(pattern)) if base.is_dir() else []
+
+    def repos(self) -> list[str]:
+        """Repository keys that have any partition in the lake."""
+        keys = {p.name.removeprefix("repo=") for p in self.root.glob("*/repo=*") if p.is_dir()}
+        return sorted(keys)
+
+    def read(self, table: str, repo: str | None = None, columns: list[str] | None = None) -> pa.Table:
+        """A whole table (one repository or all) with the lake schema; empty if never written."""
+        schema = lake_schema(table)
+        files = self.files(table, repo)
+        if not files:
+            t = schema.empty_table()
+            return t.select(columns) if columns else t
+        tables = [pq.read_table(f, columns=columns, schema=schema) for f in files]
+        return pa.concat_tables(tables)
+
+    def remove_repo(self, repo: str) -> None:
+        """Delete every partition of a repository (used by `ltm repo remove`)."""
+        for p in self.root.glob(f"*/repo={repo}"):
+            shutil.rmtree(p)

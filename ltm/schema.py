@@ -1,0 +1,225 @@
+"""The lake's tables: the one contract for Parquet, the Kuzu COPY and the LanceDB rows.
+
+Every node table has `id` (its graph_entity_id), `repo` and, where embedded, `vector_id`. Its
+graph columns are copied into Kuzu in the order declared here (COPY matches by position); the
+lake-only columns (the text to embed, vector metadata) stay in the lake. Every rel table is stored
+as `src, dst, src_label, dst_label, repo` plus its properties, one lake table per rel type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import pyarrow as pa
+
+TS = pa.timestamp("us", tz="UTC")
+
+
+class Category(str, Enum):
+    """The vector row category of the seed schema."""
+
+    FUNCTION = "function"
+    MODULE = "module"
+    COMMIT_LOG = "commit_log"
+    GUIDELINE = "guideline"
+    ARCHITECTURE = "architecture"
+    MEMORY = "memory"
+
+
+@dataclass(frozen=True)
+class NodeTable:
+    """A node label: graph columns (copied to Kuzu) and lake-only columns."""
+
+    label: str
+    graph: pa.Schema
+    lake_only: pa.Schema = pa.schema([])
+    category: Category | None = None
+
+    @property
+    def embedded(self) -> bool:
+        return self.category is not None
+
+    @property
+    def lake(self) -> pa.Schema:
+        return pa.schema(list(self.graph) + list(self.lake_only))
+
+
+@dataclass(frozen=True)
+class RelTable:
+    """A rel type with the (from, to) label pairs it may join and its properties."""
+
+    name: str
+    pairs: tuple[tuple[str, str], ...]
+    props: pa.Schema = pa.schema([])
+
+    @property
+    def lake(self) -> pa.Schema:
+        keys = [
+            pa.field("src", pa.string(), nullable=False),
+            pa.field("dst", pa.string(), nullable=False),
+            pa.field("src_label", pa.string(), nullable=False),
+            pa.field("dst_label", pa.string(), nullable=False),
+            pa.field("repo", pa.string(), nullable=False),
+        ]
+        return pa.schema(keys + list(self.props))
+
+
+def _node(*fields: tuple[str, pa.DataType], embedded: bool = True) -> pa.Schema:
+    base = [pa.field("id", pa.string(), nullable=False), pa.field("repo", pa.string(), nullable=False)]
+    if embedded:
+        base.append(pa.field("vector_id", pa.string()))
+    return pa.schema(base + [pa.field(n, t) for n, t in fields])
+
+
+_TEXT = pa.schema([pa.field("text", pa.string())])
+_LINES = (("line_start", pa.int32()), ("line_end", pa.int32()))
+
+NODE_TABLES: dict[str, NodeTable] = {
+    t.label: t
+    for t in [
+        NodeTable(
+            "Repository",
+            _node(
+                ("name", pa.string()), ("path", pa.string()), ("branch", pa.string()),
+                ("head_sha", pa.string()), ("commit_count", pa.int64()),
+                embedded=False,
+            ),
+        ),
+        NodeTable(
+            "Commit",
+            _node(
+                ("sha", pa.string()), ("author_name", pa.string()), ("author_email", pa.string()),
+                ("authored_at", TS), ("author_tz_offset", pa.int32()),
+                ("committer_name", pa.string()), ("committer_email", pa.string()),
+                ("committed_at", TS), ("committer_tz_offset", pa.int32()),
+                ("message", pa.string()), ("kind", pa.string()),
+            ),
+            _TEXT,
+            Category.COMMIT_LOG,
+        ),
+        NodeTable(
+            "File",
+            _node(
+                ("path", pa.string()), ("language", pa.string()), ("size", pa.int64()),
+                ("hash", pa.string()),
+                embedded=False,
+            ),
+        ),
+        NodeTable(
+            "Module",
+            _node(("name", pa.string()), ("path", pa.string()), ("external", pa.bool_())),
+            _TEXT,
+            Category.MODULE,
+        ),
+        NodeTable(
+            "Class",
+            _node(
+                ("name", pa.string()), ("qualified_name", pa.string()), ("file_path", pa.string()),
+                *_LINES, ("docstring", pa.string()),
+            ),
+            _TEXT,
+            Category.MODULE,
+        ),
+        NodeTable(
+            "Function",
+            _node(
+                ("name", pa.string()), ("qualified_name", pa.string()), ("file_path", pa.string()),
+                *_LINES, ("signature", pa.string()), ("docstring", pa.string()),
+                ("is_method", pa.bool_()),
+            ),
+            _TEXT,
+            Category.FUNCTION,
+        ),
+        NodeTable(
+            "Bug",
+            _node(("ref", pa.string()), ("title", pa.string())),
+            _TEXT,
+            Category.GUIDELINE,
+        ),
+        NodeTable(
+            "Memory",
+            _node(
+                ("memory_type", pa.string()), ("category", pa.string()), ("content", pa.string()),
+                ("source", pa.string()), ("created_at", TS),
+            ),
+            pa.schema(
+                [
+                    pa.field("text", pa.string()), pa.field("file_path", pa.string()),
+                    pa.field("function_name", pa.string()), pa.field("tags", pa.list_(pa.string())),
+                    pa.field("importance", pa.float64()), pa.field("last_accessed", TS),
+                ]
+            ),
+            Category.MEMORY,
+        ),
+    ]
+}
+
+_RELEVANCE = pa.schema(
+    [("relevance_score", pa.float64()), ("context", pa.string()), ("linked_at", TS)]
+)
+
+REL_TABLES: dict[str, RelTable] = {
+    r.name: r
+    for r in [
+        RelTable("PARENT_OF", (("Commit", "Commit"),)),
+        RelTable("DEFINED_IN", (("Function", "File"), ("Class", "File"))),
+        RelTable("BELONGS_TO", (("File", "Module"),)),
+        RelTable("HAS_METHOD", (("Class", "Function"),)),
+        RelTable("CALLS", (("Function", "Function"),), pa.schema([("confidence", pa.float64())])),
+        RelTable("DEPENDS_ON", (("Module", "Module"),)),
+        RelTable("IMPORTS", (("File", "Module"),)),
+        RelTable("EXTENDS", (("Class", "Class"),)),
+        RelTable(
+            "MODIFIES",
+            (("Commit", "Function"), ("Commit", "Class"), ("Commit", "File")),
+            pa.schema(
+                [("lines_added", pa.int64()), ("lines_deleted", pa.int64()), ("change_type", pa.string())]
+            ),
+        ),
+        RelTable(
+            "FIXES",
+            (("Commit", "Bug"),),
+            pa.schema([("evidence", pa.string()), ("confidence", pa.float64())]),
+        ),
+        RelTable("AFFECTS", (("Bug", "Function"), ("Bug", "Class"))),
+        RelTable("INTRODUCED_BY", (("Bug", "Commit"),)),
+        RelTable("RENAMED_FROM", (("File", "File"), ("Function", "Function"))),
+        RelTable("RELATES_TO_FILE", (("Memory", "File"),), _RELEVANCE),
+        RelTable("RELATES_TO_FUNCTION", (("Memory", "Function"),), _RELEVANCE),
+        RelTable("RELATES_TO_CLASS", (("Memory", "Class"),), _RELEVANCE),
+    ]
+}
+
+EMBEDDINGS = pa.schema(
+    [
+        pa.field("vector_id", pa.string(), nullable=False),
+        pa.field("text_hash", pa.string(), nullable=False),
+        pa.field("model", pa.string(), nullable=False),
+        pa.field("dim", pa.int32(), nullable=False),
+        pa.field("vector", pa.list_(pa.float32()), nullable=False),
+    ]
+)
+"""Lake table `embeddings`: one vector per embedded node, keyed by vector_id."""
+
+
+def lake_schema(table: str) -> pa.Schema:
+    """The Parquet schema of a lake table, by node label, rel name or `embeddings`."""
+    if table in NODE_TABLES:
+        return NODE_TABLES[table].lake
+    if table in REL_TABLES:
+        return REL_TABLES[table].lake
+    if table == "embeddings":
+        return EMBEDDINGS
+    raise KeyError(f"unknown lake table {table!r}")
+
+
+def empty(table: str) -> pa.Table:
+    """An empty table with the lake schema."""
+    return lake_schema(table).empty_table()
+
+
+def rows_to_table(table: str, rows: list[dict]) -> pa.Table:
+    """Rows (dicts) to a table with the lake schema; missing columns become null."""
+    schema = lake_schema(table)
+    return pa.Table.from_pylist(rows, schema=schema)

@@ -1,0 +1,96 @@
+"""The extraction stages as plain functions: read one repository, write its lake partitions.
+
+The Dagster assets are thin wrappers around these; the CLI reaches them through the assets.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ltm import ids
+from ltm.extract.code_entities import extract_code
+from ltm.extract.git_history import iter_commits
+from ltm.extract.gitrepo import GitRepo
+from ltm.home import Home
+from ltm.lake import Lake
+
+
+@dataclass
+class StageStats:
+    """What a stage wrote, for the asset's metadata."""
+
+    rows: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def register_repository(home: Home, path: str | Path) -> str:
+    """Validate a local repository and register it; returns its partition key."""
+    repo = GitRepo(path)
+    repo.head()  # an empty repository is refused here, before anything is written
+    reg = home.registry()
+    for key, entry in reg.items():
+        if Path(entry["path"]) == repo.path:
+            return key
+    base = ids.repo_key_from_name(repo.path.name)
+    key = base
+    n = 2
+    while key in reg:
+        key = f"{base}-{n}"
+        n += 1
+    home.register(key, repo.path)
+    return key
+
+
+def stage_commits(repo_path: Path, repo_key: str, lake: Lake) -> StageStats:
+    """Repository node, every commit reachable from HEAD, and PARENT_OF edges."""
+    started = time.perf_counter()
+    repo = GitRepo(repo_path)
+    head = repo.head()
+    commits, parents = [], []
+    for rec in iter_commits(repo, repo_key, head):
+        commits.append(rec.row)
+        parents.extend((p, rec.row["sha"]) for p in rec.parents)
+    mined = {c["sha"] for c in commits}
+    # In a shallow clone the oldest commits' parents are absent: no edge to a node that isn't there.
+    edges = [
+        {
+            "src": ids.commit_id(repo_key, p), "dst": ids.commit_id(repo_key, c),
+            "src_label": "Commit", "dst_label": "Commit", "repo": repo_key,
+        }
+        for p, c in parents
+        if p in mined
+    ]
+    repository = {
+        "id": ids.repository_id(repo_key), "repo": repo_key, "name": repo.path.name, "path": str(repo.path),
+        "branch": repo.branch(), "head_sha": head, "commit_count": len(commits),
+    }
+    with lake.write(repo_key) as w:
+        w.write("Repository", [repository])
+        w.write("Commit", commits)
+        w.write("PARENT_OF", edges)
+    stats = StageStats(dict(w.rows), time.perf_counter() - started)
+    stats.extra = {"head": head, "shallow": repo.is_shallow(), "missing_parents": len(parents) - len(edges)}
+    return stats
+
+
+def stage_code(repo_path: Path, repo_key: str, lake: Lake) -> StageStats:
+    """File, Module, Class and Function rows at HEAD with DEFINED_IN, BELONGS_TO, HAS_METHOD."""
+    started = time.perf_counter()
+    repo = GitRepo(repo_path)
+    head = repo.head()
+    out = extract_code(repo, repo_key, head)
+    with lake.write(repo_key) as w:
+        for table, rows in out.tables.items():
+            w.write(table, rows)
+    stats = StageStats(dict(w.rows), time.perf_counter() - started)
+    stats.extra = {
+        "head": head,
+        "files_parsed": out.files_parsed,
+        "bytes_parsed": out.bytes_parsed,
+        "syntax_error_files": out.syntax_error_files,
+        "skipped": dict(out.skipped),
+    }
+    return stats

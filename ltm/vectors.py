@@ -1,0 +1,204 @@
+"""The LanceDB side: one `entries` table of vector rows, written from the lake.
+
+Rows are upserted by `vector_id` (merge_insert), rows of the repository whose entity left the lake
+are deleted, then the keys get BTree indexes, `content` a native full-text index, the vectors an
+IVF-PQ index once the table is large enough, and `optimize()` folds new rows into the indexes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import lancedb
+import numpy as np
+import polars as pl
+import pyarrow as pa
+from lancedb.index import FTS, BTree, IvfPq
+
+from ltm.errors import DimensionMismatchError, LtmError, NotIngestedError
+from ltm.ids import is_valid_repo_key
+from ltm.lake import Lake
+from ltm.schema import NODE_TABLES, TS
+
+TABLE = "entries"
+VECTOR_INDEX_MIN_ROWS = 10_000
+_META_COLUMNS = [
+    ("file_path", pa.string()), ("function_name", pa.string()), ("module", pa.string()),
+    ("line_start", pa.int32()), ("line_end", pa.int32()), ("tags", pa.list_(pa.string())),
+    ("importance", pa.float64()), ("created_at", TS), ("last_accessed", TS),
+]
+
+
+def vector_schema(dim: int) -> pa.Schema:
+    """The `entries` table schema for a model dimension."""
+    return pa.schema(
+        [
+            ("vector_id", pa.string()), ("graph_entity_id", pa.string()), ("repo", pa.string()),
+            ("label", pa.string()), ("category", pa.string()), ("content", pa.string()),
+            *_META_COLUMNS,
+            ("text_hash", pa.string()), ("model", pa.string()), ("vector", pa.list_(pa.float32(), dim)),
+        ]
+    )
+
+
+def _node_rows(lake: Lake, repo: str, label: str) -> pl.DataFrame:
+    """One label's embedded nodes with the vector metadata the seed schema names."""
+    df = pl.from_arrow(lake.read(label, repo))
+    category = NODE_TABLES[label].category.value  # type: ignore[union-attr]
+    cols = {c: df[c] if c in df.columns else None for c, _ in _META_COLUMNS}
+    if label == "Function":
+        cols["function_name"] = df["qualified_name"]
+    if label == "Module":
+        cols["file_path"], cols["module"] = df["path"], df["name"]
+    if label == "Commit":
+        cols["created_at"] = df["committed_at"]
+    out = pl.DataFrame(
+        {
+            "vector_id": df["vector_id"], "graph_entity_id": df["id"], "repo": df["repo"],
+            "label": [label] * df.height,
+            "category": df["category"] if label == "Memory" else [category] * df.height,
+            "content": df["text"].fill_null(df["id"]),
+        }
+    )
+    schema = dict(_META_COLUMNS)
+    return out.with_columns(
+        [
+            (pl.Series(c, cols[c]) if cols[c] is not None else pl.lit(None)).cast(pl.from_arrow(pa.array([], schema[c])).dtype).alias(c)
+            for c, _ in _META_COLUMNS
+        ]
+    ).filter(pl.col("vector_id").is_not_null())
+
+
+def vector_rows(lake: Lake, repo: str) -> pa.Table:
+    """The repository's vector rows: embedded nodes joined with their lake embeddings."""
+    emb = pl.from_arrow(lake.read("embeddings", repo))
+    parts = [_node_rows(lake, repo, label) for label, t in NODE_TABLES.items() if t.embedded]
+    nodes = pl.concat([p for p in parts if p.height], how="vertical") if any(p.height for p in parts) else None
+    if nodes is None or emb.height == 0:
+        return pa.table({})
+    dims = emb["dim"].unique().to_list()
+    if len(dims) != 1:
+        raise LtmError(f"the lake's embeddings for {repo} mix dimensions {dims}: re-run the embeddings stage")
+    missing = nodes.join(emb, on="vector_id", how="anti")
+    if missing.height:
+        raise LtmError(
+            f"{missing.height} entities of {repo} have no embedding (e.g. {missing['graph_entity_id'][0]}): "
+            "re-run the embeddings stage"
+        )
+    joined = nodes.join(emb.select(["vector_id", "text_hash", "model", "vector"]), on="vector_id", how="inner")
+    schema = vector_schema(dims[0])
+    arrow = joined.to_arrow()
+    columns = [arrow.column(f.name).cast(f.type) for f in schema]
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
+@dataclass(frozen=True)
+class UpsertStats:
+    upserted: int
+    inserted: int
+    updated: int
+    deleted: int
+    total_rows: int
+    vector_index: bool
+
+
+class VectorStore:
+    """The LanceDB database of a home."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._db = lancedb.connect(str(self.root))
+
+    @property
+    def _meta_path(self) -> Path:
+        return self.root / "model.json"
+
+    def model(self) -> dict[str, Any] | None:
+        """{"model": id, "dim": n} of the vectors in this store, or None before the first write."""
+        if not self._meta_path.exists():
+            return None
+        return json.loads(self._meta_path.read_text(encoding="utf-8"))
+
+    def exists(self) -> bool:
+        return TABLE in self._db.list_tables().tables
+
+    def table(self):
+        if not self.exists():
+            raise NotIngestedError(f"no vectors in {self.root}: run `ltm ingest PATH` first")
+        return self._db.open_table(TABLE)
+
+    def _check_model(self, model: str, dim: int) -> None:
+        meta = self.model()
+        if meta and (meta["dim"] != dim or meta["model"] != model):
+            raise DimensionMismatchError(
+                f"the vector table holds {meta['model']} vectors of dimension {meta['dim']}, "
+                f"this run embeds with {model} (dimension {dim}): use the same --embedder as before, "
+                "or ingest into a new --home"
+            )
+
+    def upsert_repo(self, repo: str, rows: pa.Table) -> UpsertStats:
+        """Make the repository's rows equal `rows`: upsert by vector_id, delete what left."""
+        if not is_valid_repo_key(repo):  # the key is used as a literal in the delete filter
+            raise LtmError(f"invalid repository key {repo!r}")
+        if rows.num_columns == 0:
+            if self.exists():
+                deleted = self.table().count_rows(f"repo = '{repo}'")
+                self.table().delete(f"repo = '{repo}'")
+                return UpsertStats(0, 0, 0, deleted, self.table().count_rows(), False)
+            return UpsertStats(0, 0, 0, 0, 0, False)
+        dim = rows.schema.field("vector").type.list_size
+        model = rows.column("model")[0].as_py()
+        self._check_model(model, dim)
+        if not self.exists():
+            self._db.create_table(TABLE, schema=vector_schema(dim))
+            self._meta_path.write_text(json.dumps({"model": model, "dim": dim}) + "\n", encoding="utf-8")
+        tbl = self.table()
+        res = (
+            tbl.merge_insert("vector_id")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .when_not_matched_by_source_delete(f"repo = '{repo}'")
+            .execute(rows)
+        )
+        vector_index = self._index(tbl)
+        return UpsertStats(rows.num_rows, res.num_inserted_rows, res.num_updated_rows, res.num_deleted_rows, tbl.count_rows(), vector_index)
+
+    def _index(self, tbl) -> bool:
+        existing = {i.name for i in tbl.list_indices()}
+        for col in ("vector_id", "graph_entity_id", "repo"):
+            if f"{col}_idx" not in existing:
+                tbl.create_index(col, config=BTree())
+        if "content_idx" not in existing:
+            tbl.create_index("content", config=FTS())
+        has_vector_index = "vector_idx" in existing
+        if not has_vector_index and tbl.count_rows() >= VECTOR_INDEX_MIN_ROWS:
+            tbl.create_index("vector", config=IvfPq(distance_type="cosine"))
+            has_vector_index = True
+        tbl.optimize(cleanup_older_than=timedelta(days=1))
+        return has_vector_index
+
+    def links(self, repo: str | None = None) -> dict[str, str | None]:
+        """vector_id -> graph_entity_id for every row (of one repository, or all)."""
+        if not self.exists():
+            return {}
+        q = self.table().search().select(["vector_id", "graph_entity_id"])
+        if repo:
+            if not is_valid_repo_key(repo):
+                raise LtmError(f"invalid repository key {repo!r}")
+            q = q.where(f"repo = '{repo}'")
+        t = q.limit(None).to_arrow()
+        return dict(zip(t.column("vector_id").to_pylist(), t.column("graph_entity_id").to_pylist()))
+
+    def count(self) -> int:
+        return self.table().count_rows() if self.exists() else 0
+
+    def search(self, vector: np.ndarray, top_k: int = 10) -> list[dict[str, Any]]:
+        """Nearest rows by cosine distance, without the vectors themselves."""
+        rows = self.table().search(vector.astype(np.float32)).distance_type("cosine").limit(top_k).to_list()
+        for r in rows:
+            r.pop("vector", None)
+        return rows

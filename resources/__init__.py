@@ -1,0 +1,76 @@
+"""Outside systems as Dagster resources: the home (lake, git), the embedder, Kuzu, LanceDB.
+
+Each resource is a small typed configuration over an adapter in `ltm/`; tests use the real ones.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from dagster import ConfigurableResource
+from pydantic import Field
+
+from ltm.embed.providers import Embedder, make_embedder
+from ltm.graph.build import BuildStats, build_graph
+from ltm.home import Home
+from ltm.lake import Lake
+from ltm.vectors import VectorStore
+
+
+class HomeResource(ConfigurableResource):
+    """The ltm home: lake, caches, repository registry."""
+
+    path: str = Field(default="", description="Home directory; empty means $LTM_HOME, else ./.ltm")
+
+    def home(self) -> Home:
+        return Home.resolve(self.path or None).create()
+
+    def lake(self) -> Lake:
+        return Lake(self.home().lake)
+
+
+class EmbedderResource(ConfigurableResource):
+    """The embedding provider. Secrets come from the environment (e.g. EnvVar('OPENAI_API_KEY'))."""
+
+    home: HomeResource
+    provider: str = Field(default="", description="local, openai or hash; empty means the home's setting, else local")
+    model: Optional[str] = Field(default=None, description="Model name for the openai provider")
+    base_url: Optional[str] = Field(default=None, description="OpenAI-compatible endpoint; else $OPENAI_BASE_URL")
+    api_key: Optional[str] = Field(default=None, description="API key; set it with EnvVar, never inline")
+    dimensions: Optional[int] = Field(default=None, description="Requested output dimension (openai)")
+    batch_size: Optional[int] = Field(default=None, description="Texts per request / encode call")
+
+    def provider_name(self) -> str:
+        return self.provider or self.home.home().settings().get("embedder") or "local"
+
+    def embedder(self) -> Embedder:
+        name = self.provider_name()
+        if name == "openai":
+            return make_embedder(
+                name, model=self.model, api_key=self.api_key, base_url=self.base_url,
+                dimensions=self.dimensions, batch_size=self.batch_size,
+            )
+        return make_embedder(name, batch_size=self.batch_size) if name != "hash" else make_embedder(name)
+
+
+class KuzuGraphResource(ConfigurableResource):
+    """The Kuzu graph: blue/green builds under <home>/graph."""
+
+    home: HomeResource
+    retention: int = Field(default=3, description="Complete builds kept on disk (the current one always)")
+    lock_timeout_s: float = Field(default=3600, description="How long a build waits for another build")
+
+    def build(self) -> BuildStats:
+        home = self.home.home()
+        with home.lock("graph", timeout=self.lock_timeout_s):
+            return build_graph(home.graph, Lake(home.lake), self.retention)
+
+
+class LanceVectorsResource(ConfigurableResource):
+    """The LanceDB vector store under <home>/vectors (one writer at a time)."""
+
+    home: HomeResource
+    lock_timeout_s: float = Field(default=3600, description="How long a writer waits for another writer")
+
+    def store(self) -> VectorStore:
+        return VectorStore(self.home.home().vectors)
