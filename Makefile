@@ -1,0 +1,32 @@
+# Two commands on a fresh machine:  make run  and  make test.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+HOME_DIR ?= .ltm
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test install bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall when pyproject.toml changes. torch==2.13.0 (CPU) is taken from the machine's wheel folder.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[local,dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## make run: set up, ingest this repository into ./.ltm, print what it found and one answer
+run: install
+	$(BIN)/ltm ingest . --home $(HOME_DIR)
+	$(BIN)/ltm stats --home $(HOME_DIR)
+	$(BIN)/ltm reconcile --home $(HOME_DIR)
+	$(BIN)/ltm query "how is the Kuzu graph built from the lake" --home $(HOME_DIR) --top-k 3
+
+## make test: set up and run the whole suite
+test: install
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) $(HOME_DIR) .pytest_cache

@@ -1,0 +1,73 @@
+import pytest
+
+from ltm.errors import GraphError, NotIngestedError
+from ltm.graph.build import build_graph, current_build
+from ltm.graph.kuzu_store import open_database, query
+from ltm.graph.read import counts, open_current
+from ltm.lake import Lake
+
+
+def _lake(tmp_path):
+    lake = Lake(tmp_path / "lake")
+    with lake.write("r") as w:
+        w.write("File", [{"id": "file:r:a.py", "repo": "r", "path": "a.py", "language": "python"}])
+        w.write("Function", [
+            {"id": "fn:r:a.py:f", "repo": "r", "vector_id": "vec_f", "name": "f", "qualified_name": "f", "file_path": "a.py"},
+            {"id": "fn:r:a.py:it's \"quoted\"", "repo": "r", "vector_id": "vec_q", "name": "q", "qualified_name": "q", "file_path": "a.py"},
+        ])
+        w.write("DEFINED_IN", [
+            {"src": "fn:r:a.py:f", "dst": "file:r:a.py", "src_label": "Function", "dst_label": "File", "repo": "r"},
+            {"src": "fn:r:a.py:f", "dst": "file:r:a.py", "src_label": "Function", "dst_label": "File", "repo": "r"},
+            {"src": "fn:r:gone.py:g", "dst": "file:r:a.py", "src_label": "Function", "dst_label": "File", "repo": "r"},
+        ])
+    return lake
+
+
+def test_build_copies_lake_and_switches_current(tmp_path):
+    lake, root = _lake(tmp_path), tmp_path / "graph"
+    stats = build_graph(root, lake)
+    assert stats.nodes["Function"] == 2 and stats.rels["DEFINED_IN"] == 1
+    assert stats.duplicate_edges == 1
+    assert stats.dangling_edges == {"DEFINED_IN(Function->File)": 1}
+    with open_current(root) as conn:
+        nodes, rels = counts(conn)
+        assert query(conn, "MATCH (f:Function)-[:DEFINED_IN]->(x:File) RETURN f.id, x.path") == [["fn:r:a.py:f", "a.py"]]
+        assert query(conn, "MATCH (f:Function) WHERE f.id = $id RETURN f.name", {"id": "fn:r:a.py:it's \"quoted\""}) == [["q"]]
+    assert nodes["File"] == 1 and rels["DEFINED_IN"] == 1
+
+
+def test_rebuild_never_duplicates_and_prunes_old_builds(tmp_path):
+    lake, root = _lake(tmp_path), tmp_path / "graph"
+    for _ in range(4):
+        build_graph(root, lake, retention=2)
+    with open_current(root) as conn:
+        assert counts(conn)[1]["DEFINED_IN"] == 1
+    assert len(list((root / "builds").glob("*.kuzu"))) == 2
+
+
+def test_failed_build_leaves_current_serving(tmp_path):
+    lake, root = _lake(tmp_path), tmp_path / "graph"
+    build_graph(root, lake)
+    before = current_build(root)
+    with lake.write("r") as w:  # a duplicate primary key would fail the whole COPY
+        w.write("File", [{"id": "file:r:a.py", "repo": "r", "path": "a.py"}] * 2)
+    with pytest.raises(GraphError, match="duplicate File ids"):
+        build_graph(root, lake)
+    assert current_build(root) == before
+    assert len(list((root / "builds").glob("*.kuzu"))) == 1
+    with open_current(root) as conn:
+        assert counts(conn)[0]["Function"] == 2
+
+
+def test_no_graph_yet_is_a_clear_error(tmp_path):
+    with pytest.raises(NotIngestedError, match="ltm ingest"):
+        with open_current(tmp_path / "graph"):
+            pass
+
+
+def test_second_writer_on_one_path_is_refused(tmp_path):
+    path = tmp_path / "x.kuzu"
+    with open_database(path, read_only=False):
+        with pytest.raises(GraphError, match="already open"):
+            with open_database(path, read_only=False):
+                pass

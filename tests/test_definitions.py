@@ -1,0 +1,33 @@
+import subprocess
+import sys
+from pathlib import Path
+
+from dagster import AssetKey
+
+from pipelines.definitions import INGEST_JOB, defs
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_definitions_load_with_every_stage_described_and_owned():
+    repo = defs.get_repository_def()
+    keys = {k.to_user_string() for k in repo.asset_graph.get_all_asset_keys()}
+    assert keys == {"commits", "code_entities", "embeddings", "graph", "vectors", "reconciliation"}
+    for key in keys:
+        node = repo.asset_graph.get(AssetKey(key))
+        assert node.description, key
+        assert node.owners, key
+        assert node.partitions_def is not None and node.partitions_def.name == "repos"
+    checks = {k.name for k in repo.asset_graph.asset_check_keys}
+    assert checks == {"graph_nodes_have_vector_rows", "vector_rows_have_graph_nodes"}
+    assert defs.resolve_job_def(INGEST_JOB).partitions_def.name == "repos"
+    assert repo.asset_graph.get(AssetKey("graph")).pools == {"kuzu"}
+
+
+def test_dagster_validates_the_workspace(tmp_path):
+    res = subprocess.run(
+        [str(Path(sys.executable).with_name("dagster")), "definitions", "validate", "-w", "workspace.yaml"],
+        cwd=ROOT, capture_output=True, text=True, env={"DAGSTER_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr[-2000:]

@@ -1,0 +1,38 @@
+import pytest
+
+from ltm.lake import Lake
+
+
+def _fn(i, repo="r"):
+    return {"id": f"fn:{repo}:a.py:f{i}", "repo": repo, "vector_id": f"vec_{i}", "name": f"f{i}"}
+
+
+def test_stage_replaces_partition_and_keeps_other_repos(tmp_path):
+    lake = Lake(tmp_path / "lake")
+    with lake.write("r") as w:
+        w.write("Function", [_fn(1), _fn(2)])
+    with lake.write("s") as w:
+        w.write("Function", [_fn(9, "s")])
+    with lake.write("r") as w:
+        w.write("Function", [_fn(3)])
+    assert sorted(lake.read("Function", "r").column("id").to_pylist()) == ["fn:r:a.py:f3"]
+    assert lake.read("Function").num_rows == 2
+    assert lake.repos() == ["r", "s"]
+
+
+def test_failed_stage_leaves_previous_partition_untouched(tmp_path):
+    lake = Lake(tmp_path / "lake")
+    with lake.write("r") as w:
+        w.write("Function", [_fn(1)])
+        w.write("Class", [])
+    with pytest.raises(RuntimeError):
+        with lake.write("r") as w:
+            w.write("Function", [_fn(2)])
+            raise RuntimeError("crash between two tables")
+    assert lake.read("Function", "r").column("id").to_pylist() == ["fn:r:a.py:f1"]
+    assert not list((tmp_path / "lake" / "Function").glob(".stage-*"))
+
+
+def test_unwritten_table_reads_empty_with_schema(tmp_path):
+    t = Lake(tmp_path / "lake").read("Commit")
+    assert t.num_rows == 0 and "committed_at" in t.schema.names

@@ -1,0 +1,39 @@
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from ltm.errors import DimensionMismatchError
+from ltm.vectors import VectorStore, vector_schema
+
+
+def _rows(repo, names, dim=4, model="hash-4"):
+    schema = vector_schema(dim)
+    data = {f.name: [None] * len(names) for f in schema}
+    data.update(
+        vector_id=[f"vec_{n}" for n in names], graph_entity_id=[f"fn:{repo}:{n}" for n in names],
+        repo=[repo] * len(names), label=["Function"] * len(names), category=["function"] * len(names),
+        content=[f"def {n}(): pass" for n in names], model=[model] * len(names),
+        vector=[np.eye(dim, dtype=np.float32)[i % dim].tolist() for i in range(len(names))],
+    )
+    return pa.Table.from_pydict(data, schema=schema)
+
+
+def test_upsert_replaces_rows_and_deletes_what_left(tmp_path):
+    store = VectorStore(tmp_path / "v")
+    store.upsert_repo("r", _rows("r", ["a", "b", "c"]))
+    store.upsert_repo("s", _rows("s", ["z"]))
+    stats = store.upsert_repo("r", _rows("r", ["b", "c", "d"]))
+    assert (stats.inserted, stats.updated, stats.deleted) == (1, 2, 1)
+    links = store.links()
+    assert set(links) == {"vec_b", "vec_c", "vec_d", "vec_z"}
+    assert links["vec_z"] == "fn:s:z"
+    hit = store.search(np.array([0, 1, 0, 0], dtype=np.float32), top_k=1)[0]
+    assert hit["vector_id"] == "vec_c"  # c is the second row, so its vector is e1
+
+
+def test_dimension_change_is_refused_and_table_untouched(tmp_path):
+    store = VectorStore(tmp_path / "v")
+    store.upsert_repo("r", _rows("r", ["a"]))
+    with pytest.raises(DimensionMismatchError, match="dimension 4"):
+        store.upsert_repo("r", _rows("r", ["a", "b"], dim=8, model="hash-8"))
+    assert store.count() == 1
