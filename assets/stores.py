@@ -19,11 +19,11 @@ from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVe
 
 @asset(
     partitions_def=repos_partitions,
-    deps=["commits", "code_entities"],
+    deps=["commits", "code_entities", "bugs"],
     group_name="embed",
     kinds={"python", "parquet"},
     owners=OWNERS,
-    description="A vector for every embedded entity (functions, classes, modules, commits), batched and "
+    description="A vector for every embedded entity (functions, classes, modules, commits, bugs), batched and "
     "cached by (model, text hash) so unchanged texts are never embedded twice.",
 )
 def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: EmbedderResource) -> MaterializeResult:
@@ -41,7 +41,7 @@ def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: Emb
 
 @asset(
     partitions_def=repos_partitions,
-    deps=["commits", "code_entities"],
+    deps=["commits", "code_entities", "bugs"],
     group_name="stores",
     kinds={"kuzu"},
     owners=OWNERS,

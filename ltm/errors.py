@@ -33,3 +33,7 @@ class LockedError(LtmError):
 
 class NotIngestedError(LtmError):
     """A read command found nothing ingested yet."""
+
+
+class IssueExportError(LtmError):
+    """An issue export file is missing or unreadable."""

@@ -133,7 +133,11 @@ NODE_TABLES: dict[str, NodeTable] = {
         ),
         NodeTable(
             "Bug",
-            _node(("ref", pa.string()), ("title", pa.string())),
+            _node(
+                ("ref", pa.string()), ("title", pa.string()), ("kind", pa.string()), ("state", pa.string()),
+                ("labels", pa.list_(pa.string())), ("reported_at", TS), ("closed_at", TS),
+                ("evidence", pa.string()), ("confidence", pa.float64()), ("fix_commits", pa.int64()),
+            ),
             _TEXT,
             Category.GUIDELINE,
         ),
@@ -183,13 +187,57 @@ REL_TABLES: dict[str, RelTable] = {
             pa.schema([("evidence", pa.string()), ("confidence", pa.float64())]),
         ),
         RelTable("AFFECTS", (("Bug", "Function"), ("Bug", "Class"))),
-        RelTable("INTRODUCED_BY", (("Bug", "Commit"),)),
+        RelTable(
+            "INTRODUCED_BY",
+            (("Bug", "Commit"),),
+            pa.schema(
+                [("method", pa.string()), ("function_id", pa.string()), ("function_name", pa.string()),
+                 ("file_path", pa.string()), ("blamed_lines", pa.int64())]
+            ),
+        ),
         RelTable("RENAMED_FROM", (("File", "File"), ("Function", "Function"))),
         RelTable("RELATES_TO_FILE", (("Memory", "File"),), _RELEVANCE),
         RelTable("RELATES_TO_FUNCTION", (("Memory", "Function"),), _RELEVANCE),
         RelTable("RELATES_TO_CLASS", (("Memory", "Class"),), _RELEVANCE),
     ]
 }
+
+
+@dataclass(frozen=True)
+class SideTable:
+    """Node properties a later stage computes: its own lake table, joined on `id` into the node's
+    graph columns at build time (missing rows read as 0), so no two stages write one table."""
+
+    name: str
+    label: str
+    props: pa.Schema
+
+    @property
+    def lake(self) -> pa.Schema:
+        keys = [pa.field("id", pa.string(), nullable=False), pa.field("repo", pa.string(), nullable=False)]
+        return pa.schema(keys + list(self.props))
+
+
+SIDE_TABLES: dict[str, SideTable] = {
+    s.name: s
+    for s in [
+        # Defect signals for ranking, written by the bugs stage: distinct fixing commits that modified
+        # the function, lines added + deleted over its whole history (from MODIFIES), and distinct bugs
+        # whose SZZ-blamed lines sat in it.
+        SideTable(
+            "FunctionDefects",
+            "Function",
+            pa.schema([("fix_count", pa.int64()), ("churn", pa.int64()), ("bugs_introduced", pa.int64())]),
+        ),
+    ]
+}
+
+
+def graph_columns(label: str) -> pa.Schema:
+    """A node label's columns in Kuzu: its own graph columns, then its side tables' properties."""
+    extra = [f for s in SIDE_TABLES.values() if s.label == label for f in s.props]
+    return pa.schema(list(NODE_TABLES[label].graph) + extra)
+
 
 EMBEDDINGS = pa.schema(
     [
@@ -204,11 +252,13 @@ EMBEDDINGS = pa.schema(
 
 
 def lake_schema(table: str) -> pa.Schema:
-    """The Parquet schema of a lake table, by node label, rel name or `embeddings`."""
+    """The Parquet schema of a lake table, by node label, rel name, side table or `embeddings`."""
     if table in NODE_TABLES:
         return NODE_TABLES[table].lake
     if table in REL_TABLES:
         return REL_TABLES[table].lake
+    if table in SIDE_TABLES:
+        return SIDE_TABLES[table].lake
     if table == "embeddings":
         return EMBEDDINGS
     raise KeyError(f"unknown lake table {table!r}")

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 from ltm.errors import GraphError
 from ltm.graph.kuzu_store import open_database, query, schema_ddl
 from ltm.lake import Lake
-from ltm.schema import NODE_TABLES, REL_TABLES
+from ltm.schema import NODE_TABLES, REL_TABLES, SIDE_TABLES
 
 
 @dataclass
@@ -79,11 +79,23 @@ def prune_builds(graph_root: Path, retention: int) -> list[str]:
     return removed
 
 
+def _with_side_tables(df: pl.DataFrame, lake: Lake, label: str) -> pl.DataFrame:
+    """Join the label's side tables (e.g. FunctionDefects) on id; a node without a row gets 0."""
+    for side in SIDE_TABLES.values():
+        if side.label != label:
+            continue
+        props = side.props.names
+        extra = pl.from_arrow(lake.read(side.name, columns=["id", *props])).unique("id", keep="first")
+        df = df.join(extra, on="id", how="left").with_columns([pl.col(p).fill_null(0) for p in props])
+    return df
+
+
 def _copy_nodes(conn, lake: Lake, staging: Path, stats: BuildStats) -> dict[str, pl.Series]:
     keys: dict[str, pl.Series] = {}
     for label, table in NODE_TABLES.items():
         cols = table.graph.names
-        df = pl.from_arrow(lake.read(label, columns=cols))
+        df = _with_side_tables(pl.from_arrow(lake.read(label, columns=cols)), lake, label)
+        cols = df.columns
         dupes = df.filter(pl.col("id").is_duplicated())["id"].unique().head(5).to_list()
         if dupes:
             raise GraphError(f"the lake has duplicate {label} ids, e.g. {dupes}: re-ingest the repository")

@@ -16,7 +16,7 @@ import kuzu
 import pyarrow as pa
 
 from ltm.errors import GraphError
-from ltm.schema import NODE_TABLES, REL_TABLES
+from ltm.schema import NODE_TABLES, REL_TABLES, graph_columns
 
 _open_paths: dict[str, str] = {}
 _guard = threading.Lock()
@@ -46,7 +46,7 @@ def schema_ddl() -> list[str]:
     """CREATE statements for every node and rel table of the lake schema."""
     stmts = []
     for t in NODE_TABLES.values():
-        cols = ", ".join(f"{f.name} {kuzu_type(f.type)}" for f in t.graph)
+        cols = ", ".join(f"{f.name} {kuzu_type(f.type)}" for f in graph_columns(t.label))
         stmts.append(f"CREATE NODE TABLE {t.label}({cols}, PRIMARY KEY(id))")
     for r in REL_TABLES.values():
         pairs = ", ".join(f"FROM {a} TO {b}" for a, b in r.pairs)

@@ -1,0 +1,1 @@
+"""Bugs: fix evidence, issue exports, SZZ and defect signals."""

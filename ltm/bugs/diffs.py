@@ -1,0 +1,184 @@
+"""The `-U0` diffs of chosen commits, from one streaming `git log --stdin` process.
+
+Only the commits asked for are read (the fix commits), each against its first parent with
+git's rename detection; merges come back with their parents and no files (SZZ skips them).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from ltm.errors import RepositoryError
+from ltm.extract.gitrepo import GitRepo
+
+_HUNK_RE = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_ESCAPES = {b"n": b"\n", b"t": b"\t", b'"': b'"', b"\\": b"\\", b"a": b"\a", b"b": b"\b", b"f": b"\f", b"r": b"\r", b"v": b"\v"}
+DOC_SUFFIXES = (".md", ".rst", ".txt", ".adoc", ".asciidoc")
+DOC_NAMES = ("readme", "changelog", "changes", "history", "authors", "license", "notice", "contributing")
+
+
+@dataclass
+class Hunk:
+    """One `-U0` hunk: the deleted lines (numbered in the old file) and the added lines (new file)."""
+
+    old_start: int
+    old_count: int
+    new_start: int
+    new_count: int
+    deleted: list[tuple[int, str]] = field(default_factory=list)
+    added: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class FileDiff:
+    """One changed file: old and new path (None when added / deleted), binary flag, hunks."""
+
+    old_path: str | None
+    new_path: str | None
+    binary: bool = False
+    hunks: list[Hunk] = field(default_factory=list)
+
+    @property
+    def path(self) -> str:
+        return self.new_path or self.old_path or ""
+
+
+@dataclass
+class CommitDiff:
+    """A commit's parents and its changed files against the first parent (none for a merge)."""
+
+    sha: str
+    parents: tuple[str, ...]
+    files: list[FileDiff] = field(default_factory=list)
+
+    @property
+    def is_merge(self) -> bool:
+        return len(self.parents) > 1
+
+
+def is_doc_path(path: str) -> bool:
+    """Documentation by location or name: docs/ folders, README, CHANGELOG, .md/.rst/.txt files."""
+    low = path.lower()
+    name = low.rsplit("/", 1)[-1]
+    return (
+        low.startswith(("doc/", "docs/")) or "/docs/" in low or "/doc/" in low
+        or low.endswith(DOC_SUFFIXES) or name.split(".")[0] in DOC_NAMES
+    )
+
+
+def _unquote(raw: bytes) -> bytes:
+    """A path as git prints it: C-quoted ("a\\tb", octal escapes) when it has odd characters."""
+    if not (raw.startswith(b'"') and raw.endswith(b'"')):
+        return raw
+    body, out, i = raw[1:-1], bytearray(), 0
+    while i < len(body):
+        c = body[i : i + 1]
+        if c == b"\\" and i + 1 < len(body):
+            nxt = body[i + 1 : i + 2]
+            if nxt.isdigit():
+                out.append(int(body[i + 1 : i + 4], 8))
+                i += 4
+                continue
+            out += _ESCAPES.get(nxt, nxt)
+            i += 2
+            continue
+        out += c
+        i += 1
+    return bytes(out)
+
+
+def _path(raw: bytes, prefix: bytes) -> str | None:
+    raw = _unquote(raw.rstrip(b"\n").split(b"\t")[0] if not raw.startswith(b'"') else raw.rstrip(b"\n"))
+    if raw == b"/dev/null":
+        return None
+    return raw.removeprefix(prefix).decode("utf-8", errors="surrogateescape")
+
+
+def _parse(lines: Iterator[bytes]) -> Iterator[CommitDiff]:
+    cur: CommitDiff | None = None
+    f: FileDiff | None = None
+    hunk: Hunk | None = None
+    old_no = new_no = 0
+    for line in lines:
+        if line.startswith(b"\x00"):
+            if cur is not None:
+                yield cur
+            sha, *parents = line[1:].decode().split()
+            cur, f, hunk = CommitDiff(sha, tuple(parents)), None, None
+        elif cur is None:
+            continue
+        elif line.startswith(b"diff --git "):
+            f, hunk = FileDiff(None, None), None
+            cur.files.append(f)
+            rest = line[len(b"diff --git ") :].rstrip(b"\n")
+            if not rest.startswith(b'"') and b" b/" in rest:  # a default for a pure mode change
+                a, b = rest.split(b" b/", 1)
+                f.old_path = f.new_path = b.decode("utf-8", errors="surrogateescape")
+        elif f is None:
+            continue
+        elif hunk is not None and line[:1] in (b"-", b"+", b"\\"):
+            text = line[1:].rstrip(b"\n").decode("utf-8", errors="replace")
+            if line.startswith(b"-"):
+                hunk.deleted.append((old_no, text))
+                old_no += 1
+            elif line.startswith(b"+"):
+                hunk.added.append((new_no, text))
+                new_no += 1
+        elif line.startswith(b"@@ "):
+            m = _HUNK_RE.match(line)
+            if m:
+                a, b, c, d = m.groups()
+                hunk = Hunk(int(a), int(b) if b is not None else 1, int(c), int(d) if d is not None else 1)
+                f.hunks.append(hunk)
+                old_no, new_no = hunk.old_start, hunk.new_start
+        elif line.startswith(b"--- "):
+            f.old_path = _path(line[4:], b"a/")
+        elif line.startswith(b"+++ "):
+            f.new_path = _path(line[4:], b"b/")
+        elif line.startswith(b"rename from "):
+            f.old_path = _path(line[12:], b"")
+        elif line.startswith(b"rename to "):
+            f.new_path = _path(line[10:], b"")
+        elif line.startswith(b"new file mode"):
+            f.old_path = None
+        elif line.startswith(b"deleted file mode"):
+            f.new_path = None
+        elif line.startswith(b"Binary files "):
+            f.binary = True
+    if cur is not None:
+        yield cur
+
+
+def commit_diffs(repo: GitRepo, shas: Iterable[str]) -> Iterator[CommitDiff]:
+    """The `-U0` diff of each commit against its first parent, in the order given, one process."""
+    wanted = list(dict.fromkeys(shas))
+    if not wanted:
+        return
+    cmd = repo._cmd(
+        "log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "-M", "--no-color", "--no-ext-diff",
+        "--no-textconv", "--format=%x00%H %P",
+    )
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin and proc.stdout and proc.stderr
+
+    def feed() -> None:
+        try:
+            proc.stdin.write("".join(s + "\n" for s in wanted).encode())  # type: ignore[union-attr]
+        finally:
+            proc.stdin.close()  # type: ignore[union-attr]
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        yield from _parse(iter(proc.stdout.readline, b""))
+    finally:
+        proc.stdout.close()
+        err = proc.stderr.read().decode(errors="replace")
+        rc = proc.wait()
+        writer.join()
+    if rc != 0:
+        raise RepositoryError(f"git log --stdin failed in {repo.path}: {err.strip()}")

@@ -1,0 +1,183 @@
+"""The bugs stage: fix evidence, issue export, AFFECTS, SZZ and defect signals into the lake.
+
+Reads the repository's commits from the lake (written by the commits stage), reads the fix
+commits' diffs with one `git log --stdin`, blames with one `git blame` per changed file, and
+writes `Bug`, `FIXES`, `AFFECTS`, `INTRODUCED_BY` and `FunctionDefects` for the repository.
+"""
+
+from __future__ import annotations
+
+import bisect
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import polars as pl
+
+from ltm import ids
+from ltm.bugs.diffs import commit_diffs, is_doc_path
+from ltm.bugs.evidence import EvidenceKind, FixEvidence, parse_fix_evidence
+from ltm.bugs.issues import Issue, IssueExport, load_issue_export
+from ltm.bugs.szz import MAX_FILES, Candidate, Entity, EntityIndex, FixResult, analyze_fix
+from ltm.extract.gitrepo import GitRepo
+from ltm.lake import Lake
+from ltm.stages import StageStats
+
+_DIRECT = (EvidenceKind.FIXES_TRAILER, EvidenceKind.REVERT)
+
+
+@dataclass
+class _Bug:
+    ref: str
+    issue: Issue | None
+    fixes: dict[str, FixEvidence] = field(default_factory=dict)  # fix sha -> its evidence
+    introduced: list[tuple[str, Candidate | None, str]] = field(default_factory=list)  # sha, candidate, method
+
+
+def _resolver(shas: list[str]):
+    ordered = sorted(shas)
+
+    def resolve(prefix: str) -> str | None:
+        i = bisect.bisect_left(ordered, prefix)
+        return ordered[i] if i < len(ordered) and ordered[i].startswith(prefix) else None
+
+    return resolve
+
+
+def _edge(src: str, dst: str, src_label: str, dst_label: str, repo: str, **props: object) -> dict:
+    return {"src": src, "dst": dst, "src_label": src_label, "dst_label": dst_label, "repo": repo, **props}
+
+
+def find_fixes(commits: pl.DataFrame, export: IssueExport | None, counts: Counter) -> dict[str, _Bug]:
+    """Bugs by ref with their fixing commits; refs to feature issues and pull requests are dropped."""
+    bugs: dict[str, _Bug] = {}
+    for sha, message in zip(commits["sha"], commits["message"]):
+        for ev in parse_fix_evidence(message or "", sha):
+            issue = export.issues.get(ev.ref) if export else None
+            if issue is not None and issue.kind == "feature":
+                counts["feature_refs"] += 1
+                continue
+            bug = bugs.setdefault(ev.ref, _Bug(ev.ref, issue))
+            bug.fixes[sha] = ev
+    return bugs
+
+
+def _signals(lake: Lake, repo_key: str, fix_results: dict[str, FixResult], bugs: dict[str, _Bug]) -> list[dict]:
+    fixes: dict[str, set[str]] = defaultdict(set)
+    for sha, r in fix_results.items():
+        for e in r.affected.values():
+            if e.label == "Function":
+                fixes[e.id].add(sha)
+    introduced: dict[str, set[str]] = defaultdict(set)
+    for b in bugs.values():
+        for _, cand, _ in b.introduced:
+            if cand is not None and cand.entity is not None and cand.entity.label == "Function":
+                introduced[cand.entity.id].add(b.ref)
+    mods = pl.from_arrow(lake.read("MODIFIES", repo_key, columns=["dst", "dst_label", "lines_added", "lines_deleted"]))
+    churn = dict(
+        mods.filter(pl.col("dst_label") == "Function")
+        .group_by("dst").agg((pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().alias("c"))
+        .iter_rows()
+    )
+    keys = sorted(set(fixes) | set(introduced) | set(churn))
+    return [
+        {"id": k, "repo": repo_key, "fix_count": len(fixes.get(k, ())), "churn": int(churn.get(k, 0)),
+         "bugs_introduced": len(introduced.get(k, ()))}
+        for k in keys
+    ]
+
+
+def _bug_row(repo_key: str, b: _Bug, messages: dict[str, str]) -> dict:
+    bid = ids.bug_id(repo_key, b.ref)
+    best = max(b.fixes.values(), key=lambda e: e.confidence)
+    first_msg = messages[next(iter(b.fixes))]
+    summary = first_msg.strip().splitlines()[0] if first_msg.strip() else b.ref
+    i = b.issue
+    title = i.title if i and i.title else summary
+    text = f"{b.ref} {title}\n\n{i.body}" if i else f"{b.ref} {title}\n\n" + "\n\n".join(messages[s] for s in b.fixes)
+    return {
+        "id": bid, "repo": repo_key, "vector_id": ids.vector_id(bid), "ref": b.ref, "title": title,
+        "kind": i.kind if i else "unknown", "state": i.state if i else None, "labels": list(i.labels) if i else [],
+        "reported_at": i.created_at if i else None, "closed_at": i.closed_at if i else None,
+        "evidence": best.kind.value, "confidence": best.confidence, "fix_commits": len(b.fixes), "text": text[:4000],
+    }
+
+
+def stage_bugs(
+    repo_path: Path, repo_key: str, lake: Lake, issues_path: str | None = None, max_files: int = MAX_FILES
+) -> StageStats:
+    """Bug, FIXES, AFFECTS, INTRODUCED_BY and FunctionDefects rows for one repository."""
+    started = time.perf_counter()
+    repo = GitRepo(repo_path)
+    export = load_issue_export(issues_path) if issues_path else None
+    commits = pl.from_arrow(lake.read("Commit", repo_key, columns=["sha", "message", "committed_at"]))
+    counts: Counter = Counter()
+    bugs = find_fixes(commits, export, counts)
+    messages = dict(zip(commits["sha"], commits["message"].fill_null("")))
+    resolve = _resolver(commits["sha"].to_list())
+    fix_shas = list(dict.fromkeys(s for b in bugs.values() for s in b.fixes))
+    report = {s: min((b.issue.created_at for b in bugs.values() if s in b.fixes and b.issue and b.issue.created_at),
+                     default=None) for s in fix_shas}
+    results: dict[str, FixResult] = {}
+    with repo.blobs() as blobs:
+        index = EntityIndex(repo_key, blobs)
+        for diff in commit_diffs(repo, fix_shas):
+            results[diff.sha] = analyze_fix(repo, diff, index, report.get(diff.sha), max_files)
+    for ref in list(bugs):  # a keyword-only "fix" that touches only docs is a docs fix, not a bug
+        b = bugs[ref]
+        if all(e.kind == EvidenceKind.KEYWORD for e in b.fixes.values()) and all(
+            results[s].all_paths and all(is_doc_path(p) for p in results[s].all_paths) for s in b.fixes if s in results
+        ):
+            counts["docs_fixes"] += 1
+            del bugs[ref]
+    counts.update(f"skipped_{r.skipped}" for r in results.values() if r.skipped)
+    rows: dict[str, list[dict]] = {t: [] for t in ("Bug", "FIXES", "AFFECTS", "INTRODUCED_BY")}
+    for b in bugs.values():
+        bid = ids.bug_id(repo_key, b.ref)
+        reported: datetime | None = b.issue.created_at if b.issue else None
+        affected: dict[str, Entity] = {}
+        for sha, ev in b.fixes.items():
+            rows["FIXES"].append(_edge(ids.commit_id(repo_key, sha), bid, "Commit", "Bug", repo_key,
+                                       evidence=f"{ev.kind.value}: {ev.evidence}"[:500], confidence=ev.confidence))
+            r = results.get(sha)
+            if r is not None:
+                affected.update(r.affected)
+            if ev.kind in _DIRECT and ev.introducing:
+                full = resolve(ev.introducing)
+                if full:
+                    b.introduced.append((full, None, ev.kind.value))
+                else:
+                    counts["unresolved_introducing_refs"] += 1
+        if not b.introduced:
+            for sha in b.fixes:
+                for c in results[sha].candidates if sha in results else []:
+                    if reported is not None and c.committed_at > reported.timestamp():
+                        counts["dropped_after_report"] += 1
+                    elif resolve(c.sha):
+                        b.introduced.append((c.sha, c, c.method))
+                    else:
+                        counts["candidates_outside_history"] += 1
+        for e in affected.values():
+            rows["AFFECTS"].append(_edge(bid, e.id, "Bug", e.label, repo_key))
+        for sha, cand, method in b.introduced:
+            ent = cand.entity if cand else None
+            rows["INTRODUCED_BY"].append(_edge(
+                bid, ids.commit_id(repo_key, sha), "Bug", "Commit", repo_key, method=method,
+                function_id=ent.id if ent else None, function_name=ent.qualified_name if ent else None,
+                file_path=cand.path if cand else None, blamed_lines=cand.lines if cand else None,
+            ))
+        rows["Bug"].append(_bug_row(repo_key, b, messages))
+    counts["dropped_after_report"] += sum(r.dropped_after_report for r in results.values())
+    signals = _signals(lake, repo_key, results, bugs)
+    with lake.write(repo_key) as w:
+        for table, data in rows.items():
+            w.write(table, data)
+        w.write("FunctionDefects", signals)
+    stats = StageStats(dict(w.rows), time.perf_counter() - started)
+    stats.extra = {
+        "fix_commits": len(results), "bad_issue_lines": export.bad_lines if export else [],
+        "issues_loaded": len(export.issues) if export else 0, **dict(counts),
+    }
+    return stats

@@ -1,0 +1,222 @@
+"""The bugs stage on fixture histories: FIXES, AFFECTS and SZZ's INTRODUCED_BY, end to end."""
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+
+from ltm.bugs.stage import stage_bugs
+from ltm.errors import IssueExportError
+from ltm.lake import Lake
+from ltm.stages import stage_commits
+from tests.builder import BASE_TIME, RepoBuilder
+
+AUTH_V1 = '''def validate(token, secret):
+    """True when the token matches."""
+    if token is None:
+        return False
+    return token.strip() == secret
+
+
+def parse(header):
+    scheme, _, token = header.partition(" ")
+    return scheme, token
+'''
+
+# Commit B: the bug. Tokens with surrounding blanks are refused now.
+AUTH_V2 = AUTH_V1.replace("return token.strip() == secret", "return token == secret")
+
+# Commit D, the fix of #12: strip again, and say so in a comment (a comment is never blamed).
+AUTH_V3 = AUTH_V1.replace("    return token.strip() == secret", "    # Headers may carry blanks.\n    return token.strip() == secret")
+
+CONFIG_V1 = '''import json
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    return data["settings"]
+'''
+
+CONFIG_V2 = CONFIG_V1.replace('    return data["settings"]\n', '    return data.get("settings", {})\n')
+# The add-only fix: one guard line, nothing deleted.
+CONFIG_V3 = CONFIG_V2.replace("    with open(path) as f:\n", "    if path is None:\n        return {}\n    with open(path) as f:\n")
+
+CACHE = '''def cached(key, store):
+    return store.get(key)
+'''
+
+
+def _history(path):
+    b = RepoBuilder(path)
+    shas = {}
+    b.write("app/auth.py", AUTH_V1).write("app/config.py", CONFIG_V1).write("README.md", "# app\n")
+    shas["A"] = b.commit("Initial version")
+    b.write("app/auth.py", AUTH_V2)
+    shas["B"] = b.commit("Simplify token validation")
+    b.write("app/auth.py", AUTH_V2.replace('return scheme, token', 'return scheme.lower(), token'))
+    shas["C"] = b.commit("Use a common prefix for schemes")  # not a fix: `prefix`
+    b.write("app/auth.py", AUTH_V3.replace('return scheme, token', 'return scheme.lower(), token'))
+    shas["D"] = b.commit("Handle empty tokens again\n\nfixes #12")
+    b.write("app/config.py", CONFIG_V2)
+    shas["E"] = b.commit("Read settings with a default")
+    b.write("app/config.py", CONFIG_V3)
+    shas["F"] = b.commit("Fix crash when no config path is given")
+    b.write("app/cache.py", CACHE)
+    shas["G"] = b.commit("Add a cache helper")
+    b.git("revert", "--no-edit", shas["G"], env={
+        "GIT_AUTHOR_NAME": "Ada Lovelace", "GIT_AUTHOR_EMAIL": "ada@example.com", "GIT_AUTHOR_DATE": f"{BASE_TIME + 3600 * 20} +0000",
+        "GIT_COMMITTER_NAME": "Ada Lovelace", "GIT_COMMITTER_EMAIL": "ada@example.com", "GIT_COMMITTER_DATE": f"{BASE_TIME + 3600 * 20} +0000",
+    })
+    shas["H"] = b.head()
+    b.write("README.md", "# app\n\nThe app validates tokens.\n")
+    shas["I"] = b.commit("fix typo in docs")
+    b.write("app/auth.py", AUTH_V3.replace('return scheme.lower(), token', 'return scheme.lower(), token.strip()'))
+    shas["J"] = b.commit(f"Strip tokens in parse\n\nFixes: {shas['C'][:10]} (\"Use a common prefix for schemes\")")
+    return b, shas
+
+
+@pytest.fixture
+def history(tmp_path):
+    b, shas = _history(tmp_path / "repo")
+    lake = Lake(tmp_path / "lake")
+    stage_commits(b.path, "app", lake)
+    return b, shas, lake
+
+
+def _rows(lake, table):
+    return lake.read(table, "app").to_pylist()
+
+
+def _bug(lake, ref):
+    return {r["ref"]: r for r in _rows(lake, "Bug")}[ref]
+
+
+def test_bug_introduced_in_b_and_fixed_in_d_is_found_with_its_function(history):
+    b, shas, lake = history
+    stage_bugs(b.path, "app", lake)
+    bug = _bug(lake, "#12")
+    assert bug["id"] == "bug:app:#12" and bug["evidence"] == "closing_ref"
+    fixes = [r for r in _rows(lake, "FIXES") if r["dst"] == "bug:app:#12"]
+    assert [(r["src"], r["confidence"]) for r in fixes] == [(f"commit:app:{shas['D']}", 0.9)]
+    assert "fixes #12" in fixes[0]["evidence"]
+    affects = {r["dst"] for r in _rows(lake, "AFFECTS") if r["src"] == "bug:app:#12"}
+    assert affects == {"fn:app:app/auth.py:validate"}
+    intro = [r for r in _rows(lake, "INTRODUCED_BY") if r["src"] == "bug:app:#12"]
+    assert [(r["dst"], r["function_id"], r["method"], r["blamed_lines"]) for r in intro] == [
+        (f"commit:app:{shas['B']}", "fn:app:app/auth.py:validate", "blame", 1),
+    ]
+
+
+def test_add_only_fix_falls_back_to_the_last_change_of_the_enclosing_function(history):
+    b, shas, lake = history
+    stage_bugs(b.path, "app", lake)
+    [bug] = [r for r in _rows(lake, "Bug") if r["title"] == "Fix crash when no config path is given"]
+    assert bug["evidence"] == "keyword" and bug["ref"] == f"fix:{shas['F'][:12]}"
+    affects = {r["dst"] for r in _rows(lake, "AFFECTS") if r["src"] == bug["id"]}
+    assert affects == {"fn:app:app/config.py:load"}
+    intro = [r for r in _rows(lake, "INTRODUCED_BY") if r["src"] == bug["id"]]
+    assert [(r["dst"], r["method"], r["function_name"]) for r in intro] == [
+        (f"commit:app:{shas['E']}", "function_history", "load")
+    ]
+
+
+def test_revert_makes_the_reverted_commit_the_introducing_one(history):
+    b, shas, lake = history
+    stage_bugs(b.path, "app", lake)
+    bug = _bug(lake, f"revert:{shas['G'][:12]}")
+    assert bug["evidence"] == "revert"
+    intro = [r for r in _rows(lake, "INTRODUCED_BY") if r["src"] == bug["id"]]
+    assert [(r["dst"], r["method"]) for r in intro] == [(f"commit:app:{shas['G']}", "revert")]
+    affects = {r["dst"] for r in _rows(lake, "AFFECTS") if r["src"] == bug["id"]}
+    assert affects == {"fn:app:app/cache.py:cached"}
+
+
+def test_prefix_and_docs_typo_commits_are_not_fixes(history):
+    b, shas, lake = history
+    stats = stage_bugs(b.path, "app", lake)
+    fixing = {r["src"] for r in _rows(lake, "FIXES")}
+    assert f"commit:app:{shas['C']}" not in fixing
+    assert f"commit:app:{shas['I']}" not in fixing
+    assert len(_rows(lake, "Bug")) == 4  # #12, the add-only fix, the revert, the Fixes: trailer
+
+
+def test_fixes_trailer_names_the_introducing_commit_directly(history):
+    b, shas, lake = history
+    stage_bugs(b.path, "app", lake)
+    bug = _bug(lake, f"intro:{shas['C'][:10]}")
+    assert bug["evidence"] == "fixes_trailer" and bug["confidence"] == 0.95
+    intro = [(r["dst"], r["method"]) for r in _rows(lake, "INTRODUCED_BY") if r["src"] == bug["id"]]
+    assert intro == [(f"commit:app:{shas['C']}", "fixes_trailer")]
+    assert {r["dst"] for r in _rows(lake, "AFFECTS") if r["src"] == bug["id"]} == {"fn:app:app/auth.py:parse"}
+
+
+def test_defect_signals_count_fixes_and_introduced_bugs_per_function(history):
+    b, shas, lake = history
+    stage_bugs(b.path, "app", lake)
+    signals = {r["id"]: r for r in _rows(lake, "FunctionDefects")}
+    assert signals["fn:app:app/auth.py:validate"]["fix_count"] == 1
+    assert signals["fn:app:app/auth.py:validate"]["bugs_introduced"] == 1
+    assert signals["fn:app:app/config.py:load"]["fix_count"] == 1
+    assert signals["fn:app:app/auth.py:parse"]["fix_count"] == 1  # J, whose trailer names C directly
+    assert signals["fn:app:app/auth.py:parse"]["bugs_introduced"] == 0
+    assert "fn:app:app/cache.py:cached" in signals and "fn:app:app/auth.py:nonexistent" not in signals
+
+
+def _export(path, lines):
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_issue_export_gives_titles_drops_features_and_late_candidates(history, tmp_path):
+    b, shas, lake = history
+    # #12 was reported before A was committed: no commit of this history can have introduced it.
+    early = datetime.fromtimestamp(BASE_TIME, timezone.utc).isoformat().replace("+00:00", "Z")
+    path = _export(tmp_path / "issues.jsonl", [
+        json.dumps({"number": 12, "title": "Empty token accepted", "body": "An empty token logs in.",
+                    "labels": [{"name": "bug"}], "state": "closed", "created_at": early,
+                    "closed_at": "2023-11-16T00:00:00Z"}),
+    ])
+    stats = stage_bugs(b.path, "app", lake, issues_path=path)
+    bug = _bug(lake, "#12")
+    assert bug["title"] == "Empty token accepted" and bug["kind"] == "bug" and bug["labels"] == ["bug"]
+    assert bug["reported_at"] == datetime.fromtimestamp(BASE_TIME, timezone.utc)
+    assert "An empty token logs in." in bug["text"]
+    assert [r for r in _rows(lake, "INTRODUCED_BY") if r["src"] == "bug:app:#12"] == []
+    assert stats.extra["dropped_after_report"] >= 1
+
+
+def test_malformed_issue_export_reports_bad_lines_by_number_and_loads_the_rest(history, tmp_path):
+    b, shas, lake = history
+    path = _export(tmp_path / "issues.jsonl", [
+        json.dumps({"number": 12, "title": "Empty token accepted", "labels": ["bug"]}),
+        "{not json",
+        json.dumps({"number": "twelve", "title": "bad number"}),
+        json.dumps({"number": 5, "title": "bad date", "created_at": "yesterday"}),
+    ])
+    stats = stage_bugs(b.path, "app", lake, issues_path=path)
+    assert [n for n, _ in stats.extra["bad_issue_lines"]] == [2, 3, 4]
+    assert "twelve" in stats.extra["bad_issue_lines"][1][1]
+    assert stats.extra["issues_loaded"] == 1
+    assert _bug(lake, "#12")["title"] == "Empty token accepted"
+
+
+def test_a_closing_ref_to_a_feature_issue_is_not_a_bug(tmp_path):
+    b = RepoBuilder(tmp_path / "repo")
+    b.write("a.py", "def f():\n    return 1\n")
+    b.commit("Initial")
+    b.write("a.py", "def f():\n    return 2\n")
+    b.commit("Return two, closes #13")
+    lake = Lake(tmp_path / "lake")
+    stage_commits(b.path, "r", lake)
+    path = _export(tmp_path / "i.jsonl", [json.dumps({"number": 13, "title": "Return two", "labels": ["enhancement"]})])
+    stats = stage_bugs(b.path, "r", lake, issues_path=path)
+    assert lake.read("Bug", "r").num_rows == 0
+    assert stats.extra["feature_refs"] == 1
+
+
+def test_missing_issue_export_is_a_clear_error_and_writes_nothing(history, tmp_path):
+    b, shas, lake = history
+    with pytest.raises(IssueExportError, match="nope.jsonl"):
+        stage_bugs(b.path, "app", lake, issues_path=str(tmp_path / "nope.jsonl"))
+    assert lake.read("Bug", "app").num_rows == 0
