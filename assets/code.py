@@ -12,8 +12,9 @@ from resources import HomeResource
     group_name="extract",
     kinds={"tree-sitter", "parquet"},
     owners=OWNERS,
-    description="Files, modules, classes and functions at HEAD (qualified names, lines, signatures, "
-    "docstrings) with DEFINED_IN, BELONGS_TO and HAS_METHOD, parsed with tree-sitter.",
+    description="Files, modules, classes and functions at HEAD in eleven languages (qualified names, lines, "
+    "signatures, docstrings) with DEFINED_IN, BELONGS_TO, HAS_METHOD, IMPORTS, DEPENDS_ON, EXTENDS, "
+    "IMPLEMENTS and CALLS, parsed with tree-sitter.",
 )
 def code_entities(context: AssetExecutionContext, home: HomeResource) -> MaterializeResult:
     key = context.partition_key
@@ -26,6 +27,9 @@ def code_entities(context: AssetExecutionContext, home: HomeResource) -> Materia
             "files_parsed": stats.extra["files_parsed"],
             "syntax_error_files": stats.extra["syntax_error_files"],
             "skipped": MetadataValue.json(stats.extra["skipped"]),
+            "languages": MetadataValue.json(stats.extra["languages"]),
+            "calls": MetadataValue.json(stats.extra["calls"]),  # unresolved calls are counted, never guessed
+            "workers": stats.extra["workers"],
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
             "mb_per_second": MetadataValue.float(round(mb / stats.seconds, 2) if stats.seconds else 0.0),
         }

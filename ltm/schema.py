@@ -74,6 +74,9 @@ def _node(*fields: tuple[str, pa.DataType], embedded: bool = True) -> pa.Schema:
 
 _TEXT = pa.schema([pa.field("text", pa.string())])
 _LINES = (("line_start", pa.int32()), ("line_end", pa.int32()))
+# Centrality over CALLS and DEPENDS_ON, computed at graph build (null in the lake): see
+# ltm/graph/centrality.py.
+_PAGERANK = ("pagerank", pa.float64())
 
 NODE_TABLES: dict[str, NodeTable] = {
     t.label: t
@@ -102,13 +105,16 @@ NODE_TABLES: dict[str, NodeTable] = {
             "File",
             _node(
                 ("path", pa.string()), ("language", pa.string()), ("size", pa.int64()),
-                ("hash", pa.string()),
+                ("hash", pa.string()), ("skip_reason", pa.string()),
                 embedded=False,
             ),
         ),
         NodeTable(
             "Module",
-            _node(("name", pa.string()), ("path", pa.string()), ("external", pa.bool_())),
+            _node(
+                ("name", pa.string()), ("path", pa.string()), ("external", pa.bool_()),
+                ("language", pa.string()), _PAGERANK,
+            ),
             _TEXT,
             Category.MODULE,
         ),
@@ -116,7 +122,7 @@ NODE_TABLES: dict[str, NodeTable] = {
             "Class",
             _node(
                 ("name", pa.string()), ("qualified_name", pa.string()), ("file_path", pa.string()),
-                *_LINES, ("docstring", pa.string()),
+                *_LINES, ("docstring", pa.string()), ("kind", pa.string()), _PAGERANK,
             ),
             _TEXT,
             Category.MODULE,
@@ -126,7 +132,7 @@ NODE_TABLES: dict[str, NodeTable] = {
             _node(
                 ("name", pa.string()), ("qualified_name", pa.string()), ("file_path", pa.string()),
                 *_LINES, ("signature", pa.string()), ("docstring", pa.string()),
-                ("is_method", pa.bool_()),
+                ("is_method", pa.bool_()), ("body_hash", pa.string()), _PAGERANK,
             ),
             _TEXT,
             Category.FUNCTION,
@@ -174,6 +180,7 @@ REL_TABLES: dict[str, RelTable] = {
         RelTable("DEPENDS_ON", (("Module", "Module"),)),
         RelTable("IMPORTS", (("File", "Module"),)),
         RelTable("EXTENDS", (("Class", "Class"),)),
+        RelTable("IMPLEMENTS", (("Class", "Class"),)),
         RelTable(
             "MODIFIES",
             (("Commit", "Function"), ("Commit", "Class"), ("Commit", "File")),

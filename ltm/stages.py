@@ -77,7 +77,7 @@ def stage_commits(repo_path: Path, repo_key: str, lake: Lake) -> StageStats:
 
 
 def stage_code(repo_path: Path, repo_key: str, lake: Lake) -> StageStats:
-    """File, Module, Class and Function rows at HEAD with DEFINED_IN, BELONGS_TO, HAS_METHOD."""
+    """File, Module, Class and Function rows at HEAD and their code edges (imports, calls, bases)."""
     started = time.perf_counter()
     repo = GitRepo(repo_path)
     head = repo.head()
@@ -92,5 +92,16 @@ def stage_code(repo_path: Path, repo_key: str, lake: Lake) -> StageStats:
         "bytes_parsed": out.bytes_parsed,
         "syntax_error_files": out.syntax_error_files,
         "skipped": dict(out.skipped),
+        "languages": dict(out.languages),
+        "workers": out.workers,
+        "calls": {
+            "resolved": out.resolution["calls_resolved"],
+            "unresolved": out.resolution["calls_unresolved"],
+            "external": out.resolution["calls_external"],
+            "ambiguous": out.resolution["calls_ambiguous"],
+            "outside_functions": out.resolution["calls_outside_functions"],
+        },
+        "imports_unresolved": out.resolution["imports_unresolved"],
+        "bases_unresolved": out.resolution["bases_unresolved"],
     }
     return stats

@@ -1,6 +1,7 @@
 """The language table: one row per supported language, each with a grammar wheel and a query file.
 
-Adding a language is a query file in `queries/<name>.scm` and a row here.
+Adding a language is a query file in `queries/<name>.scm` and a row here (its module naming and
+import resolution are functions in `modules.py`, shared by languages of one family).
 """
 
 from __future__ import annotations
@@ -11,35 +12,76 @@ from functools import cache
 from importlib import resources
 from pathlib import PurePosixPath
 
+import tree_sitter_c
+import tree_sitter_c_sharp
+import tree_sitter_cpp
+import tree_sitter_go
+import tree_sitter_java
+import tree_sitter_javascript
 import tree_sitter_python
+import tree_sitter_ruby
+import tree_sitter_rust
+import tree_sitter_typescript
 from tree_sitter import Language, Query
 
-
-def python_module(path: str) -> str:
-    """`pkg/sub/mod.py` -> `pkg.sub.mod`; `pkg/__init__.py` -> `pkg`; `src/` prefixes dropped."""
-    p = PurePosixPath(path)
-    parts = list(p.with_suffix("").parts)
-    if parts and parts[-1] == "__init__":
-        parts = parts[:-1]
-    if parts and parts[0] in ("src", "lib") and len(parts) > 1:
-        parts = parts[1:]
-    return ".".join(parts) or p.stem
+from ltm.extract import modules as m
+from ltm.extract.modules import python_module  # noqa: F401  (re-exported: older callers import it here)
 
 
 @dataclass(frozen=True)
 class LanguageSpec:
-    """A supported language: file extensions, grammar, module naming."""
+    """A supported language: extensions, grammar, how it names modules and resolves imports.
+
+    `family` groups languages that share one module namespace (JS and TS import each other;
+    C and C++ include each other's headers). `self_names` are receivers meaning "this object";
+    `implicit_self` says an unqualified call inside a method may call a sibling method.
+    """
 
     name: str
     extensions: tuple[str, ...]
     grammar: Callable[[], object]
-    module_name: Callable[[str], str]
+    module_name: Callable[..., str]
+    family: str = ""
+    resolve_import: Callable[..., list[m.Target]] = m.python_import
+    self_names: tuple[str, ...] = ("this",)
+    implicit_self: bool = False
+    constructors: tuple[str, ...] = ()
+    comment_prefixes: tuple[str, ...] = ("//", "/*")
+    attribute_prefixes: tuple[str, ...] = ("@",)
 
+    @property
+    def group(self) -> str:
+        return self.family or self.name
+
+
+_JS = dict(family="js", resolve_import=m.js_import, constructors=("constructor",))
+_C = dict(family="c", resolve_import=m.c_import, implicit_self=True)
 
 LANGUAGES: dict[str, LanguageSpec] = {
     spec.name: spec
     for spec in [
-        LanguageSpec("python", (".py", ".pyi"), tree_sitter_python.language, python_module),
+        LanguageSpec("python", (".py", ".pyi"), tree_sitter_python.language, m.python_module,
+                     self_names=("self", "cls"), constructors=("__init__",), comment_prefixes=()),
+        LanguageSpec("javascript", (".js", ".jsx", ".mjs", ".cjs"), tree_sitter_javascript.language,
+                     m.js_module, **_JS),
+        LanguageSpec("typescript", (".ts", ".mts", ".cts"), tree_sitter_typescript.language_typescript,
+                     m.js_module, **_JS),
+        LanguageSpec("tsx", (".tsx",), tree_sitter_typescript.language_tsx, m.js_module, **_JS),
+        LanguageSpec("go", (".go",), tree_sitter_go.language, m.go_module, resolve_import=m.go_import,
+                     self_names=()),
+        LanguageSpec("java", (".java",), tree_sitter_java.language, m.dotted_module,
+                     resolve_import=m.java_import, implicit_self=True),
+        LanguageSpec("c_sharp", (".cs",), tree_sitter_c_sharp.language, m.dotted_module,
+                     resolve_import=m.csharp_import, implicit_self=True, attribute_prefixes=("[",)),
+        LanguageSpec("rust", (".rs",), tree_sitter_rust.language, m.rust_module, resolve_import=m.rust_import,
+                     self_names=("self", "Self"), constructors=("new",), comment_prefixes=("//",),
+                     attribute_prefixes=("#[", "#![")),
+        LanguageSpec("c", (".c", ".h"), tree_sitter_c.language, m.c_module, **_C),
+        LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), tree_sitter_cpp.language,
+                     m.c_module, **_C),
+        LanguageSpec("ruby", (".rb",), tree_sitter_ruby.language, m.ruby_module, resolve_import=m.ruby_import,
+                     self_names=("self",), implicit_self=True, constructors=("initialize",),
+                     comment_prefixes=("#",), attribute_prefixes=()),
     ]
 }
 

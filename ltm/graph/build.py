@@ -17,6 +17,7 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from ltm.errors import GraphError
+from ltm.graph.centrality import scores, with_pagerank
 from ltm.graph.kuzu_store import open_database, query, schema_ddl
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, REL_TABLES, SIDE_TABLES
@@ -92,9 +93,12 @@ def _with_side_tables(df: pl.DataFrame, lake: Lake, label: str) -> pl.DataFrame:
 
 def _copy_nodes(conn, lake: Lake, staging: Path, stats: BuildStats) -> dict[str, pl.Series]:
     keys: dict[str, pl.Series] = {}
+    ranks = scores(lake)
     for label, table in NODE_TABLES.items():
         cols = table.graph.names
         df = _with_side_tables(pl.from_arrow(lake.read(label, columns=cols)), lake, label)
+        if label in ranks and "pagerank" in df.columns:
+            df = with_pagerank(df, ranks[label])
         cols = df.columns
         dupes = df.filter(pl.col("id").is_duplicated())["id"].unique().head(5).to_list()
         if dupes:

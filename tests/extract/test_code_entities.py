@@ -11,7 +11,9 @@ def test_python_entities_match_the_source(repo):
     out = extract_code(GitRepo(repo.path), "sample")
     t = out.tables
     assert {r["path"] for r in t["File"]} == {"README.md", "app/__init__.py", "app/util.py", "app/auth.py"}
-    assert {r["name"] for r in t["Module"]} == {"app", "app.util", "app.auth"}
+    assert {(r["name"], r["external"]) for r in t["Module"]} == {
+        ("app", False), ("app.util", False), ("app.auth", False), ("hashlib", True)
+    }
     classes = _by(t["Class"])
     assert set(classes) == {"TokenError", "Validator"}
     assert classes["Validator"]["docstring"] == "Checks tokens against a secret."
@@ -55,6 +57,8 @@ def test_syntax_errors_binary_and_huge_files(tmp_path):
     assert "fine" in names
     assert out.syntax_error_files >= 1
     assert out.skipped == {"binary": 1, "too_large": 1}
+    reasons = {r["path"]: r["skip_reason"] for r in out.tables["File"]}
+    assert reasons == {"ok.py": None, "blob.py": "binary", "big.py": "too_large", "latin.py": None}
     assert len(out.tables["File"]) == 4
 
 

@@ -1,0 +1,48 @@
+"""The text each code entity is embedded with: syntax-aware chunks cut to the model's budget.
+
+A function's chunk is its location, signature, docstring or leading comment and body; a class's
+is its header and outline (its methods' bodies replaced by their signatures: each method is
+embedded separately); a module's lists what it defines. all-MiniLM-L6-v2 reads at most 256 word
+pieces; without running its tokenizer here we cut at CHUNK_CHARS characters on a line boundary
+(measured on this repository's code: about 3.5 characters per word piece, see BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+CHUNK_CHARS = 900
+
+
+def cut(text: str, limit: int = CHUNK_CHARS) -> str:
+    """`text` cut to at most `limit` characters, at the last line break before the limit."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    nl = head.rfind("\n")
+    return head[: nl if nl > limit // 2 else limit].rstrip()
+
+
+def function_chunk(path: str, d: dict) -> str:
+    """Location, then the doc comment when it is not part of the body, then the source."""
+    parts = [f"{d['qualified_name']} ({path})"]
+    doc = d.get("docstring")
+    if doc and doc not in d["text"]:
+        parts.append(doc)
+    parts.append(d["text"])
+    return cut("\n".join(parts))
+
+
+def class_chunk(path: str, d: dict) -> str:
+    """Location, doc comment, and the class with its methods' bodies elided."""
+    parts = [f"{d.get('class_kind') or 'class'} {d['qualified_name']} ({path})"]
+    doc = d.get("docstring")
+    outline = d.get("outline") or d["text"]
+    if doc and doc not in outline:
+        parts.append(doc)
+    parts.append(outline)
+    return cut("\n".join(parts))
+
+
+def module_chunk(name: str, paths: list[str], top_names: list[str]) -> str:
+    """A module's name, files and top-level definitions."""
+    text = f"module {name} ({', '.join(paths[:5])}{', ...' if len(paths) > 5 else ''})"
+    return cut(text + (f": {', '.join(top_names)}" if top_names else ""))

@@ -1,0 +1,251 @@
+"""How each language names its modules, and which module an import statement names.
+
+A module is what the language calls one: a Python dotted module, a JS/TS file, a Go package
+(its import path), a Java package, a C# namespace, a Rust module path, a C/C++ header and its
+source (path without extension), a Ruby require path. An import resolves to a module of the
+repository (the longest known prefix) or else to an external package, named as its ecosystem
+names it (`numpy`, `@scope/pkg`, `github.com/x/y`, `java.util`, `serde`, `<stdio.h>`, `json`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+
+@dataclass(frozen=True)
+class Target:
+    """What one import names: a module (internal or external) and the symbol bound, if any."""
+
+    module: str
+    internal: bool
+    symbol: str | None = None
+    alias: str | None = None
+
+
+@dataclass
+class RepoContext:
+    """Repository facts module naming needs: Go module paths by directory (from go.mod)."""
+
+    go_modules: dict[str, str]
+
+    def go_module_for(self, directory: str) -> tuple[str, str] | None:
+        d = directory
+        while True:
+            if d in self.go_modules:
+                return d, self.go_modules[d]
+            if d in ("", "."):
+                return None
+            d = posixpath.dirname(d)
+
+
+_GO_MODULE = re.compile(rb"^\s*module\s+(\S+)", re.M)
+
+
+def go_module_path(gomod: bytes) -> str | None:
+    """The module path declared in a go.mod file."""
+    m = _GO_MODULE.search(gomod)
+    return m.group(1).decode("utf-8", errors="replace").strip('"') if m else None
+
+
+def _stem(path: str) -> str:
+    return str(PurePosixPath(path).with_suffix(""))
+
+
+def python_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
+    """`pkg/sub/mod.py` -> `pkg.sub.mod`; `pkg/__init__.py` -> `pkg`; `src/` prefixes dropped."""
+    p = PurePosixPath(path)
+    parts = list(p.with_suffix("").parts)
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    if parts and parts[0] in ("src", "lib") and len(parts) > 1:
+        parts = parts[1:]
+    return ".".join(parts) or p.stem
+
+
+def js_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
+    """`src/a/b.ts` -> `src/a/b`; `src/a/index.js` -> `src/a`."""
+    stem = _stem(path)
+    if stem.endswith(".d"):
+        stem = stem[:-2]
+    return stem[: -len("/index")] if stem.endswith("/index") else stem
+
+
+def go_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
+    """A Go package is its directory, named by its import path when a go.mod declares one."""
+    directory = posixpath.dirname(path)
+    found = ctx.go_module_for(directory) if ctx else None
+    if found is None:
+        return directory or (declared or "main")
+    root, mod = found
+    rel = posixpath.relpath(directory or ".", root or ".")
+    return mod if rel == "." else f"{mod}/{rel}"
+
+
+def dotted_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
+    """Java packages and C# namespaces: as declared, else the directory in dots."""
+    if declared:
+        return re.sub(r"\s+", "", declared)
+    return posixpath.dirname(path).replace("/", ".") or _stem(path)
+
+
+def rust_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
+    """`src/a/b.rs` -> `crate::a::b` (`lib.rs`, `main.rs`, `mod.rs` name their folder); a crate
+    in a workspace folder `x/src/...` is `x::...`."""
+    parts = list(PurePosixPath(path).with_suffix("").parts)
+    if "src" in parts:
+        i = parts.index("src")
+        crate = parts[i - 1] if i > 0 else "crate"
+        rest = parts[i + 1 :]
+    else:
+        crate, rest = "crate", parts
+    if rest and rest[-1] in ("mod", "lib", "main"):
+        rest = rest[:-1]
+    return "::".join([crate, *rest])
+
+
+def c_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
+    """A header and its source are one module: the path without extension."""
+    return _stem(path)
+
+
+def ruby_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
+    """The require path: `lib/a/b.rb` -> `a/b`."""
+    stem = _stem(path)
+    return stem[4:] if stem.startswith("lib/") else stem
+
+
+# ---- imports -> modules -------------------------------------------------------------------
+
+
+def _longest_known(parts: list[str], sep: str, known: set[str]) -> tuple[str, list[str]] | None:
+    for i in range(len(parts), 0, -1):
+        name = sep.join(parts[:i])
+        if name in known:
+            return name, parts[i:]
+    return None
+
+
+def python_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+    raw, name, alias = imp["module"], imp["name"], imp["alias"]
+    if raw.startswith("."):  # relative: against this module's package
+        dots = len(raw) - len(raw.lstrip("."))
+        package = module.split(".") if path.endswith("__init__.py") else module.split(".")[:-1]
+        base = package[: len(package) - (dots - 1)] if dots > 1 else package
+        raw = ".".join([*base, raw.lstrip(".")]).strip(".")
+    if name and f"{raw}.{name}" in known:  # `from pkg import mod`: the module itself
+        return [Target(f"{raw}.{name}", True, None, alias or name)]
+    hit = _longest_known(raw.split("."), ".", known)
+    if hit:
+        return [Target(hit[0], True, name, alias or (None if name else raw))]
+    return [Target(raw.split(".")[0], False, name, alias or (None if name else raw))]
+
+
+def js_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+    raw = imp["module"]
+    if raw.startswith("."):
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), raw))
+        for cand in (joined, _stem(joined), js_module(joined + ".js")):
+            if cand in known:
+                return [Target(cand, True, imp["name"], imp["alias"] or imp["name"])]
+        return [Target(joined, True, imp["name"], imp["alias"] or imp["name"])]
+    bare = raw.removeprefix("node:")
+    pkg = "/".join(bare.split("/")[:2]) if bare.startswith("@") else bare.split("/")[0]
+    return [Target(pkg, False, imp["name"], imp["alias"] or imp["name"])]
+
+
+def go_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+    raw = imp["module"].strip('"`')
+    alias = imp["alias"] if imp["alias"] not in (None, "_", ".") else raw.rsplit("/", 1)[-1]
+    return [Target(raw, raw in known, None, alias)]
+
+
+def java_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+    raw = imp["module"].removeprefix("static ").strip()
+    if raw in known:
+        return [Target(raw, True)]
+    parts = raw.split(".")
+    hit = _longest_known(parts, ".", known)
+    if hit:
+        return [Target(hit[0], True, hit[1][0] if hit[1] else None, hit[1][0] if hit[1] else None)]
+    while len(parts) > 1 and parts[-1][:1].isupper():
+        parts = parts[:-1]
+    return [Target(".".join(parts), False, raw.rsplit(".", 1)[-1], None)]
+
+
+def csharp_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+    raw = re.sub(r"\s+", "", imp["module"])
+    return [Target(raw, raw in known, None, imp["alias"])]
+
+
+def _expand_use(text: str) -> list[tuple[str, str | None]]:
+    """`a::{b, c::d as e}` -> [(a::b, None), (a::c::d, e)]."""
+    text = re.sub(r"\s*(::|[{},])\s*", r"\1", " ".join(text.split()))
+    if "{" not in text:
+        path, _, alias = text.partition(" as ")
+        return [(path.strip(), alias.strip() or None)]
+    i = text.index("{")
+    prefix, inner = text[:i], text[i + 1 : text.rindex("}")]
+    items, depth, cur = [], 0, ""
+    for ch in inner + ",":
+        if ch == "," and depth == 0:
+            if cur:
+                items.append(cur)
+            cur = ""
+            continue
+        depth += (ch == "{") - (ch == "}")
+        cur += ch
+    out = []
+    for item in items:
+        out.extend((prefix + p if p != "self" else prefix.rstrip(":"), a) for p, a in _expand_use(item))
+    return out
+
+
+def rust_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+    crate = module.split("::")[0]
+    targets = []
+    for full, alias in _expand_use(imp["module"]):
+        parts = [p for p in full.split("::") if p]
+        if not parts:
+            continue
+        if parts[0] == "crate":
+            parts[0] = crate
+        elif parts[0] in ("self", "super"):
+            base = module.split("::")
+            while parts and parts[0] in ("self", "super"):
+                if parts.pop(0) == "super":
+                    base = base[:-1] or base
+            parts = base + parts
+        hit = _longest_known(parts, "::", known)
+        if hit:
+            symbol = hit[1][0] if hit[1] else None
+            targets.append(Target(hit[0], True, symbol, alias or symbol or hit[0].rsplit("::", 1)[-1]))
+        else:
+            targets.append(Target(parts[0], False, parts[-1] if len(parts) > 1 else None, alias))
+    return targets
+
+
+def c_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+    raw = imp["module"]
+    header = raw.strip('"<>')
+    if raw.startswith('"'):
+        local = _stem(posixpath.normpath(posixpath.join(posixpath.dirname(path), header)))
+        if local in known:
+            return [Target(local, True)]
+    stem = _stem(header)
+    suffix = [m for m in known if m == stem or m.endswith("/" + stem)]
+    if len(suffix) == 1:
+        return [Target(suffix[0], True)]
+    return [Target(raw if raw.startswith("<") else header, False)]
+
+
+def ruby_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+    raw = imp["module"]
+    if imp.get("kind") == "require_relative":
+        rel = posixpath.normpath(posixpath.join(posixpath.dirname(path), raw))
+        return [Target(ruby_module(rel + ".rb"), True)]
+    if raw in known:
+        return [Target(raw, True)]
+    return [Target(raw.split("/")[0], False)]

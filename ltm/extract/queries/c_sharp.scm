@@ -1,0 +1,23 @@
+; C#. Capture names: see python.scm; @module.name is the declared namespace; @base is a base
+; type that becomes EXTENDS or IMPLEMENTS by what it resolves to.
+(namespace_declaration name: (_) @module.name)
+(file_scoped_namespace_declaration name: (_) @module.name)
+
+[(class_declaration name: (identifier) @class.name)
+ (interface_declaration name: (identifier) @class.name)
+ (struct_declaration name: (identifier) @class.name)
+ (enum_declaration name: (identifier) @class.name)
+ (record_declaration name: (identifier) @class.name)] @class
+(base_list (_) @base)
+
+[(method_declaration name: (identifier) @function.name)
+ (constructor_declaration name: (identifier) @function.name)
+ (local_function_statement name: (identifier) @function.name)] @function
+
+(using_directive . [(identifier) (qualified_name)] @import.module) @import
+(using_directive name: (identifier) @import.alias [(identifier) (qualified_name)] @import.module) @import
+
+(invocation_expression function: (identifier) @call.name) @call
+(invocation_expression
+  function: (member_access_expression expression: _ @call.receiver name: (identifier) @call.name)) @call
+(object_creation_expression type: (identifier) @call.new) @call

@@ -1,0 +1,22 @@
+; Go. Capture names: see python.scm; @module.name is the declared package, @function.owner a
+; method's receiver type.
+(package_clause (package_identifier) @module.name)
+
+(type_spec name: (type_identifier) @class.name type: [(struct_type) (interface_type)]) @class
+(struct_type (field_declaration_list (field_declaration !name type: [(type_identifier) (qualified_type)] @extends)))
+
+(function_declaration name: (identifier) @function.name) @function
+(method_declaration
+  receiver: (parameter_list (parameter_declaration
+    name: (identifier)? @function.self
+    type: [(type_identifier) @function.owner
+           (pointer_type (type_identifier) @function.owner)
+           (generic_type type: (type_identifier) @function.owner)
+           (pointer_type (generic_type type: (type_identifier) @function.owner))]))
+  name: (field_identifier) @function.name) @function
+
+(import_spec name: (_)? @import.alias path: (_) @import.module) @import
+
+(call_expression function: (identifier) @call.name) @call
+(call_expression
+  function: (selector_expression operand: (_) @call.receiver field: (field_identifier) @call.name)) @call

@@ -1,0 +1,18 @@
+; Rust. Capture names: see python.scm; @impl/@impl.type is an impl block (its methods become
+; Type.method); an @implements inside it is the trait the type implements.
+[(struct_item name: (type_identifier) @class.name)
+ (enum_item name: (type_identifier) @class.name)
+ (union_item name: (type_identifier) @class.name)
+ (trait_item name: (type_identifier) @class.name)] @class
+(trait_item bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @extends))
+
+(impl_item type: [(type_identifier) @impl.type (generic_type type: (type_identifier) @impl.type)]) @impl
+(impl_item trait: (_) @implements)
+
+(function_item name: (identifier) @function.name) @function
+
+(use_declaration argument: (_) @import.module) @import
+
+(call_expression function: (identifier) @call.name) @call
+(call_expression function: (scoped_identifier path: (_) @call.receiver name: (identifier) @call.name)) @call
+(call_expression function: (field_expression value: (_) @call.receiver field: (field_identifier) @call.name)) @call

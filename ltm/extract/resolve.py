@@ -1,0 +1,267 @@
+"""Cross-file edges of one repository: HAS_METHOD, IMPORTS, DEPENDS_ON, EXTENDS, IMPLEMENTS, CALLS.
+
+Runs after every file is parsed, over plain data. A call is resolved, in order, by scope (a
+nested function, the file, the caller's own class for `self`/`this` or an implicit receiver,
+its base classes, the module), by imports (an imported name, a module alias, an imported
+class's static method or constructor), then by a name unique in the repository's language
+family. Each edge carries the confidence of the rule that found it; a call no rule resolves
+is counted in `stats`, never guessed into an edge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from ltm.extract.languages import LanguageSpec
+
+SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
+_GENERIC = re.compile(r"[<\[(]")
+
+
+@dataclass
+class ParsedFile:
+    """One parsed file and the ids of what it defines."""
+
+    path: str
+    spec: LanguageSpec
+    file_id: str
+    module_id: str
+    facts: dict
+    def_ids: list[str]
+
+
+@dataclass
+class Bindings:
+    """Names an import statement binds in a file."""
+
+    aliases: dict[str, str] = field(default_factory=dict)  # local name -> module id
+    symbols: dict[str, tuple[str, str]] = field(default_factory=dict)  # local name -> (module id, symbol)
+    wildcards: list[str] = field(default_factory=list)  # modules whose names are all visible
+    external: set[str] = field(default_factory=set)  # local names bound to external packages
+
+
+def _base_name(raw: str) -> tuple[str | None, str]:
+    """`pkg.Base<T>` -> (`pkg`, `Base`)."""
+    s = _GENERIC.split(raw.strip(), 1)[0].strip()
+    s = s.replace("::", ".")
+    head, _, last = s.rpartition(".")
+    return head or None, last
+
+
+class Resolver:
+    """Indexes of one repository's definitions and the edge rules over them."""
+
+    def __init__(self, repo: str, files: list[ParsedFile], bindings: dict[str, Bindings]):
+        self.repo, self.files, self.bindings = repo, files, bindings
+        self.stats: Counter = Counter()
+        self.top = defaultdict(lambda: defaultdict(list))  # module id -> name -> [fn id]
+        self.file_top: dict[str, dict[str, str]] = defaultdict(dict)  # path -> name -> fn id
+        self.nested: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)  # path -> (parent, name) -> id
+        self.classes = defaultdict(lambda: defaultdict(list))  # module id -> name -> [cls id]
+        self.file_classes: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified -> cls id
+        self.methods: dict[str, dict[str, str]] = defaultdict(dict)  # cls id -> name -> fn id
+        self.owner: dict[str, str] = {}  # fn id -> cls id of the method it is or is nested in
+        self.class_name: dict[str, str] = {}
+        self.class_kind: dict[str, str] = {}
+        self.bases: dict[str, list[str]] = defaultdict(list)
+        self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
+        self.global_methods = defaultdict(lambda: defaultdict(list))
+        self.global_classes = defaultdict(lambda: defaultdict(list))
+        self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
+        self._index()
+
+    def _edge(self, rel: str, src: str, dst: str, confidence: float = 1.0) -> None:
+        key = (src, dst)
+        if confidence > self.edges[rel].get(key, -1.0):
+            self.edges[rel][key] = confidence
+
+    def _index(self) -> None:
+        for f in self.files:
+            g = f.spec.group
+            for d, eid in zip(f.facts["defs"], f.def_ids):
+                if d["kind"] == "class":
+                    self.classes[f.module_id][d["name"]].append(eid)
+                    self.file_classes[f.path].setdefault(d["qualified_name"], eid)
+                    self.global_classes[g][d["name"]].append(eid)
+                    self.class_name[eid], self.class_kind[eid] = d["name"], d["class_kind"]
+                elif d["parent_kind"] is None:
+                    self.top[f.module_id][d["name"]].append(eid)
+                    self.file_top[f.path].setdefault(d["name"], eid)
+                    self.global_top[g][d["name"]].append(eid)
+                elif d["parent_kind"] == "function":
+                    self.nested[f.path].setdefault((d["parent_qualified"], d["name"]), eid)
+        for f in self.files:  # methods need every class of the module indexed first
+            by_qn: dict[str, str] = {}
+            for d, eid in zip(f.facts["defs"], f.def_ids):
+                by_qn.setdefault(d["qualified_name"], eid)
+                if d["kind"] != "function":
+                    continue
+                if d["parent_kind"] == "class":
+                    cls = self._owner_class(f, d["parent_qualified"])
+                    if cls is not None:
+                        self._edge("HAS_METHOD", cls, eid)
+                        self.methods[cls].setdefault(d["name"], eid)
+                        self.owner[eid] = cls
+                        self.global_methods[f.spec.group][d["name"]].append(eid)
+                elif d["parent_kind"] == "function" and by_qn.get(d["parent_qualified"]) in self.owner:
+                    self.owner[eid] = self.owner[by_qn[d["parent_qualified"]]]
+
+    def _owner_class(self, f: ParsedFile, qualified: str) -> str | None:
+        if qualified in self.file_classes[f.path]:
+            return self.file_classes[f.path][qualified]
+        same = self.classes[f.module_id].get(qualified.rpartition(".")[2], [])
+        return same[0] if len(same) == 1 else None
+
+    # ---- classes -------------------------------------------------------------------------
+
+    def find_class(self, f: ParsedFile, raw: str) -> str | None:
+        """A type name as written in a file -> the class it names, or None."""
+        head, name = _base_name(raw)
+        b = self.bindings[f.path]
+        if head:
+            mid = b.aliases.get(head.split(".")[0])
+            if mid and len(self.classes[mid].get(name, [])) == 1:
+                return self.classes[mid][name][0]
+        for qn, cid in self.file_classes[f.path].items():
+            if qn == name or qn.endswith("." + name):
+                return cid
+        if name in b.symbols:
+            mid, symbol = b.symbols[name]
+            if len(hits := self.classes[mid].get(symbol, [])) == 1:
+                return hits[0]
+        for mid in (f.module_id, *b.wildcards):
+            if len(hits := self.classes[mid].get(name, [])) == 1:
+                return hits[0]
+        hits = self.global_classes[f.spec.group].get(name, [])
+        return hits[0] if len(hits) == 1 else None
+
+    def resolve_bases(self) -> None:
+        for f in self.files:
+            for base in f.facts["bases"]:
+                if base["owner"] is not None:
+                    src = f.def_ids[base["owner"]]
+                else:
+                    src = self._owner_class(f, base["owner_name"])
+                target = self.find_class(f, base["name"])
+                if src is None or target is None or src == target:
+                    self.stats["bases_unresolved"] += 1
+                    continue
+                rel = base["relation"]
+                if rel == "base":
+                    rel = "implements" if self.class_kind.get(target) == "interface" else "extends"
+                self._edge("EXTENDS" if rel == "extends" else "IMPLEMENTS", src, target)
+                if rel == "extends":
+                    self.bases[src].append(target)
+
+    # ---- calls ---------------------------------------------------------------------------
+
+    def _method(self, cls: str, name: str, depth: int = 0) -> tuple[str, float] | None:
+        if name in self.methods[cls]:
+            return self.methods[cls][name], SCOPE if depth == 0 else IMPORTED
+        if depth < 4:
+            for base in self.bases.get(cls, []):
+                hit = self._method(base, name, depth + 1)
+                if hit:
+                    return hit[0], IMPORTED
+        return None
+
+    def _constructor(self, spec: LanguageSpec, cls: str) -> str | None:
+        for name in (*spec.constructors, self.class_name[cls]):
+            hit = self._method(cls, name)
+            if hit:
+                return hit[0]
+        return None
+
+    def _unique(self, table, group: str, name: str) -> tuple[str, float] | None:
+        hits = table[group].get(name, [])
+        if len(hits) == 1:
+            return hits[0], UNIQUE
+        self.stats["calls_ambiguous" if hits else "calls_unknown"] += 1
+        return None
+
+    def resolve_call(self, f: ParsedFile, call: dict) -> tuple[str, float] | None:
+        """The function a call site names and the confidence, or None (counted)."""
+        spec, b = f.spec, self.bindings[f.path]
+        d = f.facts["defs"][call["caller"]]
+        caller = f.def_ids[call["caller"]]
+        name, recv, cls = call["name"], call["receiver"], self.owner.get(caller)
+        target = self.find_class(f, name) if call["new"] or (recv is None and name[:1].isupper()) else None
+        if call["new"] or target is not None:
+            ctor = self._constructor(spec, target) if target else None
+            if ctor:
+                return ctor, IMPORTED
+            if target or call["new"]:
+                self.stats["calls_to_classes"] += 1
+                return None
+        if recv is not None and (recv in spec.self_names or recv == d["self_name"]):
+            if cls is not None:
+                hit = self._method(cls, name)
+                if hit:
+                    return hit
+            self.stats["calls_unknown"] += 1
+            return None
+        if recv is None:
+            scope = d["qualified_name"]
+            while scope:
+                if (scope, name) in self.nested[f.path]:
+                    return self.nested[f.path][(scope, name)], SCOPE
+                scope = scope.rpartition(".")[0]
+            if spec.implicit_self and cls is not None and (hit := self._method(cls, name)):
+                return hit
+            if name in self.file_top[f.path]:
+                return self.file_top[f.path][name], SCOPE
+            if len(same := self.top[f.module_id].get(name, [])) == 1:
+                return same[0], IMPORTED
+            if name in b.symbols:
+                mid, symbol = b.symbols[name]
+                if len(hits := self.top[mid].get(symbol, [])) == 1:
+                    return hits[0], IMPORTED
+            if name in b.external:
+                self.stats["calls_external"] += 1
+                return None
+            for mid in b.wildcards:
+                if len(hits := self.top[mid].get(name, [])) == 1:
+                    return hits[0], IMPORTED
+            return self._unique(self.global_top, spec.group, name)
+        head = recv.replace("::", ".").split(".")[0]
+        if recv in b.aliases or head in b.aliases:
+            mid = b.aliases.get(recv) or b.aliases[head]
+            if len(hits := self.top[mid].get(name, [])) == 1:
+                return hits[0], IMPORTED
+        if head in b.external or recv in b.external:
+            self.stats["calls_external"] += 1
+            return None
+        target = self.find_class(f, recv) if recv[:1].isupper() else None
+        if target is not None:
+            hit = self._method(target, name)
+            if hit is None and name == "new":  # Ruby's Foo.new runs initialize
+                ctor = self._constructor(spec, target)
+                hit = (ctor, IMPORTED) if ctor else None
+            if hit:
+                return hit[0], IMPORTED
+        return self._unique(self.global_methods, spec.group, name)
+
+    def resolve_calls(self) -> None:
+        for f in self.files:
+            for call in f.facts["calls"]:
+                if call["caller"] is None:
+                    self.stats["calls_outside_functions"] += 1
+                    continue
+                hit = self.resolve_call(f, call)
+                if hit is None:
+                    self.stats["calls_unresolved"] += 1
+                    continue
+                self.stats["calls_resolved"] += 1
+                self._edge("CALLS", f.def_ids[call["caller"]], hit[0], hit[1])
+
+    def rows(self, rel: str, src_label: str, dst_label: str) -> list[dict]:
+        """One rel type's edges as lake rows, in a stable order."""
+        out = []
+        for (src, dst), conf in sorted(self.edges[rel].items()):
+            row = {"src": src, "dst": dst, "src_label": src_label, "dst_label": dst_label, "repo": self.repo}
+            if rel == "CALLS":
+                row["confidence"] = conf
+            out.append(row)
+        return out

@@ -1,0 +1,192 @@
+"""Java, C# and Ruby fixture projects: entities and edges, written from the source."""
+
+from tests.extract.graphs import assert_graph, confidences, extract
+
+J = "src/main/java/com/acme/"
+JAVA = {
+    J + "geo/Shape.java": "package com.acme.geo;\n\npublic interface Shape {\n    double area();\n}\n",
+    J + "geo/Base.java": '''package com.acme.geo;
+
+public abstract class Base {
+    protected String name() { return "base"; }
+}
+''',
+    J + "geo/Circle.java": '''package com.acme.geo;
+
+import java.util.List;
+import com.acme.util.Helpers;
+
+/** A circle. */
+public class Circle extends Base implements Shape {
+    public Circle() { super(); }
+    public double area() { return scale(2) + Helpers.twice(1); }
+    private double scale(int k) { return this.name().length() * k; }
+}
+''',
+    J + "util/Helpers.java": '''package com.acme.util;
+
+public final class Helpers {
+    public static int twice(int x) { return x * 2; }
+}
+''',
+    J + "App.java": '''package com.acme;
+
+import com.acme.geo.Circle;
+
+public class App {
+    public static void main(String[] args) {
+        System.out.println(new Circle().area());
+    }
+}
+''',
+}
+
+
+def test_java_graph(tmp_path):
+    out = extract(tmp_path, JAVA)
+    shape, base, circle = (f"cls:{J}geo/{n}.java:{n}" for n in ("Shape", "Base", "Circle"))
+    helpers, app = f"cls:{J}util/Helpers.java:Helpers", f"cls:{J}App.java:App"
+    c = f"fn:{J}geo/Circle.java:Circle."
+    assert_graph(out, {
+        "classes": {shape, base, circle, helpers, app},
+        "functions": {f"fn:{J}geo/Shape.java:Shape.area", f"fn:{J}geo/Base.java:Base.name", c + "Circle",
+                      c + "area", c + "scale", f"fn:{J}util/Helpers.java:Helpers.twice", f"fn:{J}App.java:App.main"},
+        "modules": {"mod:com.acme.geo", "mod:com.acme.util", "mod:com.acme", "ext:java.util"},
+        "IMPORTS": {(f"file:{J}geo/Circle.java", "ext:java.util"), (f"file:{J}geo/Circle.java", "mod:com.acme.util"),
+                    (f"file:{J}App.java", "mod:com.acme.geo")},
+        "DEPENDS_ON": {("mod:com.acme.geo", "ext:java.util"), ("mod:com.acme.geo", "mod:com.acme.util"),
+                       ("mod:com.acme", "mod:com.acme.geo")},
+        "EXTENDS": {(circle, base)},
+        "IMPLEMENTS": {(circle, shape)},
+        "CALLS": {(c + "area", c + "scale"), (c + "area", f"fn:{J}util/Helpers.java:Helpers.twice"),
+                  (c + "scale", f"fn:{J}geo/Base.java:Base.name"), (f"fn:{J}App.java:App.main", c + "Circle")},
+    })
+    conf = confidences(out)
+    assert conf[(c + "area", c + "scale")] == 1.0  # implicit this
+    assert out.resolution["calls_ambiguous"] >= 1  # new Circle().area(): Shape.area or Circle.area
+    assert {r["name"]: r["kind"] for r in out.tables["Class"]}["Shape"] == "interface"
+
+
+CS = {
+    "Geo/Shapes.cs": '''using System;
+
+namespace Geo
+{
+    public interface IShape { double Area(); }
+
+    /// <summary>Base of shapes.</summary>
+    public class Base
+    {
+        protected string Name() { return "base"; }
+    }
+}
+''',
+    "Geo/Circle.cs": '''using System.Text;
+using Geo.Util;
+
+namespace Geo
+{
+    public class Circle : Base, IShape
+    {
+        public Circle() { }
+        public double Area() { return Scale(2) + Helpers.Twice(1); }
+        private double Scale(int k) { return this.Name().Length * k; }
+    }
+}
+''',
+    "Geo/Util/Helpers.cs": '''namespace Geo.Util
+{
+    public static class Helpers
+    {
+        public static int Twice(int x) { return x * 2; }
+        public static Circle Make() { return new Circle(); }
+    }
+}
+''',
+}
+
+
+def test_csharp_graph(tmp_path):
+    out = extract(tmp_path, CS)
+    ishape, base, circle = "cls:Geo/Shapes.cs:IShape", "cls:Geo/Shapes.cs:Base", "cls:Geo/Circle.cs:Circle"
+    c, hp = "fn:Geo/Circle.cs:Circle.", "fn:Geo/Util/Helpers.cs:Helpers."
+    assert_graph(out, {
+        "classes": {ishape, base, circle, "cls:Geo/Util/Helpers.cs:Helpers"},
+        "functions": {"fn:Geo/Shapes.cs:IShape.Area", "fn:Geo/Shapes.cs:Base.Name", c + "Circle", c + "Area",
+                      c + "Scale", hp + "Twice", hp + "Make"},
+        "modules": {"mod:Geo", "mod:Geo.Util", "ext:System", "ext:System.Text"},
+        "IMPORTS": {("file:Geo/Shapes.cs", "ext:System"), ("file:Geo/Circle.cs", "ext:System.Text"),
+                    ("file:Geo/Circle.cs", "mod:Geo.Util")},
+        "DEPENDS_ON": {("mod:Geo", "ext:System"), ("mod:Geo", "ext:System.Text"), ("mod:Geo", "mod:Geo.Util")},
+        "EXTENDS": {(circle, base)},
+        "IMPLEMENTS": {(circle, ishape)},  # one base list: the interface is told apart by what it resolves to
+        "CALLS": {(c + "Area", c + "Scale"), (c + "Area", hp + "Twice"), (c + "Scale", "fn:Geo/Shapes.cs:Base.Name"),
+                  (hp + "Make", c + "Circle")},
+    })
+    assert {r["name"]: r["docstring"] for r in out.tables["Class"]}["Base"] == "Base of shapes."
+
+
+RUBY = {
+    "lib/geo/base.rb": '''module Geo
+  class Base
+    def greet
+      label()
+    end
+
+    def label
+      'base'
+    end
+  end
+end
+''',
+    "lib/geo/circle.rb": '''require 'json'
+require_relative 'base'
+
+module Geo
+  # A circle.
+  class Circle < Base
+    def initialize(r)
+      @r = r
+    end
+
+    def area
+      greet() + JSON.dump(scale(2))
+    end
+
+    def scale(k)
+      @r * k
+    end
+
+    def self.unit
+      new(1)
+    end
+  end
+end
+''',
+    "lib/app.rb": '''require 'geo/circle'
+
+def run
+  Geo::Circle.unit.area
+end
+''',
+}
+
+
+def test_ruby_graph(tmp_path):
+    out = extract(tmp_path, RUBY)
+    b, c = "fn:lib/geo/base.rb:Geo.Base.", "fn:lib/geo/circle.rb:Geo.Circle."
+    base, circle = "cls:lib/geo/base.rb:Geo.Base", "cls:lib/geo/circle.rb:Geo.Circle"
+    assert_graph(out, {
+        "classes": {base, circle},
+        "functions": {b + "greet", b + "label", c + "initialize", c + "area", c + "scale", c + "unit", "fn:lib/app.rb:run"},
+        "modules": {"mod:geo/base", "mod:geo/circle", "mod:app", "ext:json"},
+        "HAS_METHOD": {(base, b + "greet"), (base, b + "label"),
+                       *((circle, c + m) for m in ("initialize", "area", "scale", "unit"))},
+        "IMPORTS": {("file:lib/geo/circle.rb", "ext:json"), ("file:lib/geo/circle.rb", "mod:geo/base"),
+                    ("file:lib/app.rb", "mod:geo/circle")},
+        "DEPENDS_ON": {("mod:geo/circle", "ext:json"), ("mod:geo/circle", "mod:geo/base"), ("mod:app", "mod:geo/circle")},
+        "EXTENDS": {(circle, base)},
+        "CALLS": {(b + "greet", b + "label"), (c + "area", b + "greet"), (c + "area", c + "scale"),
+                  ("fn:lib/app.rb:run", c + "unit"), ("fn:lib/app.rb:run", c + "area")},
+    })
+    assert next(r for r in out.tables["Class"] if r["name"] == "Circle")["docstring"] == "A circle."

@@ -1,0 +1,178 @@
+"""Python, JavaScript, TypeScript and TSX fixture projects: entities and edges, written from the source."""
+
+from tests.extract.graphs import assert_graph, confidences, extract
+
+PY = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": '''import os
+
+
+class Base:
+    def greet(self):
+        return self.name()
+
+    def name(self):
+        return "base"
+
+
+def helper(x):
+    return os.path.join(x, "y")
+''',
+    "pkg/shapes.py": '''from pkg.base import Base, helper
+from . import base as b
+import json
+
+
+class Circle(Base):
+    """A round shape."""
+
+    def __init__(self):
+        self.r = 1
+
+    def area(self):
+        return self.greet() + helper(1)
+
+    def dump(self):
+        return json.dumps(self.area()) + b.helper(2)
+
+
+def make():
+    return Circle()
+''',
+}
+
+
+def test_python_graph(tmp_path):
+    out = extract(tmp_path, PY)
+    base, shapes = "fn:pkg/base.py:", "fn:pkg/shapes.py:"
+    assert_graph(out, {
+        "classes": {"cls:pkg/base.py:Base", "cls:pkg/shapes.py:Circle"},
+        "functions": {base + "Base.greet", base + "Base.name", base + "helper", shapes + "Circle.__init__",
+                      shapes + "Circle.area", shapes + "Circle.dump", shapes + "make"},
+        "modules": {"mod:pkg", "mod:pkg.base", "mod:pkg.shapes", "ext:os", "ext:json"},
+        "HAS_METHOD": {("cls:pkg/base.py:Base", base + "Base.greet"), ("cls:pkg/base.py:Base", base + "Base.name"),
+                       *(("cls:pkg/shapes.py:Circle", shapes + f"Circle.{m}") for m in ("__init__", "area", "dump"))},
+        "IMPORTS": {("file:pkg/base.py", "ext:os"), ("file:pkg/shapes.py", "mod:pkg.base"),
+                    ("file:pkg/shapes.py", "ext:json")},
+        "DEPENDS_ON": {("mod:pkg.base", "ext:os"), ("mod:pkg.shapes", "mod:pkg.base"), ("mod:pkg.shapes", "ext:json")},
+        "EXTENDS": {("cls:pkg/shapes.py:Circle", "cls:pkg/base.py:Base")},
+        "IMPLEMENTS": set(),
+        "CALLS": {(base + "Base.greet", base + "Base.name"), (shapes + "Circle.area", base + "Base.greet"),
+                  (shapes + "Circle.area", base + "helper"), (shapes + "Circle.dump", shapes + "Circle.area"),
+                  (shapes + "Circle.dump", base + "helper"), (shapes + "make", shapes + "Circle.__init__")},
+    })
+    conf = confidences(out)
+    assert conf[(base + "Base.greet", base + "Base.name")] == 1.0  # self, own class
+    assert conf[(shapes + "Circle.area", base + "Base.greet")] == 0.9  # self, inherited
+    circle = next(r for r in out.tables["Class"] if r["name"] == "Circle")
+    assert circle["docstring"] == "A round shape." and circle["kind"] == "class"
+    assert out.resolution["calls_external"] == 2  # os.path.join, json.dumps
+
+
+JS = {
+    "src/base.js": '''const path = require('path');
+
+export class Base {
+  greet() { return this.name(); }
+  name() { return 'base'; }
+}
+
+export function helper(x) { return path.join(x, 'y'); }
+''',
+    "src/shapes.js": '''import { Base, helper as h } from './base';
+import * as base from './base.js';
+
+// A round shape.
+export class Circle extends Base {
+  constructor() { super(); }
+  area() { return this.greet() + h(1); }
+  dump() { return JSON.stringify(this.area()) + base.helper(2); }
+}
+
+export const make = () => new Circle();
+''',
+}
+
+
+def test_javascript_graph(tmp_path):
+    out = extract(tmp_path, JS)
+    b, s = "fn:src/base.js:", "fn:src/shapes.js:"
+    assert_graph(out, {
+        "classes": {"cls:src/base.js:Base", "cls:src/shapes.js:Circle"},
+        "functions": {b + "Base.greet", b + "Base.name", b + "helper", s + "Circle.constructor", s + "Circle.area",
+                      s + "Circle.dump", s + "make"},
+        "modules": {"mod:src/base", "mod:src/shapes", "ext:path"},
+        "IMPORTS": {("file:src/base.js", "ext:path"), ("file:src/shapes.js", "mod:src/base")},
+        "DEPENDS_ON": {("mod:src/base", "ext:path"), ("mod:src/shapes", "mod:src/base")},
+        "EXTENDS": {("cls:src/shapes.js:Circle", "cls:src/base.js:Base")},
+        "CALLS": {(b + "Base.greet", b + "Base.name"), (s + "Circle.area", b + "Base.greet"),
+                  (s + "Circle.area", b + "helper"), (s + "Circle.dump", s + "Circle.area"),
+                  (s + "Circle.dump", b + "helper"), (s + "make", s + "Circle.constructor")},
+    })
+    circle = next(r for r in out.tables["Class"] if r["name"] == "Circle")
+    assert circle["docstring"] == "A round shape."
+
+
+TS = {
+    "src/types.ts": '''export interface Shape {
+  area(): number;
+}
+
+export enum Color { Red, Blue }
+''',
+    "src/circle.ts": '''import { Shape } from './types';
+import { readFileSync } from 'fs';
+
+/** A circle. */
+export class Circle implements Shape {
+  area(): number { return this.scale(2); }
+  private scale(k: number): number { return k * load(); }
+}
+
+function load(): number { return readFileSync('x').length; }
+''',
+}
+
+
+def test_typescript_graph(tmp_path):
+    out = extract(tmp_path, TS)
+    c = "fn:src/circle.ts:"
+    assert_graph(out, {
+        "classes": {"cls:src/types.ts:Shape", "cls:src/types.ts:Color", "cls:src/circle.ts:Circle"},
+        "functions": {c + "Circle.area", c + "Circle.scale", c + "load"},
+        "modules": {"mod:src/types", "mod:src/circle", "ext:fs"},
+        "IMPORTS": {("file:src/circle.ts", "mod:src/types"), ("file:src/circle.ts", "ext:fs")},
+        "DEPENDS_ON": {("mod:src/circle", "mod:src/types"), ("mod:src/circle", "ext:fs")},
+        "EXTENDS": set(),
+        "IMPLEMENTS": {("cls:src/circle.ts:Circle", "cls:src/types.ts:Shape")},
+        "CALLS": {(c + "Circle.area", c + "Circle.scale"), (c + "Circle.scale", c + "load")},
+    })
+    kinds = {r["name"]: r["kind"] for r in out.tables["Class"]}
+    assert kinds == {"Shape": "interface", "Color": "enum", "Circle": "class"}
+    assert out.resolution["calls_external"] == 1  # readFileSync
+
+
+TSX = {
+    "src/App.tsx": '''import React from 'react';
+import { format } from './format';
+
+export function App() {
+  return <div>{format(title())}</div>;
+}
+
+function title(): string { return 'hi'; }
+''',
+    "src/format.ts": "export const format = (s: string): string => s.trim();\n",
+}
+
+
+def test_tsx_graph(tmp_path):
+    out = extract(tmp_path, TSX)
+    assert {r["path"]: r["language"] for r in out.tables["File"]} == {"src/App.tsx": "tsx", "src/format.ts": "typescript"}
+    assert_graph(out, {
+        "functions": {"fn:src/App.tsx:App", "fn:src/App.tsx:title", "fn:src/format.ts:format"},
+        "modules": {"mod:src/App", "mod:src/format", "ext:react"},
+        "IMPORTS": {("file:src/App.tsx", "ext:react"), ("file:src/App.tsx", "mod:src/format")},
+        "CALLS": {("fn:src/App.tsx:App", "fn:src/format.ts:format"), ("fn:src/App.tsx:App", "fn:src/App.tsx:title")},
+    })
+    assert out.syntax_error_files == 0

@@ -1,0 +1,213 @@
+"""Go, Rust, C and C++ fixture projects: entities and edges, written from the source."""
+
+from tests.extract.graphs import assert_graph, confidences, extract
+
+GO = {
+    "go.mod": "module example.com/shapes\n\ngo 1.22\n",
+    "geo/base.go": '''package geo
+
+import "fmt"
+
+// Base names things.
+type Base struct{ name string }
+
+// Name returns the name.
+func (b *Base) Name() string { return b.name }
+
+func Describe(x string) string { return fmt.Sprintf("%s", x) }
+''',
+    "geo/circle.go": '''package geo
+
+// Shape has an area.
+type Shape interface{ Area() float64 }
+
+type Circle struct {
+	Base
+	R float64
+}
+
+func (c *Circle) Area() float64 { return c.R * c.R }
+
+func (c *Circle) Label() string { return Describe(c.Name()) + helper() }
+
+func helper() string { return "" }
+''',
+    "main.go": '''package main
+
+import (
+	"example.com/shapes/geo"
+	str "strings"
+)
+
+func main() {
+	c := &geo.Circle{R: 1}
+	println(str.ToUpper(c.Label()), geo.Describe("x"))
+}
+''',
+}
+
+
+def test_go_graph(tmp_path):
+    out = extract(tmp_path, GO)
+    b, c, geo = "fn:geo/base.go:", "fn:geo/circle.go:", "mod:example.com/shapes/geo"
+    assert_graph(out, {
+        "classes": {"cls:geo/base.go:Base", "cls:geo/circle.go:Shape", "cls:geo/circle.go:Circle"},
+        "functions": {b + "Base.Name", b + "Describe", c + "Circle.Area", c + "Circle.Label", c + "helper",
+                      "fn:main.go:main"},
+        "modules": {geo, "mod:example.com/shapes", "ext:fmt", "ext:strings"},
+        "HAS_METHOD": {("cls:geo/base.go:Base", b + "Base.Name"), ("cls:geo/circle.go:Circle", c + "Circle.Area"),
+                       ("cls:geo/circle.go:Circle", c + "Circle.Label")},
+        "IMPORTS": {("file:geo/base.go", "ext:fmt"), ("file:main.go", geo), ("file:main.go", "ext:strings")},
+        "DEPENDS_ON": {(geo, "ext:fmt"), ("mod:example.com/shapes", geo), ("mod:example.com/shapes", "ext:strings")},
+        "EXTENDS": {("cls:geo/circle.go:Circle", "cls:geo/base.go:Base")},  # struct embedding
+        "IMPLEMENTS": set(),
+        "CALLS": {(c + "Circle.Label", b + "Describe"), (c + "Circle.Label", b + "Base.Name"),
+                  (c + "Circle.Label", c + "helper"), ("fn:main.go:main", c + "Circle.Label"),
+                  ("fn:main.go:main", b + "Describe")},
+    })
+    conf = confidences(out)
+    assert conf[(c + "Circle.Label", c + "helper")] == 1.0
+    assert conf[("fn:main.go:main", b + "Describe")] == 0.9  # through the package import
+    assert conf[("fn:main.go:main", c + "Circle.Label")] == 0.5  # unique method name only
+    docs = {r["qualified_name"]: r["docstring"] for r in out.tables["Class"] + out.tables["Function"]}
+    assert docs["Base"] == "Base names things." and docs["Base.Name"] == "Name returns the name."
+    assert docs["Circle"] is None
+
+
+RUST = {
+    "Cargo.toml": '[package]\nname = "shapes"\n',
+    "src/lib.rs": "pub mod shapes;\npub mod util;\n",
+    "src/util.rs": "/// Doubles a number.\npub fn twice(x: f64) -> f64 { x * 2.0 }\n",
+    "src/shapes.rs": '''use crate::util::twice;
+use std::fmt;
+
+/// Anything with an area.
+pub trait Shape: fmt::Debug {
+    fn area(&self) -> f64;
+}
+
+#[derive(Debug)]
+pub struct Circle { r: f64 }
+
+impl Circle {
+    pub fn new(r: f64) -> Self { Circle { r } }
+    fn scale(&self) -> f64 { twice(self.r) }
+}
+
+impl Shape for Circle {
+    fn area(&self) -> f64 { self.scale() * helper() }
+}
+
+fn helper() -> f64 { 3.0 }
+
+pub fn unit() -> Circle { Circle::new(1.0) }
+''',
+}
+
+
+def test_rust_graph(tmp_path):
+    out = extract(tmp_path, RUST)
+    s = "fn:src/shapes.rs:"
+    assert_graph(out, {
+        "classes": {"cls:src/shapes.rs:Shape", "cls:src/shapes.rs:Circle"},
+        "functions": {s + "Circle.new", s + "Circle.scale", s + "Circle.area", s + "helper", s + "unit",
+                      "fn:src/util.rs:twice"},
+        "modules": {"mod:crate", "mod:crate::util", "mod:crate::shapes", "ext:std"},
+        "HAS_METHOD": {("cls:src/shapes.rs:Circle", s + f"Circle.{m}") for m in ("new", "scale", "area")},
+        "IMPORTS": {("file:src/shapes.rs", "mod:crate::util"), ("file:src/shapes.rs", "ext:std")},
+        "DEPENDS_ON": {("mod:crate::shapes", "mod:crate::util"), ("mod:crate::shapes", "ext:std")},
+        "EXTENDS": set(),  # fmt::Debug is outside the repository
+        "IMPLEMENTS": {("cls:src/shapes.rs:Circle", "cls:src/shapes.rs:Shape")},
+        "CALLS": {(s + "Circle.scale", "fn:src/util.rs:twice"), (s + "Circle.area", s + "Circle.scale"),
+                  (s + "Circle.area", s + "helper"), (s + "unit", s + "Circle.new")},
+    })
+    kinds = {r["name"]: (r["kind"], r["docstring"]) for r in out.tables["Class"]}
+    assert kinds == {"Shape": ("trait", "Anything with an area."), "Circle": ("struct", None)}
+
+
+C = {
+    "src/util.h": "#ifndef UTIL_H\n#define UTIL_H\nint twice(int x);\nstruct point { int x; int y; };\n#endif\n",
+    "src/util.c": '''#include "util.h"
+#include <stdio.h>
+
+/* Doubles x. */
+int twice(int x) { return x * 2; }
+
+static void show(struct point *p) { printf("%d", twice(p->x)); }
+''',
+    "src/main.c": '#include "util.h"\n\nint main(void) { return twice(3); }\n',
+}
+
+
+def test_c_graph(tmp_path):
+    out = extract(tmp_path, C)
+    assert_graph(out, {
+        "classes": {"cls:src/util.h:point"},
+        "functions": {"fn:src/util.c:twice", "fn:src/util.c:show", "fn:src/main.c:main"},
+        "modules": {"mod:src/util", "mod:src/main", "ext:<stdio.h>"},  # a header and its source: one module
+        "IMPORTS": {("file:src/util.c", "mod:src/util"), ("file:src/util.c", "ext:<stdio.h>"),
+                    ("file:src/main.c", "mod:src/util")},
+        "DEPENDS_ON": {("mod:src/util", "ext:<stdio.h>"), ("mod:src/main", "mod:src/util")},
+        "CALLS": {("fn:src/util.c:show", "fn:src/util.c:twice"), ("fn:src/main.c:main", "fn:src/util.c:twice")},
+    })
+    twice = next(r for r in out.tables["Function"] if r["name"] == "twice")
+    assert twice["docstring"] == "Doubles x." and twice["signature"] == "int twice(int x)"
+
+
+CPP = {
+    "src/shape.hpp": '''#pragma once
+#include <string>
+
+namespace geo {
+class Shape {
+ public:
+  virtual double area() const = 0;
+};
+
+// A circle.
+class Circle : public Shape {
+ public:
+  double area() const override;
+  double scale(double k) const { return k * radius(); }
+  double radius() const { return 1.0; }
+};
+}
+''',
+    "src/shape.cpp": '''#include "shape.hpp"
+
+static double helper() { return 0.5; }
+
+namespace geo {
+double Circle::area() const { return this->scale(2.0) + helper(); }
+}
+''',
+    "src/main.cpp": '''#include "shape.hpp"
+#include <iostream>
+
+int main() {
+  geo::Circle c;
+  std::cout << c.area() << std::endl;
+  return 0;
+}
+''',
+}
+
+
+def test_cpp_graph(tmp_path):
+    out = extract(tmp_path, CPP)
+    h, cc = "fn:src/shape.hpp:", "fn:src/shape.cpp:"
+    circle = "cls:src/shape.hpp:Circle"
+    assert_graph(out, {
+        "classes": {"cls:src/shape.hpp:Shape", circle},
+        "functions": {h + "Circle.scale", h + "Circle.radius", cc + "Circle.area", cc + "helper", "fn:src/main.cpp:main"},
+        "modules": {"mod:src/shape", "mod:src/main", "ext:<string>", "ext:<iostream>"},
+        "HAS_METHOD": {(circle, h + "Circle.scale"), (circle, h + "Circle.radius"), (circle, cc + "Circle.area")},
+        "IMPORTS": {("file:src/shape.hpp", "ext:<string>"), ("file:src/shape.cpp", "mod:src/shape"),
+                    ("file:src/main.cpp", "mod:src/shape"), ("file:src/main.cpp", "ext:<iostream>")},
+        "DEPENDS_ON": {("mod:src/shape", "ext:<string>"), ("mod:src/main", "mod:src/shape"),
+                       ("mod:src/main", "ext:<iostream>")},
+        "EXTENDS": {(circle, "cls:src/shape.hpp:Shape")},
+        "CALLS": {(h + "Circle.scale", h + "Circle.radius"), (cc + "Circle.area", h + "Circle.scale"),
+                  (cc + "Circle.area", cc + "helper"), ("fn:src/main.cpp:main", cc + "Circle.area")},
+    })
+    assert {r["name"]: r["docstring"] for r in out.tables["Class"]} == {"Shape": None, "Circle": "A circle."}
