@@ -1,10 +1,27 @@
-"""Commit history of one repository into the lake."""
+"""Commit history of one repository into the lake: commits, file changes, MODIFIES, renames."""
 
-from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+from typing import Optional
+
+from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
+from pydantic import Field
 
 from assets.partitions import OWNERS, repos_partitions
-from ltm.stages import stage_commits
+from ltm.extract.history import DEFAULT_SKIP_PATTERNS
+from ltm.history_stage import HistoryOptions, stage_history
 from resources import HomeResource
+
+
+class CommitsConfig(Config):
+    """How much history to mine and from where."""
+
+    branch: Optional[str] = Field(default=None, description="Branch or ref to mine; empty means the branch at HEAD")
+    since: Optional[str] = Field(default=None, description="Only commits after this date (git's --since, e.g. 2024-01-01)")
+    max_commits: Optional[int] = Field(default=None, description="Mine at most this many commits (newest first)")
+    skip_patterns: list[str] = Field(
+        default=list(DEFAULT_SKIP_PATTERNS),
+        description="Paths to skip: `dir/` matches a folder anywhere, other globs a file name or path",
+    )
+    full: bool = Field(default=False, description="Ignore the cursor and mine the whole range again")
 
 
 @asset(
@@ -12,22 +29,23 @@ from resources import HomeResource
     group_name="extract",
     kinds={"git", "parquet"},
     owners=OWNERS,
-    description="Every commit reachable from HEAD (author, committer, dates with zone, message, kind) "
-    "and PARENT_OF edges, mined by one streaming `git log`, written to the lake.",
+    description="Every commit of the branch (authors, dates with zone, message, kind), its per-file changes, "
+    "PARENT_OF, function/class/file MODIFIES and RENAMED_FROM, mined incrementally by one streaming `git log`.",
 )
-def commits(context: AssetExecutionContext, home: HomeResource) -> MaterializeResult:
+def commits(context: AssetExecutionContext, config: CommitsConfig, home: HomeResource) -> MaterializeResult:
     key = context.partition_key
     h = home.home()
-    stats = stage_commits(h.repo_path(key), key, home.lake())
-    n = stats.rows["Commit"]
+    opts = HistoryOptions(config.branch, config.since, config.max_commits, tuple(config.skip_patterns), config.full)
+    stats = stage_history(h.repo_path(key), key, home.lake(), h.cache, opts)
+    context.log.info(f"history of {key}: {stats.mode}, {stats.commits_mined} commits mined, tip {stats.tip[:12]}")
     return MaterializeResult(
         metadata={
-            "repo": key,
-            "commits": n,
-            "parent_edges": stats.rows["PARENT_OF"],
-            "head": stats.extra["head"],
-            "shallow": stats.extra["shallow"],
+            "repo": key, "mode": stats.mode, "commits": stats.commits_total, "commits_mined": stats.commits_mined,
+            "head": stats.tip, **{f"rows_{t}": n for t, n in stats.rows.items()},
+            **{k: MetadataValue.json(v) if isinstance(v, dict) else v for k, v in stats.extra.items()},
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
-            "commits_per_second": MetadataValue.float(round(n / stats.seconds, 1) if stats.seconds else 0.0),
+            "commits_per_second": MetadataValue.float(
+                round(stats.commits_mined / stats.seconds, 1) if stats.seconds else 0.0
+            ),
         }
     )

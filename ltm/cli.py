@@ -60,16 +60,23 @@ def main() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--embedder", type=click.Choice(PROVIDERS), default=None,
               help="Embedding provider (default: the home's, else local). `hash` is for tests only.")
+@click.option("--branch", default=None, help="Branch or ref whose history is mined (default: the branch at HEAD).")
+@click.option("--since", default=None, help="Mine only commits after this date (git's --since, e.g. 2024-01-01).")
+@click.option("--max-commits", type=click.IntRange(1), default=None, help="Mine at most this many commits, newest first.")
+@click.option("--skip", "skip", multiple=True,
+              help="Path pattern to skip in the history (repeatable; replaces the default list: node_modules/, vendor/, dist/, *.min.js, ...).")
+@click.option("--full-history", is_flag=True, help="Ignore the history cursor and mine the whole range again.")
 @home_option
 @user_errors
-def ingest(paths: tuple[str, ...], embedder: str | None, home: str | None) -> None:
+def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, since: str | None,
+           max_commits: int | None, skip: tuple[str, ...], full_history: bool, home: str | None) -> None:
     from ltm.extract.gitrepo import GitRepo
     from ltm.stages import register_repository
 
     run_module = importlib.import_module("pipelines.run")  # the Dagster side; ltm/ never imports dagster
     h = Home.resolve(home)
     for p in paths:  # validate every input before the home is touched
-        GitRepo(p).head()
+        GitRepo(p).head(branch or "HEAD")
     recorded = h.settings().get("embedder") if h.exists() else None
     provider = embedder or recorded or "local"
     if recorded and recorded != provider:
@@ -91,10 +98,12 @@ def ingest(paths: tuple[str, ...], embedder: str | None, home: str | None) -> No
             click.echo(f"done: {summary.repo} in {time.perf_counter() - started:.1f}s (run {summary.run_id})", err=True)
 
         click.echo(f"ingesting {', '.join(keys)} into {h.root} ...", err=True)
-        run_module.ingest_partitions(h, keys, provider, on_done=report)
+        history = {k: v for k, v in {"branch": branch, "since": since, "max_commits": max_commits,
+                                     "skip_patterns": list(skip) or None, "full": full_history or None}.items() if v}
+        run_module.ingest_partitions(h, keys, provider, on_done=report, commits_config=history)
 
 
-_SHOWN = ("commits", "files_parsed", "rows_Function", "rows_Class", "rows", "embedded_now", "cache_hits",
+_SHOWN = ("mode", "commits", "commits_mined", "rows_MODIFIES", "files_parsed", "rows_Function", "rows_Class", "rows", "embedded_now", "cache_hits",
           "node_total", "edge_total", "table_rows", "ok", "coverage")
 
 

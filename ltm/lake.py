@@ -7,6 +7,7 @@ the previous partition in place and a reader never sees half a stage.
 
 from __future__ import annotations
 
+import os
 import shutil
 import uuid
 from collections.abc import Iterable, Iterator
@@ -56,6 +57,31 @@ class LakeWriter:
                 writer.close()
         self.rows[table] = n
         return n
+
+    def append(self, table: str, rows: list[dict]) -> int:
+        """Stage the partition's current files (hard links) plus `rows` as a new part file.
+
+        Commits together with the other tables like `write`; the live partition is never touched
+        before that, so the all-or-nothing guarantee holds. Returns the rows appended.
+        """
+        schema = lake_schema(table)
+        final = self._lake.partition(table, self._repo)
+        stage = self._lake.root / table / f".stage-{self._repo}-{uuid.uuid4().hex[:8]}"
+        stage.mkdir(parents=True)
+        self._staged[table] = stage
+        existing = sorted(final.glob("part-*.parquet")) if final.is_dir() else []
+        for f in existing:
+            try:
+                os.link(f, stage / f.name)
+            except OSError:  # a file system without hard links
+                shutil.copy2(f, stage / f.name)
+        last = max((int(f.stem.split("-")[1]) for f in existing), default=-1)
+        if rows:
+            pq.write_table(pa.Table.from_pylist(rows, schema=schema), stage / f"part-{last + 1:05d}.parquet")
+        elif not existing:
+            pq.write_table(schema.empty_table(), stage / "part-00000.parquet")
+        self.rows[table] = len(rows)
+        return len(rows)
 
     def _commit(self) -> None:
         for table, stage in self._staged.items():

@@ -35,6 +35,8 @@ class NodeTable:
     graph: pa.Schema
     lake_only: pa.Schema = pa.schema([])
     category: Category | None = None
+    past_table: str | None = None
+    """Lake table of nodes that exist only in the history (written by the commits stage)."""
 
     @property
     def embedded(self) -> bool:
@@ -105,9 +107,10 @@ NODE_TABLES: dict[str, NodeTable] = {
             "File",
             _node(
                 ("path", pa.string()), ("language", pa.string()), ("size", pa.int64()),
-                ("hash", pa.string()), ("skip_reason", pa.string()),
+                ("hash", pa.string()), ("skip_reason", pa.string()), ("removed_in", pa.string()),
                 embedded=False,
             ),
+            past_table="past_files",
         ),
         NodeTable(
             "Module",
@@ -122,20 +125,22 @@ NODE_TABLES: dict[str, NodeTable] = {
             "Class",
             _node(
                 ("name", pa.string()), ("qualified_name", pa.string()), ("file_path", pa.string()),
-                *_LINES, ("docstring", pa.string()), ("kind", pa.string()), _PAGERANK,
+                *_LINES, ("docstring", pa.string()), ("kind", pa.string()), ("removed_in", pa.string()), _PAGERANK,
             ),
             _TEXT,
             Category.MODULE,
+            past_table="past_classes",
         ),
         NodeTable(
             "Function",
             _node(
                 ("name", pa.string()), ("qualified_name", pa.string()), ("file_path", pa.string()),
                 *_LINES, ("signature", pa.string()), ("docstring", pa.string()),
-                ("is_method", pa.bool_()), ("body_hash", pa.string()), _PAGERANK,
+                ("is_method", pa.bool_()), ("body_hash", pa.string()), ("removed_in", pa.string()), _PAGERANK,
             ),
             _TEXT,
             Category.FUNCTION,
+            past_table="past_functions",
         ),
         NodeTable(
             "Bug",
@@ -185,7 +190,10 @@ REL_TABLES: dict[str, RelTable] = {
             "MODIFIES",
             (("Commit", "Function"), ("Commit", "Class"), ("Commit", "File")),
             pa.schema(
-                [("lines_added", pa.int64()), ("lines_deleted", pa.int64()), ("change_type", pa.string())]
+                [
+                    ("lines_added", pa.int64()), ("lines_deleted", pa.int64()), ("change_type", pa.string()),
+                    ("change_kind", pa.string()),
+                ]
             ),
         ),
         RelTable(
@@ -202,7 +210,7 @@ REL_TABLES: dict[str, RelTable] = {
                  ("file_path", pa.string()), ("blamed_lines", pa.int64())]
             ),
         ),
-        RelTable("RENAMED_FROM", (("File", "File"), ("Function", "Function"))),
+        RelTable("RENAMED_FROM", (("File", "File"), ("Function", "Function"), ("Class", "Class"))),
         RelTable("RELATES_TO_FILE", (("Memory", "File"),), _RELEVANCE),
         RelTable("RELATES_TO_FUNCTION", (("Memory", "Function"),), _RELEVANCE),
         RelTable("RELATES_TO_CLASS", (("Memory", "Class"),), _RELEVANCE),
@@ -246,6 +254,33 @@ def graph_columns(label: str) -> pa.Schema:
     return pa.schema(list(NODE_TABLES[label].graph) + extra)
 
 
+_RANGES = pa.list_(pa.struct([("start", pa.int32()), ("count", pa.int32())]))
+
+LAKE_TABLES: dict[str, pa.Schema] = {
+    # One row per file a commit changed (merges: against their first parent); lake only, for
+    # history questions and SZZ. Ranges are `-U0` hunks: deleted lines in the old blob, added
+    # lines in the new one.
+    "file_changes": pa.schema([
+        pa.field("repo", pa.string(), nullable=False), pa.field("commit_id", pa.string(), nullable=False),
+        pa.field("sha", pa.string(), nullable=False), ("committed_at", TS),
+        pa.field("path", pa.string(), nullable=False), ("old_path", pa.string()), ("new_path", pa.string()),
+        ("change_kind", pa.string()), ("similarity", pa.int32()), ("binary", pa.bool_()),
+        ("lines_added", pa.int64()), ("lines_deleted", pa.int64()), ("old_blob", pa.string()),
+        ("new_blob", pa.string()), ("language", pa.string()),
+        ("deleted_ranges", _RANGES), ("added_ranges", _RANGES),
+    ]),
+    # The commits stage's cursor: the tip it mined last and how (one row per repository).
+    "history_cursor": pa.schema([
+        pa.field("repo", pa.string(), nullable=False), ("branch", pa.string()), ("tip_sha", pa.string()),
+        ("commits", pa.int64()), ("complete", pa.bool_()), ("since", pa.string()), ("max_commits", pa.int64()),
+        ("mined_at", TS),
+    ]),
+}
+"""Lake-only tables (never copied into the graph)."""
+
+PAST_TABLES: dict[str, str] = {t.past_table: t.label for t in NODE_TABLES.values() if t.past_table}
+"""Lake tables of history-only nodes -> the node label they add to (same lake schema)."""
+
 EMBEDDINGS = pa.schema(
     [
         pa.field("vector_id", pa.string(), nullable=False),
@@ -266,6 +301,10 @@ def lake_schema(table: str) -> pa.Schema:
         return REL_TABLES[table].lake
     if table in SIDE_TABLES:
         return SIDE_TABLES[table].lake
+    if table in PAST_TABLES:
+        return NODE_TABLES[PAST_TABLES[table]].lake
+    if table in LAKE_TABLES:
+        return LAKE_TABLES[table]
     if table == "embeddings":
         return EMBEDDINGS
     raise KeyError(f"unknown lake table {table!r}")

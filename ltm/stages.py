@@ -1,5 +1,7 @@
 """The extraction stages as plain functions: read one repository, write its lake partitions.
 
+The history (commits) stage lives in `ltm.history_stage`.
+
 The Dagster assets are thin wrappers around these; the CLI reaches them through the assets.
 """
 
@@ -11,8 +13,8 @@ from pathlib import Path
 
 from ltm import ids
 from ltm.extract.code_entities import extract_code
-from ltm.extract.git_history import iter_commits
 from ltm.extract.gitrepo import GitRepo
+from ltm.history_stage import HistoryOptions, HistoryStats, stage_history
 from ltm.home import Home
 from ltm.lake import Lake
 
@@ -44,36 +46,11 @@ def register_repository(home: Home, path: str | Path) -> str:
     return key
 
 
-def stage_commits(repo_path: Path, repo_key: str, lake: Lake) -> StageStats:
-    """Repository node, every commit reachable from HEAD, and PARENT_OF edges."""
-    started = time.perf_counter()
-    repo = GitRepo(repo_path)
-    head = repo.head()
-    commits, parents = [], []
-    for rec in iter_commits(repo, repo_key, head):
-        commits.append(rec.row)
-        parents.extend((p, rec.row["sha"]) for p in rec.parents)
-    mined = {c["sha"] for c in commits}
-    # In a shallow clone the oldest commits' parents are absent: no edge to a node that isn't there.
-    edges = [
-        {
-            "src": ids.commit_id(repo_key, p), "dst": ids.commit_id(repo_key, c),
-            "src_label": "Commit", "dst_label": "Commit", "repo": repo_key,
-        }
-        for p, c in parents
-        if p in mined
-    ]
-    repository = {
-        "id": ids.repository_id(repo_key), "repo": repo_key, "name": repo.path.name, "path": str(repo.path),
-        "branch": repo.branch(), "head_sha": head, "commit_count": len(commits),
-    }
-    with lake.write(repo_key) as w:
-        w.write("Repository", [repository])
-        w.write("Commit", commits)
-        w.write("PARENT_OF", edges)
-    stats = StageStats(dict(w.rows), time.perf_counter() - started)
-    stats.extra = {"head": head, "shallow": repo.is_shallow(), "missing_parents": len(parents) - len(edges)}
-    return stats
+def stage_commits(
+    repo_path: Path, repo_key: str, lake: Lake, cache_dir: Path | None = None, opts: HistoryOptions | None = None
+) -> HistoryStats:
+    """The history stage: commits, file changes, MODIFIES, renames (see `ltm.history_stage`)."""
+    return stage_history(repo_path, repo_key, lake, cache_dir, opts or HistoryOptions())
 
 
 def stage_code(repo_path: Path, repo_key: str, lake: Lake) -> StageStats:

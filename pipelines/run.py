@@ -26,15 +26,20 @@ class RunSummary:
 
 
 def ingest_partitions(
-    home: Home, keys: list[str], embedder: str, on_done: Callable[[RunSummary], None] | None = None
+    home: Home, keys: list[str], embedder: str, on_done: Callable[[RunSummary], None] | None = None,
+    commits_config: dict[str, Any] | None = None,
 ) -> list[RunSummary]:
-    """Register `keys` as `repos` partitions and run the ingest job for each, in order."""
+    """Register `keys` as `repos` partitions and run the ingest job for each, in order.
+
+    `commits_config` is the `commits` asset's config (branch, since, max_commits, skip_patterns, full).
+    """
     instance = DagsterInstance.from_config(str(home.dagster))
     job = build_definitions(home=str(home.root), embedder=embedder).resolve_job_def(INGEST_JOB)
+    run_config = {**_QUIET_RUN, **({"ops": {"commits": {"config": commits_config}}} if commits_config else {})}
     summaries = []
     for key in keys:
         instance.add_dynamic_partitions("repos", [key])
-        result = job.execute_in_process(partition_key=key, instance=instance, run_config=_QUIET_RUN)
+        result = job.execute_in_process(partition_key=key, instance=instance, run_config=run_config)
         summary = RunSummary(result.run_id, key)
         for event in result.get_asset_materialization_events():
             mat = event.event_specific_data.materialization  # type: ignore[union-attr]

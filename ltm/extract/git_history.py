@@ -8,13 +8,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from ltm import ids
 from ltm.extract.gitrepo import GitRepo
 
 _FIELDS = ("sha", "parents", "an", "ae", "aI", "cn", "ce", "cI", "body")
-_FORMAT = "%x1e" + "%x1f".join(["%H", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%cI", "%B"])
+# A record starts with \x1e and its message ends with \x00, so the patch that follows can't be mistaken for it.
+FORMAT = "%x1e" + "%x1f".join(["%H", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%cI", "%B"]) + "%x00"
 
 _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("bugfix", re.compile(r"\b(fix(e[sd])?|bug|hotfix|patch(ed)?|regression|crash)\b", re.I)),
@@ -25,12 +26,24 @@ _KIND_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-def commit_kind(message: str) -> str:
-    """bugfix, docs, test, refactor, feature or chore, from the commit message's wording."""
+_DOC_PATH = re.compile(r"(^|/)(docs?|documentation)/|\.(md|rst|txt|adoc)$|(^|/)(README|CHANGELOG|HISTORY|AUTHORS)[^/]*$", re.I)
+_TEST_PATH = re.compile(r"(^|/)(tests?|testing|spec)/|(^|/)(test_[^/]*|[^/]*_test\.[^/]+|[^/]*\.(test|spec)\.[^/]+)$", re.I)
+
+
+def commit_kind(message: str, paths: list[str] | tuple[str, ...] = ()) -> str:
+    """bugfix, docs, test, refactor, feature or chore, from the message, else from the changed paths.
+
+    A message that says nothing decisive is classified by its paths: only documentation files
+    make it docs, only test files make it test.
+    """
     summary = message.strip().splitlines()[0] if message.strip() else ""
     for kind, pattern in _KIND_RULES:
         if pattern.search(summary):
             return kind
+    if paths and all(_DOC_PATH.search(p) for p in paths):
+        return "docs"
+    if paths and all(_TEST_PATH.search(p) for p in paths):
+        return "test"
     return "chore"
 
 
@@ -42,14 +55,22 @@ class CommitRecord:
     parents: tuple[str, ...]
 
 
+_ISO = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:([+-])(\d+):(\d\d)|Z)?$")
+
+
 def _when(iso: str) -> tuple[datetime, int]:
-    dt = datetime.fromisoformat(iso)
-    offset = dt.utcoffset()
-    minutes = int(offset.total_seconds() // 60) if offset is not None else 0
-    return dt.astimezone(timezone.utc), minutes
+    """UTC time and the zone offset in minutes; tolerant of the bogus zones old commits carry (+518:00)."""
+    m = _ISO.match(iso.strip())
+    if m is None:
+        return datetime.fromtimestamp(0, timezone.utc), 0
+    local = datetime.fromisoformat(m[1]).replace(tzinfo=timezone.utc)
+    minutes = (int(m[3]) * 60 + int(m[4])) * (-1 if m[2] == "-" else 1) if m[2] else 0
+    return local - timedelta(minutes=minutes), minutes
 
 
-def _record(repo_key: str, raw: bytes) -> CommitRecord:
+def parse_commit(repo_key: str, raw: bytes) -> CommitRecord:
+    """One `FORMAT` record (without its leading \\x1e) as a CommitRecord."""
+    raw = raw.split(b"\x00", 1)[0]
     parts = raw.decode("utf-8", errors="replace").split("\x1f", len(_FIELDS) - 1)
     f = dict(zip(_FIELDS, parts))
     authored, a_off = _when(f["aI"])
@@ -79,11 +100,11 @@ def _record(repo_key: str, raw: bytes) -> CommitRecord:
 def iter_commits(repo: GitRepo, repo_key: str, rev: str = "HEAD") -> Iterator[CommitRecord]:
     """Every commit reachable from `rev`, newest first, from one `git log` process."""
     buf = b""
-    for data in repo.stream("log", f"--format={_FORMAT}", rev, "--"):
+    for data in repo.stream("log", f"--format={FORMAT}", rev, "--"):
         buf += data
         *records, buf = buf.split(b"\x1e")
         for raw in records:
             if raw.strip():
-                yield _record(repo_key, raw)
+                yield parse_commit(repo_key, raw)
     if buf.strip():
-        yield _record(repo_key, buf)
+        yield parse_commit(repo_key, buf)

@@ -8,6 +8,7 @@ for blobs; never a git process per commit or per file.
 from __future__ import annotations
 
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,6 +78,11 @@ class GitRepo:
         out = self.run("symbolic-ref", "--quiet", "--short", "HEAD", check=False).strip()
         return out or None
 
+    def is_ancestor(self, old: str, new: str) -> bool:
+        """True when commit `old` exists and is reachable from `new`."""
+        res = subprocess.run(self._cmd("merge-base", "--is-ancestor", old, new), capture_output=True)
+        return res.returncode == 0
+
     def is_shallow(self) -> bool:
         return self.run("rev-parse", "--is-shallow-repository").strip() == "true"
 
@@ -92,6 +98,23 @@ class GitRepo:
             err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
             rc = proc.wait()
         if rc != 0:
+            raise RepositoryError(f"git {args[0]} failed in {self.path}: {err.strip()}")
+
+    def stream_lines(self, *args: str) -> Iterator[bytes]:
+        """Stream stdout of one git process line by line (bytes, newline kept); raise if it fails."""
+        with tempfile.TemporaryFile() as errf:  # a file, not a pipe: a chatty stderr can't block git
+            proc = subprocess.Popen(self._cmd(*args), stdout=subprocess.PIPE, stderr=errf, bufsize=1 << 20)
+            assert proc.stdout is not None
+            try:
+                yield from proc.stdout
+            finally:
+                proc.stdout.close()
+                if proc.poll() is None:  # the caller stopped early
+                    proc.kill()
+                rc = proc.wait()
+            errf.seek(0)
+            err = errf.read().decode(errors="replace")
+        if rc not in (0, -9):
             raise RepositoryError(f"git {args[0]} failed in {self.path}: {err.strip()}")
 
     def tree(self, rev: str) -> Iterator[TreeEntry]:

@@ -96,7 +96,13 @@ def _copy_nodes(conn, lake: Lake, staging: Path, stats: BuildStats) -> dict[str,
     ranks = scores(lake)
     for label, table in NODE_TABLES.items():
         cols = table.graph.names
-        df = _with_side_tables(pl.from_arrow(lake.read(label, columns=cols)), lake, label)
+        df = pl.from_arrow(lake.read(label, columns=cols))
+        if table.past_table:
+            # Nodes that exist only in the history; the tip's own row wins if both name one id
+            # (e.g. when the history was mined from another branch than HEAD).
+            past = pl.from_arrow(lake.read(table.past_table, columns=cols))
+            df = pl.concat([df, past.filter(~pl.col("id").is_in(df["id"].implode()))], how="vertical")
+        df = _with_side_tables(df, lake, label)
         if label in ranks and "pagerank" in df.columns:
             df = with_pagerank(df, ranks[label])
         cols = df.columns

@@ -1,0 +1,180 @@
+"""The history of one branch as lake rows: commits, per-file changes, MODIFIES, RENAMED_FROM.
+
+`mine_history` makes one pass over one `git log` stream (newest first) and one
+`git cat-file --batch` process, parsing each distinct blob once (the span cache). It also keeps
+the newest thing it saw of every entity and file it touched, so the stage can give entities that
+no longer exist at the tip a node of their own (`removed_in`).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ltm import ids
+from ltm.extract.changes import NULL_BLOB, ChangeKind, FileChange, iter_changes
+from ltm.extract.code_entities import MAX_FILE_BYTES
+from ltm.extract.git_history import commit_kind
+from ltm.extract.gitrepo import GitRepo
+from ltm.extract.languages import language_for
+from ltm.extract.modifications import entity_changes
+from ltm.extract.spans import SpanCache, SpanReader
+
+DEFAULT_SKIP_PATTERNS: tuple[str, ...] = (
+    "node_modules/", "vendor/", "vendored/", "third_party/", "dist/", "build/", "*.min.js", "*.min.css",
+    "*.map", "*.lock", "package-lock.json",
+)
+_LABEL = {"function": "Function", "class": "Class"}
+_REGULAR = ("100644", "100755")
+
+
+def skip_matcher(patterns: tuple[str, ...] | list[str]) -> re.Pattern[str] | None:
+    """One regex for a skip list: `dir/` matches a folder anywhere; other globs the name or the path."""
+    parts = []
+    for p in patterns:
+        if p.endswith("/"):
+            parts.append(r"(?:^|.*/)" + fnmatch.translate(p[:-1]).removesuffix(r"\Z") + r"/.*")
+        else:
+            glob = fnmatch.translate(p).removesuffix(r"\Z")
+            parts.append(f"(?:{glob})" if "/" in p else rf"(?:^|.*/){glob}")
+    return re.compile("(?s:" + "|".join(parts) + r")\Z") if parts else None
+
+
+@dataclass
+class Seen:
+    """The newest state of an entity or file the history touched."""
+
+    label: str
+    id: str
+    path: str
+    name: str | None = None
+    qualified_name: str | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    blob: str | None = None
+    removed_in: str | None = None
+
+
+@dataclass
+class HistoryRows:
+    """Rows per lake table, what was touched, and counts for the stage's metadata."""
+
+    commits: list[dict] = field(default_factory=list)
+    parents: list[tuple[str, str]] = field(default_factory=list)
+    file_changes: list[dict] = field(default_factory=list)
+    modifies: list[dict] = field(default_factory=list)
+    renamed_from: list[dict] = field(default_factory=list)
+    seen: dict[str, Seen] = field(default_factory=dict)
+    skipped: Counter = field(default_factory=Counter)
+    blobs_parsed: int = 0
+    bytes_parsed: int = 0
+    span_cache_hits: int = 0
+
+
+def _edge(src: str, dst: str, src_label: str, dst_label: str, repo: str, **props: object) -> dict:
+    return {"src": src, "dst": dst, "src_label": src_label, "dst_label": dst_label, "repo": repo, **props}
+
+
+def _ranges(rs: list[tuple[int, int]]) -> list[dict]:
+    return [{"start": s, "count": n} for s, n in rs]
+
+
+class _Miner:
+    def __init__(self, repo_key: str, reader: SpanReader, skip: re.Pattern[str] | None):
+        self.key, self.reader, self.skip = repo_key, reader, skip
+        self.out = HistoryRows()
+
+    def _see(self, seen: Seen, sha: str, removed: bool) -> None:
+        # Newest first: the first sighting is the newest state; a removal counts only if it is that.
+        if seen.id not in self.out.seen:
+            seen.removed_in = sha if removed else None
+            self.out.seen[seen.id] = seen
+
+    def _spans(self, blob: str, mode: str, path: str | None):
+        spec = language_for(path) if path else None
+        if spec is None or blob == NULL_BLOB or mode not in _REGULAR:
+            return spec, []
+        return spec, self.reader.spans(blob, spec)
+
+    def file(self, row: dict, fc: FileChange) -> None:
+        sha, cid, kind = row["sha"], row["id"], row["kind"]
+        key = self.key
+        fid = ids.file_id(key, fc.path)
+        spec = language_for(fc.path)
+        self.out.file_changes.append({
+            "repo": key, "commit_id": cid, "sha": sha, "committed_at": row["committed_at"], "path": fc.path,
+            "old_path": fc.old_path, "new_path": fc.new_path, "change_kind": fc.kind.value,
+            "similarity": fc.similarity, "binary": fc.binary, "lines_added": fc.lines_added,
+            "lines_deleted": fc.lines_deleted, "old_blob": None if fc.old_blob == NULL_BLOB else fc.old_blob,
+            "new_blob": None if fc.new_blob == NULL_BLOB else fc.new_blob, "language": spec.name if spec else None,
+            "deleted_ranges": _ranges(fc.deleted), "added_ranges": _ranges(fc.added),
+        })
+        self.out.modifies.append(_edge(cid, fid, "Commit", "File", key, lines_added=fc.lines_added,
+                                       lines_deleted=fc.lines_deleted, change_type=kind, change_kind=fc.kind.value))
+        blob = None if fc.new_blob == NULL_BLOB else fc.new_blob
+        self._see(Seen("File", fid, fc.path, blob=blob or fc.old_blob), sha, fc.kind is ChangeKind.DELETED)
+        if fc.kind is ChangeKind.RENAMED and fc.old_path and fc.old_path != fc.path:
+            old_fid = ids.file_id(key, fc.old_path)
+            self.out.renamed_from.append(_edge(fid, old_fid, "File", "File", key))
+            self._see(Seen("File", old_fid, fc.old_path, blob=fc.old_blob), sha, True)
+        if spec is None or fc.binary:
+            return
+        _, old = self._spans(fc.old_blob, fc.old_mode, fc.old_path)
+        _, new = self._spans(fc.new_blob, fc.new_mode, fc.new_path)
+        if old is None or new is None:
+            self.out.skipped["unparsed_blob"] += 1
+            return
+        changes, renames = entity_changes(fc, old, new)
+        for ch in changes:
+            label = _LABEL[ch.kind]
+            eid = self._entity_id(ch.kind, ch.path, ch.span.qualified_name)
+            self.out.modifies.append(_edge(cid, eid, "Commit", label, key, lines_added=ch.lines_added,
+                                           lines_deleted=ch.lines_deleted, change_type=kind, change_kind=ch.change))
+            s = ch.span
+            self._see(Seen(label, eid, ch.path, s.name, s.qualified_name, s.line_start, s.line_end), sha,
+                      ch.change == "deleted")
+        old_spans = {(s.kind, s.qualified_name): s for s in reversed(old)}
+        for r in renames:
+            label = _LABEL[r.kind]
+            src = self._entity_id(r.kind, r.path, r.qualified_name)
+            dst = self._entity_id(r.kind, r.old_path, r.old_qualified_name)
+            self.out.renamed_from.append(_edge(src, dst, label, label, key))
+            s = old_spans[(r.kind, r.old_qualified_name)]
+            self._see(Seen(label, dst, r.old_path, s.name, s.qualified_name, s.line_start, s.line_end), sha, True)
+
+    def _entity_id(self, kind: str, path: str, qualified: str) -> str:
+        make = ids.function_id if kind == "function" else ids.class_id
+        return make(self.key, path, qualified)
+
+
+def mine_history(
+    repo: GitRepo, repo_key: str, rev: str, *, cache: SpanCache, since: str | None = None,
+    max_commits: int | None = None, exclude: str | None = None,
+    skip_patterns: tuple[str, ...] | list[str] = DEFAULT_SKIP_PATTERNS, max_file_bytes: int = MAX_FILE_BYTES,
+) -> HistoryRows:
+    """Commits of `rev` (not reachable from `exclude`) with their changes and MODIFIES, newest first."""
+    skip = skip_matcher(tuple(skip_patterns))
+    with repo.blobs() as blobs:
+        reader = SpanReader(blobs, cache, max_file_bytes)
+        miner = _Miner(repo_key, reader, skip)
+        for cc in iter_changes(repo, repo_key, rev, since=since, max_commits=max_commits, exclude=exclude):
+            files = []
+            for fc in cc.files:
+                if skip is not None and skip.match(fc.path) and (fc.old_path is None or skip.match(fc.old_path)):
+                    miner.out.skipped["skip_pattern"] += 1
+                else:
+                    files.append(fc)
+            row = cc.commit.row
+            row["kind"] = commit_kind(row["message"], [fc.path for fc in files])
+            miner.out.commits.append(row)
+            miner.out.parents.extend((p, row["sha"]) for p in cc.commit.parents)
+            for fc in files:
+                miner.file(row, fc)
+        cache.flush()
+    out = miner.out
+    out.blobs_parsed, out.bytes_parsed = reader.parsed, reader.bytes_parsed
+    out.span_cache_hits = cache.hits
+    out.skipped["unparsed_blob_reads"] = reader.skipped
+    return out

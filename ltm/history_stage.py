@@ -1,0 +1,178 @@
+"""The commits stage: mine a branch's history into the lake, incrementally from a cursor.
+
+The stage owns these lake tables of a repository: Repository, Commit, PARENT_OF, file_changes,
+MODIFIES, RENAMED_FROM, past_functions, past_classes, past_files and history_cursor. The cursor
+is the tip mined last; the next run mines only `cursor..tip` and appends its rows. When the
+cursor is no longer an ancestor of the tip (force push, rebase) the history was rewritten: the
+repository is mined again in full and the stage says so in its log.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ltm import ids
+from ltm.extract.code_entities import MAX_FILE_BYTES
+from ltm.extract.gitrepo import GitRepo
+from ltm.extract.history import DEFAULT_SKIP_PATTERNS, HistoryRows, Seen, mine_history
+from ltm.extract.languages import language_for
+from ltm.extract.spans import SpanCache, SpanReader
+from ltm.lake import Lake
+
+log = logging.getLogger("ltm.history")
+
+_APPENDED = ("Commit", "PARENT_OF", "file_changes", "MODIFIES", "RENAMED_FROM")
+_PAST = {"Function": "past_functions", "Class": "past_classes", "File": "past_files"}
+_SPAN_KIND = {"Function": "function", "Class": "class"}
+
+
+@dataclass(frozen=True)
+class HistoryOptions:
+    """What to mine: branch (None: the branch at HEAD), bounds, skipped paths, full re-mine."""
+
+    branch: str | None = None
+    since: str | None = None
+    max_commits: int | None = None
+    skip_patterns: tuple[str, ...] = DEFAULT_SKIP_PATTERNS
+    full: bool = False
+    max_file_bytes: int = MAX_FILE_BYTES
+
+
+@dataclass
+class HistoryStats:
+    """What one run of the stage did, for the asset's metadata."""
+
+    mode: str
+    tip: str
+    rows: dict[str, int] = field(default_factory=dict)
+    commits_mined: int = 0
+    commits_total: int = 0
+    seconds: float = 0.0
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def _cursor(lake: Lake, repo_key: str) -> dict | None:
+    rows = lake.read("history_cursor", repo_key).to_pylist()
+    return rows[0] if rows else None
+
+
+def _plan(repo: GitRepo, cursor: dict | None, branch: str, tip: str, opts: HistoryOptions) -> tuple[str, str | None]:
+    """(mode, exclude): full, incremental from the cursor, up_to_date, or rewritten."""
+    if opts.full or cursor is None:
+        return "full", None
+    if cursor["branch"] != branch:
+        log.warning("history of %s: branch changed from %s to %s, mining it in full", repo.path, cursor["branch"], branch)
+        return "full", None
+    if cursor["tip_sha"] == tip:
+        return "up_to_date", None
+    if repo.is_ancestor(cursor["tip_sha"], tip):
+        return "incremental", cursor["tip_sha"]
+    log.warning(
+        "history of %s was rewritten (the last mined tip %s is not an ancestor of %s %s): mining it again in full",
+        repo.path, cursor["tip_sha"][:12], branch, tip[:12],
+    )
+    return "rewritten", None
+
+
+def _alive(repo: GitRepo, tip: str, seen: dict[str, Seen], reader: SpanReader, repo_key: str) -> set[str]:
+    """Ids among `seen` that exist in the tree of `tip`."""
+    tree = {e.path: e.blob for e in repo.tree(tip)}
+    alive = {s.id for s in seen.values() if s.label == "File" and s.path in tree}
+    paths = {s.path for s in seen.values() if s.label != "File" and s.path in tree}
+    for path in paths:
+        spec = language_for(path)
+        spans = reader.spans(tree[path], spec) if spec else None
+        for sp in spans or []:
+            make = ids.function_id if sp.kind == "function" else ids.class_id
+            alive.add(make(repo_key, path, sp.qualified_name))
+    return alive
+
+
+def _past_row(s: Seen, repo_key: str) -> dict:
+    if s.label == "File":
+        spec = language_for(s.path)
+        return {"id": s.id, "repo": repo_key, "path": s.path, "language": spec.name if spec else None,
+                "hash": s.blob, "removed_in": s.removed_in}
+    return {"id": s.id, "repo": repo_key, "vector_id": None, "name": s.name, "qualified_name": s.qualified_name,
+            "file_path": s.path, "line_start": s.line_start, "line_end": s.line_end, "removed_in": s.removed_in}
+
+
+def _past_tables(lake: Lake, repo_key: str, mined: HistoryRows, alive: set[str], keep_old: bool) -> dict[str, list[dict]]:
+    out: dict[str, dict[str, dict]] = {label: {} for label in _PAST}
+    if keep_old:
+        for label, table in _PAST.items():
+            out[label] = {r["id"]: r for r in lake.read(table, repo_key).to_pylist()}
+    for s in mined.seen.values():
+        rows = out[s.label]
+        if s.id in alive:
+            rows.pop(s.id, None)
+            continue
+        row = _past_row(s, repo_key)
+        if row["removed_in"] is None and s.id in rows:
+            row["removed_in"] = rows[s.id].get("removed_in")
+        rows[s.id] = row
+    return {_PAST[label]: sorted(rows.values(), key=lambda r: r["id"]) for label, rows in out.items()}
+
+
+def stage_history(
+    repo_path: Path, repo_key: str, lake: Lake, cache_dir: Path | None, opts: HistoryOptions = HistoryOptions()
+) -> HistoryStats:
+    """Mine the repository's history (incrementally when a cursor allows) and write its tables."""
+    started = time.perf_counter()
+    repo = GitRepo(repo_path)
+    rev = opts.branch or "HEAD"
+    tip = repo.head(rev)
+    branch = opts.branch or repo.branch() or "HEAD"
+    cursor = _cursor(lake, repo_key)
+    mode, exclude = _plan(repo, cursor, branch, tip, opts)
+    if mode == "up_to_date":
+        return HistoryStats(mode, tip, commits_total=int(cursor["commits"]), seconds=time.perf_counter() - started)
+    incremental = mode == "incremental"
+    cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
+    try:
+        mined = mine_history(repo, repo_key, tip, cache=cache, since=opts.since, max_commits=opts.max_commits,
+                             exclude=exclude, skip_patterns=opts.skip_patterns, max_file_bytes=opts.max_file_bytes)
+        with repo.blobs() as blobs:
+            alive = _alive(repo, tip, mined.seen, SpanReader(blobs, cache, opts.max_file_bytes), repo_key)
+    finally:
+        cache.close()
+    known = {c["sha"] for c in mined.commits}
+    if incremental:
+        known |= set(lake.read("Commit", repo_key, columns=["sha"]).column("sha").to_pylist())
+    # In a shallow clone (or a bounded run) the oldest commits' parents are absent: no edge to them.
+    parent_edges = [
+        {"src": ids.commit_id(repo_key, p), "dst": ids.commit_id(repo_key, c), "src_label": "Commit",
+         "dst_label": "Commit", "repo": repo_key}
+        for p, c in mined.parents if p in known
+    ]
+    total = len(mined.commits) + (int(cursor["commits"]) if incremental and cursor else 0)
+    bounded = opts.since is not None or (opts.max_commits is not None and len(mined.commits) >= opts.max_commits)
+    complete = not bounded and (not incremental or bool(cursor and cursor["complete"]))
+    new_rows = {
+        "Commit": mined.commits, "PARENT_OF": parent_edges, "file_changes": mined.file_changes,
+        "MODIFIES": mined.modifies, "RENAMED_FROM": mined.renamed_from,
+    }
+    with lake.write(repo_key) as w:
+        for table in _APPENDED:
+            (w.append if incremental else w.write)(table, new_rows[table])
+        for table, rows in _past_tables(lake, repo_key, mined, alive, incremental).items():
+            w.write(table, rows)
+        w.write("Repository", [{
+            "id": ids.repository_id(repo_key), "repo": repo_key, "name": repo.path.name, "path": str(repo.path),
+            "branch": branch, "head_sha": tip, "commit_count": total,
+        }])
+        w.write("history_cursor", [{
+            "repo": repo_key, "branch": branch, "tip_sha": tip, "commits": total, "complete": complete,
+            "since": opts.since, "max_commits": opts.max_commits, "mined_at": datetime.now(timezone.utc),
+        }])
+    stats = HistoryStats(mode, tip, dict(w.rows), len(mined.commits), total, time.perf_counter() - started)
+    stats.extra = {
+        "shallow": repo.is_shallow(), "missing_parents": len(mined.parents) - len(parent_edges),
+        "blobs_parsed": mined.blobs_parsed, "bytes_parsed": mined.bytes_parsed,
+        "span_cache_hits": mined.span_cache_hits, "skipped": dict(mined.skipped), "complete": complete,
+    }
+    return stats
