@@ -19,7 +19,7 @@ from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVe
 
 @asset(
     partitions_def=repos_partitions,
-    deps=["commits", "code_entities", "bugs"],
+    deps=["commits", "code_entities", "bugs", "doc_memories"],
     group_name="embed",
     kinds={"python", "parquet"},
     owners=OWNERS,
@@ -41,7 +41,7 @@ def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: Emb
 
 @asset(
     partitions_def=repos_partitions,
-    deps=["commits", "code_entities", "bugs"],
+    deps=["commits", "code_entities", "bugs", "memory_links"],
     group_name="stores",
     kinds={"kuzu"},
     owners=OWNERS,
@@ -89,7 +89,7 @@ def vectors(context: AssetExecutionContext, home: HomeResource, lance: LanceVect
 
 @asset(
     partitions_def=repos_partitions,
-    deps=["graph", "vectors"],
+    deps=["graph", "vectors", "imported_memories"],
     group_name="stores",
     kinds={"kuzu", "lancedb"},
     owners=OWNERS,

@@ -103,7 +103,8 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
         run_module.ingest_partitions(h, keys, provider, on_done=report, commits_config=history)
 
 
-_SHOWN = ("mode", "commits", "commits_mined", "rows_MODIFIES", "files_parsed", "rows_Function", "rows_Class", "rows", "embedded_now", "cache_hits",
+_SHOWN = ("mode", "commits", "commits_mined", "rows_MODIFIES", "files_parsed", "memories", "links", "links_added",
+          "links_removed", "rows_Function", "rows_Class", "rows", "embedded_now", "cache_hits",
           "node_total", "edge_total", "table_rows", "ok", "coverage")
 
 
@@ -183,6 +184,31 @@ def ui(port: int, host: str, home: str | None) -> None:
     args = [str(exe), "dev", "-m", "pipelines.definitions", "-a", "defs", "-h", host, "-p", str(port)]
     click.echo(f"Dagster UI for {h.root} on http://{host}:{port}", err=True)
     os.execve(args[0], args, env)
+
+
+@main.group(help="Agent memories: import sources into the home; they are linked to code on the next ingest.")
+def memory() -> None:
+    pass
+
+
+@memory.command("import", help="Import memories from FILE into the home's lake. A bad line is reported with its "
+                "number and skipped; the rest loads. Formats: jsonl (the LTM format), tracemem (conversation "
+                "export), amplihack (Kuzu database, read-only), docs (a Markdown/reST file, one memory per heading).")
+@click.argument("file", type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "tracemem", "amplihack", "docs"]), default="jsonl",
+              show_default=True, help="Format of FILE.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def memory_import(file: str, fmt: str, as_json: bool, home: str | None) -> None:
+    from ltm.memory.store import import_memories
+
+    h = Home.resolve(home).create()
+    report = import_memories(h, file, fmt).to_dict()
+    for bad in report["bad_lines"] if not as_json else []:
+        click.echo(f"  line {bad['line']}: {bad['error']}", err=True)
+    _emit(report, as_json, lambda r: f"imported {r['loaded']} memories from {file} ({r['skipped']} bad lines "
+          "skipped); run `ltm ingest` to embed and link them")
 
 
 if __name__ == "__main__":

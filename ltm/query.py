@@ -64,3 +64,9 @@ class HybridLTM:
             }
             for h in hits
         ]
+
+    def add(self, content: str, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Store one memory online; returns {"vector_id", "graph_entity_id", ...} (`ltm.memory.online`)."""
+        from ltm.memory.online import add_memory
+
+        return add_memory(self.home, content, metadata)

@@ -156,13 +156,16 @@ NODE_TABLES: dict[str, NodeTable] = {
             "Memory",
             _node(
                 ("memory_type", pa.string()), ("category", pa.string()), ("content", pa.string()),
-                ("source", pa.string()), ("created_at", TS),
+                ("source", pa.string()), ("created_at", TS), ("project_id", pa.string()),
             ),
             pa.schema(
                 [
                     pa.field("text", pa.string()), pa.field("file_path", pa.string()),
                     pa.field("function_name", pa.string()), pa.field("tags", pa.list_(pa.string())),
                     pa.field("importance", pa.float64()), pa.field("last_accessed", TS),
+                    pa.field("line_start", pa.int32()), pa.field("line_end", pa.int32()),
+                    # explicit edges of the source entry, JSON: [{"type", "target", "properties"}]
+                    pa.field("graph_links", pa.string()),
                 ]
             ),
             Category.MEMORY,

@@ -17,6 +17,7 @@ from ltm.extract.gitrepo import GitRepo
 from ltm.history_stage import HistoryOptions, HistoryStats, stage_history
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.memory.records import MEMORY_PARTITION
 
 
 @dataclass
@@ -39,7 +40,7 @@ def register_repository(home: Home, path: str | Path) -> str:
     base = ids.repo_key_from_name(repo.path.name)
     key = base
     n = 2
-    while key in reg:
+    while key in reg or key == MEMORY_PARTITION:  # that partition key holds imported memories
         key = f"{base}-{n}"
         n += 1
     home.register(key, repo.path)

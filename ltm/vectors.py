@@ -167,6 +167,21 @@ class VectorStore:
         vector_index = self._index(tbl)
         return UpsertStats(rows.num_rows, res.num_inserted_rows, res.num_updated_rows, res.num_deleted_rows, tbl.count_rows(), vector_index)
 
+    def upsert_rows(self, rows: pa.Table) -> int:
+        """Upsert rows by vector_id and delete nothing (online adds); searchable at once."""
+        dim = rows.schema.field("vector").type.list_size
+        model = rows.column("model")[0].as_py()
+        self._check_model(model, dim)
+        created = not self.exists()
+        if created:
+            self._db.create_table(TABLE, schema=vector_schema(dim))
+            self._meta_path.write_text(json.dumps({"model": model, "dim": dim}) + "\n", encoding="utf-8")
+        tbl = self.table()
+        tbl.merge_insert("vector_id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
+        if created:
+            self._index(tbl)
+        return rows.num_rows
+
     def _index(self, tbl) -> bool:
         existing = {i.name for i in tbl.list_indices()}
         for col in ("vector_id", "graph_entity_id", "repo"):

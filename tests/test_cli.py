@@ -37,7 +37,7 @@ def test_ingest_twice_gives_identical_stats_and_clean_reconcile(repo, home_dir):
     first = json.loads(run("stats", "--json", "--home", home_dir).output)
     assert first["nodes"]["Commit"] == 2 and first["nodes"]["Function"] == 6
     assert first["rels"]["HAS_METHOD"] == 3 and first["rels"]["PARENT_OF"] == 1
-    assert first["vectors"] == 2 + 6 + 2 + 3  # commits, functions, classes, modules
+    assert first["vectors"] == 2 + 6 + 2 + 3 + 1  # commits, functions, classes, modules, README doc memory
     run("ingest", repo.path, "--home", home_dir)
     second = json.loads(run("stats", "--json", "--home", home_dir).output)
     assert second == first

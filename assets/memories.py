@@ -1,0 +1,78 @@
+"""Memories: documentation of the repository, imported memories' vectors, and the link backfill.
+
+`imported_memories` and `memory_links` work on the whole home, not one repository: they are
+partitioned over `repos` only so that they run inside the ingest job (a job has one partitions
+definition), before the graph build, on every run.
+"""
+
+from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+
+from assets.partitions import OWNERS, repos_partitions
+from ltm.memory.backfill import backfill_links, sync_memory_vectors
+from ltm.memory.docs import stage_docs
+from resources import EmbedderResource, HomeResource, LanceVectorsResource
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name="extract",
+    kinds={"markdown", "parquet"},
+    owners=OWNERS,
+    description="Markdown and reStructuredText files at HEAD as Doc memories, one per heading "
+    "(category architecture or guideline), in the repository's lake partition.",
+)
+def doc_memories(context: AssetExecutionContext, home: HomeResource) -> MaterializeResult:
+    key = context.partition_key
+    rows, files, seconds = stage_docs(home.home().repo_path(key), key, home.lake())
+    return MaterializeResult(
+        metadata={"repo": key, "doc_files": files, "rows": rows, "seconds": MetadataValue.float(round(seconds, 3))}
+    )
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name="memories",
+    kinds={"parquet", "lancedb"},
+    owners=OWNERS,
+    pool="lancedb",
+    description="Imported and online memories (lake partition `memories`) embedded, cached by text "
+    "hash, and their vector rows made equal to the lake (upsert by vector_id, delete what left).",
+)
+def imported_memories(
+    context: AssetExecutionContext, home: HomeResource, embedder: EmbedderResource, lance: LanceVectorsResource
+) -> MaterializeResult:
+    h = home.home()
+    with h.lock("memories", timeout=lance.lock_timeout_s), h.lock("vectors", timeout=lance.lock_timeout_s):
+        stats = sync_memory_vectors(home.lake(), embedder.embedder(), h.cache / "embeddings", lance.store())
+    return MaterializeResult(
+        metadata={"memories": stats.rows, "embedded_now": stats.embedded_now, "vector_rows": stats.upserted,
+                  "deleted": stats.deleted}
+    )
+
+
+@asset(
+    partitions_def=repos_partitions,
+    deps=["code_entities", "doc_memories", "imported_memories"],
+    group_name="memories",
+    kinds={"polars", "parquet"},
+    owners=OWNERS,
+    description="Backfill: every memory of the home relinked to the code of every repository "
+    "(RELATES_TO_FILE / FUNCTION / CLASS); metadata shows links added and removed since the last run.",
+)
+def memory_links(context: AssetExecutionContext, home: HomeResource) -> MaterializeResult:
+    h = home.home()
+    with h.lock("memories", timeout=3600):
+        stats = backfill_links(home.lake())
+    if stats.failures:
+        context.log.warning(f"{stats.failures} memory links failed, e.g. {stats.failure_sample[:3]}")
+    return MaterializeResult(
+        metadata={
+            "memories": stats.memories, "links": stats.links, "links_added": stats.added,
+            "links_removed": stats.removed, "by_rel": MetadataValue.json(stats.by_rel),
+            "by_rule": MetadataValue.json(stats.by_rule), "link_failures": stats.failures,
+            "failure_sample": MetadataValue.json(stats.failure_sample),
+            "added_sample": MetadataValue.json(stats.added_sample),
+            "removed_sample": MetadataValue.json(stats.removed_sample),
+            "seconds": MetadataValue.float(round(stats.seconds, 3)),
+        }
+    )

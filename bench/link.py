@@ -1,0 +1,116 @@
+"""Auto-linking at scale: N synthetic memories against M function names, vs one CONTAINS per memory.
+
+    .venv/bin/python bench/link.py [--memories 1000000] [--functions 100000] [--sample 200]
+
+The fast way (`ltm.memory.linking.link_memories`) tokenises every memory with one regex in polars
+and hash-joins the tokens with the name index. The naive way runs one Kuzu query per memory
+(`MATCH (f:Function) WHERE $content CONTAINS f.name`) over the same names; it is timed on a sample
+and extrapolated to all memories. Prints one JSON object, with `uptime`'s load average, since the
+machine's 2 cores may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ltm.graph.kuzu_store import open_database, query
+from ltm.memory.linking import CodeIndex, link_memories, memory_frame
+
+WORDS = ("the fix for when we call it and a lock on token cache retry slow failed after refactor in "
+         "request handler review moved added check edge case timeout value config path").split()
+VERBS = ["get", "set", "load", "parse", "build", "check", "render", "fetch", "encode", "merge", "compute"]
+NOUNS = ["token", "header", "session", "cache", "user", "graph", "record", "batch", "index", "query", "frame"]
+
+
+def synthetic_code(n_functions: int, rnd: random.Random) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """n functions with unique names `<verb>_<noun>_<i>` in files of 50 functions each."""
+    rows, files = [], {}
+    for i in range(n_functions):
+        path = f"pkg{i // 5000}/mod{i // 50}.py"
+        name = f"{rnd.choice(VERBS)}_{rnd.choice(NOUNS)}_{i}"
+        files[path] = f"file:bench:{path}"
+        rows.append((f"fn:bench:{path}:{name}", "Function", "bench", name, name, path, path[:-3].replace("/", ".")))
+    ents = pl.DataFrame(rows, schema=["id", "label", "repo", "name", "qualified_name", "file_path", "module"], orient="row")
+    f = pl.DataFrame({"id": list(files.values()), "repo": ["bench"] * len(files), "path": list(files)})
+    return f, ents
+
+
+def synthetic_memories(n: int, names: list[str], paths: list[str], rnd: random.Random) -> pl.DataFrame:
+    """n memories of ~15 words; about half name one or two functions, some near misses; 30% carry a
+    file_path in their metadata (relative, absolute or partial)."""
+    contents, file_paths = [], []
+    for i in range(n):
+        words = rnd.choices(WORDS, k=12)
+        r = rnd.random()
+        if r < 0.4:
+            words.insert(rnd.randrange(12), rnd.choice(names))
+        elif r < 0.5:
+            words[3:3] = [rnd.choice(names) + "()", "and", rnd.choice(names)]
+        elif r < 0.6:
+            words.insert(5, rnd.choice(names) + "_old")  # not an identifier match
+        contents.append(" ".join(words))
+        r = rnd.random()
+        path = rnd.choice(paths)
+        file_paths.append(path if r < 0.1 else f"/home/dev/bench/{path}" if r < 0.2 else path.split("/")[-1] if r < 0.3 else None)
+    ids = [f"mem:bench:{i}" for i in range(n)]
+    return memory_frame(pl.DataFrame({"id": ids, "content": contents, "file_path": file_paths}))
+
+
+def naive(memories: pl.DataFrame, ents: pl.DataFrame, sample: int) -> tuple[float, int]:
+    """Seconds and links for one CONTAINS query per memory over the first `sample` memories."""
+    with tempfile.TemporaryDirectory() as tmp:
+        f = Path(tmp) / "fn.parquet"
+        pq.write_table(pa.table({"id": ents["id"].to_list(), "name": ents["name"].to_list()}), f)
+        with open_database(Path(tmp) / "naive.kuzu", read_only=False) as conn:
+            query(conn, "CREATE NODE TABLE Function(id STRING, name STRING, PRIMARY KEY(id))")
+            query(conn, f"COPY Function FROM '{f}'")
+            started = time.perf_counter()
+            links = 0
+            for content in memories["content"].head(sample):
+                links += len(query(conn, "MATCH (f:Function) WHERE $c CONTAINS f.name RETURN f.id", {"c": content}))
+            return time.perf_counter() - started, links
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--memories", type=int, default=1_000_000)
+    ap.add_argument("--functions", type=int, default=100_000)
+    ap.add_argument("--sample", type=int, default=200, help="memories linked the naive way")
+    args = ap.parse_args()
+    rnd = random.Random(7)
+    files, ents = synthetic_code(args.functions, rnd)
+    memories = synthetic_memories(args.memories, ents["name"].to_list(), files["path"].to_list(), rnd)
+    load_before = os.getloadavg()
+    started = time.perf_counter()
+    code = CodeIndex.build(files, ents)
+    index_s = time.perf_counter() - started
+    result = link_memories(memories, code)
+    fast_s = time.perf_counter() - started
+    naive_s, naive_links = naive(memories, ents, args.sample)
+    fn_links = result.links.filter(pl.col("rel") == "RELATES_TO_FUNCTION")
+    fast_sample = fn_links.filter(pl.col("src").is_in(memories["id"].head(args.sample).implode())).height
+    per_memory = naive_s / args.sample
+    print(json.dumps({
+        "memories": args.memories, "functions": args.functions, "links": result.links.height, "function_links": fn_links.height,
+        "fast_total_s": round(fast_s, 2), "fast_index_build_s": round(index_s, 2),
+        "fast_memories_per_s": round(args.memories / fast_s),
+        "naive_sample": args.sample, "naive_sample_s": round(naive_s, 2),
+        "naive_extrapolated_s": round(per_memory * args.memories), "speedup": round(per_memory * args.memories / fast_s),
+        "sample_links_fast": fast_sample, "sample_links_naive_contains": naive_links,
+        "load_avg_before": [round(x, 2) for x in load_before], "load_avg_after": [round(x, 2) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()

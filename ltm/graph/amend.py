@@ -1,0 +1,45 @@
+"""Copy-on-write amendments of the current graph build (for online adds between batch builds).
+
+Builds are immutable while readers use them: an amendment copies the current build's database
+file to a new build, applies the change in that copy, and switches `graph/CURRENT` to it, all
+under the home's graph lock. Readers keep the old build until they reopen; a failure leaves the
+old build serving. The next batch build (from the lake) replaces the amended one.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import kuzu
+
+from ltm.graph.build import _remove_build, _switch, builds_dir, current_build, prune_builds
+from ltm.graph.kuzu_store import open_database
+
+
+def amend_current(graph_root: Path, change: Callable[[kuzu.Connection], None], retention: int = 3) -> str | None:
+    """Apply `change` to a copy of the current build and switch to it; None if no build exists.
+
+    The caller holds the home's graph lock.
+    """
+    current = current_build(graph_root)
+    if current is None:
+        return None
+    build_id = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{uuid.uuid4().hex[:8]}"
+    path = builds_dir(graph_root) / f"{build_id}.kuzu"
+    try:
+        shutil.copyfile(current, path)
+        wal = current.with_name(current.name + ".wal")
+        if wal.exists():
+            shutil.copyfile(wal, path.with_name(path.name + ".wal"))
+        with open_database(path, read_only=False, buffer_pool_mb=256) as conn:
+            change(conn)
+    except BaseException:
+        _remove_build(path)
+        raise
+    _switch(graph_root, path.name)
+    prune_builds(graph_root, retention)
+    return build_id

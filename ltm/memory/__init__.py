@@ -1,0 +1,1 @@
+"""Agent memories: sources, the lake partition, auto-linking, the backfill and online adds."""

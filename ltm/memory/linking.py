@@ -1,0 +1,282 @@
+"""Auto-linking: memories -> the files, functions and classes they speak of. A pure function.
+
+Rules (relevance_score, context):
+- `metadata_file_match` 1.0: the memory's `file_path` (absolute, relative or partial) resolved to
+  the File(s) sharing the longest run of trailing path components; ties prefer the memory's
+  project, then link each.
+- `content_name_match` 0.8: a function (RELATES_TO_FUNCTION) or class (RELATES_TO_CLASS) name of at
+  least `MIN_NAME_LEN` characters appearing as an identifier in the content: identifier
+  boundaries, case-sensitive, `STOP_NAMES` and dunder names never match. A qualified name
+  (`Class.method`, `module.func`, any dotted suffix of `package.module.Class.method`) scores
+  `QUALIFIED_SCORE` 0.9.
+- Ambiguity: a name defined in several places links to each; the memory's own file keeps the full
+  score, its own module (the file's directory) loses 0.05, its own project (`project_id`, else the
+  repository of its file) 0.1, anywhere else 0.2.
+- `explicit`: a `graph_links` entry `{type, target, properties}` of the memory, target an entity id,
+  a path or a (qualified) name; its properties win over the automatic ones.
+One link per (rel, memory, entity): the highest score wins. An unresolvable explicit link is a
+failure: counted and returned with the memory's id, never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+log = logging.getLogger(__name__)
+
+MIN_NAME_LEN = 4
+NAME_SCORE, QUALIFIED_SCORE, FILE_SCORE = 0.8, 0.9, 1.0
+PENALTY = {"file": 0.0, "module": 0.05, "project": 0.1, "elsewhere": 0.2}
+CHAIN = r"[A-Za-z0-9_]+(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+STOP_NAMES = frozenset(
+    """
+    self main test tests init data name names value values type types list dict item items keys
+    None True False return print args kwargs call calls func function method class object string
+    text file files path paths line lines open close read write load save dump dumps loads start
+    stop next done this that with from into then when what where which there here have make build
+    create delete remove update insert append extend clear copy count index find format parse split
+    join strip lower upper replace match search sort sorted filter apply error errors result
+    results config setup check help info warn debug default setUp tearDown wrapper inner decorator
+    handler callback process execute handle send size length empty reset flush sync wait time date
+    node edge tree root base core note todo fixme
+    """.split()
+)
+RELS = {"File": "RELATES_TO_FILE", "Function": "RELATES_TO_FUNCTION", "Class": "RELATES_TO_CLASS"}
+_TYPE_ALIASES = {
+    **{k.lower(): k for k in RELS}, **{v.lower(): k for k, v in RELS.items()},
+    "relates_to": None, "file_ref": "File", "function_ref": "Function", "class_ref": "Class",
+}
+LINK_SCHEMA = {
+    "rel": pl.String, "src": pl.String, "dst": pl.String, "dst_label": pl.String, "repo": pl.String,
+    "relevance_score": pl.Float64, "context": pl.String,
+}
+
+
+def normalize_path(raw: str) -> list[str]:
+    """Path components of a file reference: `file://` stripped, `\\` as `/`, `.` dropped."""
+    p = raw.strip()
+    if p.startswith("file://"):
+        p = p[len("file://"):]
+    return [c for c in p.replace("\\", "/").split("/") if c not in ("", ".")]
+
+
+@dataclass
+class CodeIndex:
+    """The code entities a memory can link to, indexed for the linker."""
+
+    files: pl.DataFrame  # id, repo, path
+    entities: pl.DataFrame  # id, label, repo, name, qualified_name, file_path, module
+    by_basename: dict[str, list[tuple[str, str, list[str]]]] = field(default_factory=dict)
+    names: pl.DataFrame = field(default_factory=pl.DataFrame)
+    forms: pl.DataFrame = field(default_factory=pl.DataFrame)
+    _by_key: dict[tuple[str, str], list[tuple[str, str]]] | None = None
+
+    @classmethod
+    def build(cls, files: pl.DataFrame, entities: pl.DataFrame) -> "CodeIndex":
+        """Index files by basename, entity names and every dotted suffix of their full names."""
+        idx = cls(files, entities)
+        for fid, repo, path in files.select("id", "repo", "path").iter_rows():
+            comps = normalize_path(path)
+            if comps:
+                idx.by_basename.setdefault(comps[-1], []).append((fid, repo, comps))
+        ents = entities.with_columns(
+            pl.when(pl.col("module").is_not_null() & (pl.col("module") != ""))
+            .then(pl.col("module") + "." + pl.col("qualified_name"))
+            .otherwise(pl.col("qualified_name")).alias("full")
+        )
+        names = ents.filter(
+            (pl.col("name").str.len_chars() >= MIN_NAME_LEN)
+            & ~pl.col("name").is_in(list(STOP_NAMES))
+            & ~(pl.col("name").str.starts_with("__") & pl.col("name").str.ends_with("__"))
+        )
+        idx.names = names.select(
+            pl.col("name").alias("key"), "id", "label", "repo", "file_path",
+        ).with_columns(pl.len().over("key", "label").alias("n_defs"))
+        rows = []
+        for eid, label, repo, fpath, full in ents.select("id", "label", "repo", "file_path", "full").iter_rows():
+            parts = (full or "").split(".")
+            for i in range(len(parts) - 1):
+                rows.append((".".join(parts[i:]), eid, label, repo, fpath))
+        forms = pl.DataFrame(rows, schema=["key", "id", "label", "repo", "file_path"], orient="row")
+        idx.forms = forms.unique().with_columns(pl.len().over("key", "label").alias("n_defs"))
+        return idx
+
+    def resolve_path(self, raw: str, project: str | None = None) -> list[tuple[str, str, str]]:
+        """(file id, repo, path) of the best match(es) for a file reference, or []."""
+        comps = normalize_path(raw)
+        if not comps:
+            return []
+        best, found = 0, []
+        for fid, repo, fcomps in self.by_basename.get(comps[-1], ()):
+            n = min(len(comps), len(fcomps))
+            if comps[-n:] != fcomps[-n:]:
+                continue
+            if n > best:
+                best, found = n, [(fid, repo, fcomps)]
+            elif n == best:
+                found.append((fid, repo, fcomps))
+        if project and len(found) > 1 and any(r == project for _, r, _ in found):
+            found = [f for f in found if f[1] == project]
+        return [(fid, repo, "/".join(c)) for fid, repo, c in found]
+
+    def _lookup(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
+        """(label, id | name | qualified form) -> [(entity id, repo)], built on first use."""
+        if self._by_key is None:
+            table: dict[tuple[str, str], list[tuple[str, str]]] = {}
+            for fid, repo in self.files.select("id", "repo").iter_rows():
+                table[("File", fid)] = [(fid, repo)]
+            for eid, label, repo, name in self.entities.select("id", "label", "repo", "name").iter_rows():
+                table[(label, eid)] = [(eid, repo)]
+                table.setdefault((label, f"name:{name}"), []).append((eid, repo))
+            for key, eid, label, repo in self.forms.select("key", "id", "label", "repo").iter_rows():
+                table.setdefault((label, f"name:{key}"), []).append((eid, repo))
+            self._by_key = table
+        return self._by_key
+
+    def resolve_id(self, target: str, label: str) -> list[tuple[str, str]]:
+        """[(entity id, repo)] if `target` is the id of an entity of `label`, else []."""
+        return self._lookup().get((label, target), [])
+
+    def resolve_name(self, target: str, label: str) -> list[tuple[str, str]]:
+        """(entity id, repo) of every entity of `label` whose id, qualified form or name is `target`."""
+        table = self._lookup()
+        return table.get((label, target)) or sorted(set(table.get((label, f"name:{target}"), [])))
+
+
+@dataclass
+class LinkResult:
+    """Links (LINK_SCHEMA columns), rule counts, and failures as (memory id, reason)."""
+
+    links: pl.DataFrame
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+    def by_rule(self) -> dict[str, int]:
+        rule = self.links.select(pl.col("context").str.split(":").list.first().alias("rule"))
+        return dict(rule.group_by("rule").len().sort("rule").iter_rows())
+
+
+def _file_links(memories: pl.DataFrame, code: CodeIndex) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """metadata_file_match links, and (memory id, own file path, own repo) for the ambiguity rule."""
+    links, own = [], []
+    has = memories.filter(pl.col("file_path").is_not_null() & (pl.col("file_path") != ""))
+    for mid, fpath, project in has.select("id", "file_path", "project_id").iter_rows():
+        for fid, repo, path in code.resolve_path(fpath, project):
+            links.append(("RELATES_TO_FILE", mid, fid, "File", repo, FILE_SCORE, f"metadata_file_match: {path}"))
+            own.append((mid, path, repo))
+    return (
+        pl.DataFrame(links, schema=LINK_SCHEMA, orient="row"),
+        pl.DataFrame(own, schema={"src": pl.String, "own_path": pl.String, "own_repo": pl.String}, orient="row"),
+    )
+
+
+def _dotted_forms(chains: pl.Series) -> pl.DataFrame:
+    rows = []
+    for chain in chains:
+        parts = chain.split(".")
+        for i in range(len(parts) - 1):
+            for j in range(i + 2, len(parts) + 1):
+                rows.append((chain, ".".join(parts[i:j])))
+    return pl.DataFrame(rows, schema={"chain": pl.String, "key": pl.String}, orient="row")
+
+
+def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -> pl.DataFrame:
+    tokens = (
+        memories.select(pl.col("id").alias("src"), pl.col("content").str.extract_all(CHAIN).alias("chain"))
+        .explode("chain").drop_nulls("chain")
+    )
+    bare = (
+        tokens.select("src", pl.col("chain").str.split(".").alias("key")).explode("key")
+        .join(code.names, on="key", how="inner").with_columns(pl.lit(NAME_SCORE).alias("base"))
+    )
+    dotted_chains = tokens.filter(pl.col("chain").str.contains(".", literal=True))
+    expanded = _dotted_forms(dotted_chains["chain"].unique())
+    qualified = (
+        dotted_chains.join(expanded, on="chain", how="inner").select("src", "key")
+        .join(code.forms, on="key", how="inner").with_columns(pl.lit(QUALIFIED_SCORE).alias("base"))
+    )
+    hits = pl.concat([bare.select(qualified.columns), qualified], how="vertical").unique(["src", "id", "key"])
+    memo = memories.select(pl.col("id").alias("src"), pl.col("project_id"))
+    hits = hits.join(memo, on="src", how="left").join(own, on="src", how="left")
+    parent = pl.col("file_path").str.replace(r"/?[^/]*$", "")
+    tier = (
+        pl.when(pl.col("n_defs") <= 1).then(pl.lit(PENALTY["file"]))
+        .when((pl.col("own_repo") == pl.col("repo")) & (pl.col("own_path") == pl.col("file_path"))).then(pl.lit(PENALTY["file"]))
+        .when((pl.col("own_repo") == pl.col("repo")) & (pl.col("own_path").str.replace(r"/?[^/]*$", "") == parent))
+        .then(pl.lit(PENALTY["module"]))
+        .when((pl.col("project_id") == pl.col("repo")) | (pl.col("own_repo") == pl.col("repo")))
+        .then(pl.lit(PENALTY["project"]))
+        .otherwise(pl.lit(PENALTY["elsewhere"]))
+    )
+    scored = hits.with_columns((pl.col("base") - tier).round(4).alias("relevance_score"))
+    best = scored.sort("relevance_score", descending=True).unique(["src", "id"], keep="first")
+    return best.select(
+        pl.col("label").replace_strict(RELS).alias("rel"), "src", pl.col("id").alias("dst"),
+        pl.col("label").alias("dst_label"), "repo", "relevance_score",
+        (pl.lit("content_name_match: ") + pl.col("key")).alias("context"),
+    )
+
+
+def _explicit_links(memories: pl.DataFrame, code: CodeIndex, failures: list[tuple[str, str]]) -> pl.DataFrame:
+    rows = []
+    has = memories.filter(pl.col("graph_links").is_not_null())
+    for mid, raw, project in has.select("id", "graph_links", "project_id").iter_rows():
+        try:
+            entries = json.loads(raw)
+        except json.JSONDecodeError:
+            failures.append((mid, "graph_links is not valid JSON"))
+            continue
+        for link in entries:
+            kind = str(link.get("type", "")).lower()
+            label = _TYPE_ALIASES.get(kind)
+            target = str(link.get("target", ""))
+            if label is None:
+                failures.append((mid, f"graph_links type {link.get('type')!r} is not RELATES_TO_FILE/FUNCTION/CLASS"))
+                continue
+            if label == "File":
+                found = code.resolve_id(target, label) or [(f, r) for f, r, _ in code.resolve_path(target, project)]
+            else:
+                found = code.resolve_name(target, label)
+            if not found:
+                failures.append((mid, f"graph_links target {target!r} ({label}) is not in the code graph"))
+                continue
+            props = link.get("properties") or {}
+            score = props.get("relevance_score", 1.0)
+            score = float(score) if isinstance(score, (int, float)) and not isinstance(score, bool) else 1.0
+            ctx = f"explicit: {props['context']}" if props.get("context") else "explicit"
+            for dst, repo in found:
+                rows.append((RELS[label], mid, dst, label, repo, score, ctx))
+    return pl.DataFrame(rows, schema=LINK_SCHEMA, orient="row")
+
+
+def link_memories(memories: pl.DataFrame, code: CodeIndex) -> LinkResult:
+    """Every link of every memory (columns id, content, file_path, project_id, graph_links)."""
+    failures: list[tuple[str, str]] = []
+    if memories.height == 0 or code.files.height + code.entities.height == 0:
+        return LinkResult(pl.DataFrame(schema=LINK_SCHEMA), failures)
+    file_links, own = _file_links(memories, code)
+    content = _content_links(memories, code, own)
+    explicit = _explicit_links(memories, code, failures)
+    priority = pl.concat(
+        [explicit.with_columns(pl.lit(0).alias("p")), file_links.with_columns(pl.lit(1).alias("p")),
+         content.with_columns(pl.lit(2).alias("p"))], how="vertical",
+    )
+    links = priority.sort(["p", "relevance_score"], descending=[False, True]).unique(
+        ["rel", "src", "dst"], keep="first"
+    ).drop("p").sort(["src", "rel", "dst"])
+    for mid, reason in failures[:20]:
+        log.warning("memory %s: %s", mid, reason)
+    return LinkResult(links, failures)
+
+
+def memory_frame(rows: list[dict[str, Any]] | pl.DataFrame) -> pl.DataFrame:
+    """The columns the linker reads, from lake rows."""
+    df = rows if isinstance(rows, pl.DataFrame) else pl.DataFrame(rows, infer_schema_length=None)
+    cols = {"id": pl.String, "content": pl.String, "file_path": pl.String, "project_id": pl.String, "graph_links": pl.String}
+    return df.select([
+        (pl.col(c) if c in df.columns else pl.lit(None)).cast(t).alias(c) for c, t in cols.items()
+    ])

@@ -1,0 +1,145 @@
+"""Memory entries as lake rows: one normalised shape for every source.
+
+Imported memories (JSON Lines, TraceMem, amplihack, documentation files) live in the lake's
+pseudo-partition `repo=memories` (`MEMORY_PARTITION`), never a repository partition: they are
+persisted there so the backfill can relink every historical memory. Documentation memories mined
+from a repository during ingest live in that repository's partition instead.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from enum import Enum
+from typing import Any
+
+from ltm import ids
+from ltm.errors import LtmError
+
+MEMORY_PARTITION = "memories"
+"""Lake partition key of imported and online memories and of every memory link."""
+
+
+class MemoryType(str, Enum):
+    """The cognitive kind of a memory (the seed schema's five types)."""
+
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+    PROCEDURAL = "procedural"
+    PROSPECTIVE = "prospective"
+    WORKING = "working"
+
+
+class MemoryInputError(LtmError):
+    """A memory entry is malformed (the line is skipped, the others load)."""
+
+
+@dataclass
+class ImportReport:
+    """What an import loaded and which lines it skipped (1-based line number, reason)."""
+
+    source: str
+    loaded: int = 0
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "loaded": self.loaded, "skipped": len(self.skipped),
+            "bad_lines": [{"line": n, "error": e} for n, e in self.skipped],
+        }
+
+
+def parse_time(value: Any, what: str) -> datetime | None:
+    """ISO 8601 text or epoch seconds to an aware UTC datetime; None stays None."""
+    if value is None or value == "":
+        return None
+    try:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return datetime.fromtimestamp(float(value), tz=timezone.utc)
+        if isinstance(value, str):
+            dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    except (ValueError, OverflowError, OSError) as e:
+        raise MemoryInputError(f"{what} {value!r} is not an ISO 8601 time: write e.g. 2024-05-01T12:00:00Z") from e
+    raise MemoryInputError(f"{what} {value!r} is not an ISO 8601 time: write e.g. 2024-05-01T12:00:00Z")
+
+
+def memory_type(value: Any, default: MemoryType) -> str:
+    """A valid memory_type value, or a clear error naming the allowed ones."""
+    if value is None or value == "":
+        return default.value
+    try:
+        return MemoryType(str(value).lower()).value
+    except ValueError as e:
+        allowed = ", ".join(t.value for t in MemoryType)
+        raise MemoryInputError(f"memory_type {value!r} is not one of {allowed}") from e
+
+
+def _int(value: Any, what: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+        raise MemoryInputError(f"{what} {value!r} is not a whole number")
+    return int(value)
+
+
+def _text(value: Any, what: str, required: bool = False) -> str | None:
+    if value is None:
+        if required:
+            raise MemoryInputError(f"missing {what}")
+        return None
+    if not isinstance(value, str):
+        raise MemoryInputError(f"{what} must be text, got {type(value).__name__}")
+    if required and not value.strip():
+        raise MemoryInputError(f"{what} is empty")
+    return value
+
+
+def _graph_links(value: Any) -> str | None:
+    if value is None or value == []:
+        return None
+    if not isinstance(value, list) or not all(isinstance(x, dict) and x.get("type") and x.get("target") for x in value):
+        raise MemoryInputError("graph_links must be a list of {type, target, properties} objects")
+    return json.dumps(value, sort_keys=True)
+
+
+def memory_row(
+    source: str,
+    mem_id: str,
+    content: str,
+    *,
+    repo: str = MEMORY_PARTITION,
+    memory_type_value: Any = None,
+    default_type: MemoryType = MemoryType.SEMANTIC,
+    metadata: dict[str, Any] | None = None,
+    project_id: str | None = None,
+) -> dict[str, Any]:
+    """The lake row of one memory; raises MemoryInputError naming the bad field."""
+    md = metadata or {}
+    if not isinstance(md, dict):
+        raise MemoryInputError(f"metadata must be an object, got {type(md).__name__}")
+    content = _text(content, "content", required=True)  # type: ignore[assignment]
+    mem_id = str(_text(mem_id, "id", required=True))
+    eid = ids.memory_id(source, mem_id)
+    tags = md.get("tags")
+    if tags is not None and (not isinstance(tags, list) or not all(isinstance(t, str) for t in tags)):
+        raise MemoryInputError(f"tags must be a list of strings, got {tags!r}")
+    importance = md.get("importance")
+    if importance is not None and (isinstance(importance, bool) or not isinstance(importance, (int, float))):
+        raise MemoryInputError(f"importance {importance!r} is not a number")
+    category = _text(md.get("category"), "category") or "memory"
+    return {
+        "id": eid, "repo": repo, "vector_id": ids.vector_id(eid),
+        "memory_type": memory_type(memory_type_value or md.get("memory_type"), default_type),
+        "category": category, "content": content, "source": source,
+        "created_at": parse_time(md.get("created_at"), "created_at"),
+        "project_id": _text(project_id if project_id is not None else md.get("project_id"), "project_id"),
+        "text": content,
+        "file_path": _text(md.get("file_path"), "file_path"),
+        "function_name": _text(md.get("function_name"), "function_name"),
+        "tags": tags, "importance": float(importance) if importance is not None else None,
+        "last_accessed": parse_time(md.get("last_accessed"), "last_accessed"),
+        "line_start": _int(md.get("line_start"), "line_start"), "line_end": _int(md.get("line_end"), "line_end"),
+        "graph_links": _graph_links(md.get("graph_links")),
+    }

@@ -1,0 +1,181 @@
+"""Memory sources: JSON Lines (the seed's LTM format), TraceMem exports, amplihack Kuzu databases.
+
+Each reader yields lake rows (`ltm.memory.records.memory_row`) and records every bad line in an
+`ImportReport` with its number and reason: a bad line is skipped, the rest loads.
+Documentation files are the fourth source (`ltm.memory.docs`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from ltm.errors import LtmError
+from ltm.memory.records import ImportReport, MemoryInputError, MemoryType, memory_row
+
+_FILE_KEYS = ("file_path", "path", "filepath", "filename", "notebook_path", "uri", "file")
+AMPLIHACK_TABLES = {
+    "SemanticMemory": MemoryType.SEMANTIC, "EpisodicMemory": MemoryType.EPISODIC,
+    "ProceduralMemory": MemoryType.PROCEDURAL, "ProspectiveMemory": MemoryType.PROSPECTIVE,
+    "WorkingMemory": MemoryType.WORKING,
+}
+
+
+def _json_lines(path: Path, report: ImportReport) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) of every non-blank line; a line that is not an object is reported."""
+    try:
+        handle = open(path, encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise LtmError(f"cannot read memory file {path}: {e.strerror}") from e
+    with handle:
+        for n, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                report.skipped.append((n, f"not valid JSON ({e.msg} at column {e.colno})"))
+                continue
+            if not isinstance(obj, dict):
+                report.skipped.append((n, f"expected a JSON object, got {type(obj).__name__}"))
+                continue
+            yield n, obj
+
+
+def read_jsonl(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]:
+    """Entries `{id, content, project_id, metadata: {category, file_path, ..., graph_links}}`."""
+    for n, obj in _json_lines(path, report):
+        try:
+            md = dict(obj.get("metadata") or {}) if isinstance(obj.get("metadata") or {}, dict) else obj["metadata"]
+            if isinstance(md, dict) and "graph_links" in obj and "graph_links" not in md:
+                md["graph_links"] = obj["graph_links"]
+            if obj.get("id") is None:
+                raise MemoryInputError("missing id")
+            yield memory_row(
+                "jsonl", str(obj["id"]), obj.get("content"), metadata=md,
+                memory_type_value=obj.get("memory_type"), project_id=obj.get("project_id"),
+            )
+        except MemoryInputError as e:
+            report.skipped.append((n, str(e)))
+
+
+def _file_of(value: Any) -> str | None:
+    if isinstance(value, str) and value.startswith("file://"):
+        return unquote(urlparse(value).path) or None
+    return None
+
+
+def tool_use_files(tool_input: Any) -> list[str]:
+    """File paths a tool use names: `file://` URIs anywhere in its input, or path-like keys."""
+    found: list[str] = []
+
+    def walk(v: Any, key: str | None) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, k)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x, key)
+        elif isinstance(v, str):
+            f = _file_of(v) or (v if key in _FILE_KEYS and v and "\n" not in v else None)
+            if f and f not in found:
+                found.append(f)
+
+    walk(tool_input, None)
+    return found
+
+
+def _message_parts(obj: dict[str, Any]) -> tuple[str, str, list[tuple[str, Any]]]:
+    """(role, text, [(tool name, tool input)]) of a flat or `message`-nested export line."""
+    msg = obj.get("message") if isinstance(obj.get("message"), dict) else obj
+    role = str(msg.get("role") or obj.get("role") or obj.get("type") or "")
+    content = msg.get("content")
+    texts: list[str] = []
+    tools: list[tuple[str, Any]] = []
+    if isinstance(content, str):
+        texts.append(content)
+    elif isinstance(content, list):
+        for block in content:
+            if isinstance(block, str):
+                texts.append(block)
+            elif isinstance(block, dict) and block.get("type") == "text":
+                texts.append(str(block.get("text") or ""))
+            elif isinstance(block, dict) and block.get("type") == "tool_use":
+                tools.append((str(block.get("name") or "tool"), block.get("input")))
+    elif content is not None:
+        raise MemoryInputError(f"content must be text or a list of blocks, got {type(content).__name__}")
+    for call in obj.get("tool_uses") or obj.get("tool_calls") or []:
+        if not isinstance(call, dict):
+            raise MemoryInputError("tool_uses must be a list of objects")
+        tools.append((str(call.get("name") or call.get("tool") or "tool"), call.get("input", call.get("arguments"))))
+    return role, "\n".join(t for t in texts if t.strip()), tools
+
+
+def read_tracemem(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]:
+    """User and agent messages as episodic memories; a tool use on a file links the message to it."""
+    for n, obj in _json_lines(path, report):
+        try:
+            role, text, tools = _message_parts(obj)
+            if role not in ("user", "assistant", "agent", "human", "ai"):
+                raise MemoryInputError(f"role {role!r} is not a user or agent message")
+            files = [f for _, inp in tools for f in tool_use_files(inp)]
+            lines = [text] if text else []
+            lines += [f"{name} {', '.join(tool_use_files(inp))}".strip() for name, inp in tools]
+            conversation = obj.get("conversation_id") or obj.get("session_id") or obj.get("sessionId") or path.stem
+            msg_id = obj.get("id") or obj.get("uuid") or obj.get("message_id") or f"line{n}"
+            links = [
+                {"type": "RELATES_TO_FILE", "target": f,
+                 "properties": {"relevance_score": 1.0, "context": "tool_use"}}
+                for f in dict.fromkeys(files)
+            ]
+            md = {
+                "category": "conversation", "created_at": obj.get("timestamp") or obj.get("created_at"),
+                "file_path": files[0] if files else None, "tags": [role], "graph_links": links or None,
+            }
+            yield memory_row(
+                "tracemem", f"{conversation}:{msg_id}", "\n".join(lines), metadata=md,
+                default_type=MemoryType.EPISODIC, project_id=obj.get("project_id"),
+            )
+        except MemoryInputError as e:
+            report.skipped.append((n, str(e)))
+
+
+def read_amplihack(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]:
+    """Rows of an amplihack memory database (Kuzu), opened read-only; a bad row is reported."""
+    from ltm.graph.kuzu_store import open_database, query
+
+    if not path.exists():
+        raise LtmError(f"amplihack database {path} does not exist: pass the path of its Kuzu database")
+    rows: list[tuple[str, int, dict[str, Any]]] = []
+    try:
+        with open_database(path, read_only=True, buffer_pool_mb=64) as conn:
+            tables = {r[0] for r in query(conn, "CALL show_tables() RETURN name")}
+            for label in (t for t in AMPLIHACK_TABLES if t in tables):
+                for i, (node,) in enumerate(query(conn, f"MATCH (m:{label}) RETURN m"), start=1):
+                    rows.append((label, i, node))
+    except LtmError as e:
+        raise LtmError(f"{path} is not a readable amplihack (Kuzu) database: {e}") from e
+    if not rows and not report.skipped:
+        report.skipped.append((0, f"no {'/'.join(AMPLIHACK_TABLES)} rows found"))
+    for label, i, node in rows:
+        try:
+            raw_md = node.get("metadata")
+            md = json.loads(raw_md) if isinstance(raw_md, str) and raw_md.strip() else (raw_md or {})
+            if not isinstance(md, dict):
+                raise MemoryInputError("metadata is not a JSON object")
+            md = dict(md)
+            md.setdefault("created_at", node.get("created_at").isoformat() if hasattr(node.get("created_at"), "isoformat") else node.get("created_at"))
+            concept = node.get("concept")
+            if concept:
+                md["tags"] = list(md.get("tags") or []) + [str(concept)]
+            if node.get("memory_id") is None:
+                raise MemoryInputError("missing memory_id")
+            yield memory_row(
+                "amplihack", str(node["memory_id"]), node.get("content"), metadata=md,
+                default_type=AMPLIHACK_TABLES[label], project_id=node.get("agent_id") or md.get("project_id"),
+            )
+        except (MemoryInputError, json.JSONDecodeError) as e:
+            report.skipped.append((i, f"{label} row {i}: {e}"))

@@ -1,0 +1,97 @@
+"""Memories in the lake: import into the `memories` partition, read every memory, index the code.
+
+Imported and online memories are merged into `lake/Memory/repo=memories/` by id (a re-import of
+the same entry replaces it, never duplicates it), under the home's `memories` lock. Their links
+and embeddings live in the same partition key of `RELATES_TO_*` and `embeddings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+import polars as pl
+import pyarrow as pa
+
+from ltm.errors import LtmError
+from ltm.home import Home
+from ltm.lake import Lake
+from ltm.memory.linking import CodeIndex
+from ltm.memory.records import MEMORY_PARTITION, ImportReport
+from ltm.schema import lake_schema
+
+Format = Literal["jsonl", "tracemem", "amplihack", "docs"]
+FORMATS: tuple[str, ...] = ("jsonl", "tracemem", "amplihack", "docs")
+
+
+def read_memories(lake: Lake) -> pl.DataFrame:
+    """Every Memory row of the lake: imported, online and documentation memories."""
+    return pl.from_arrow(lake.read("Memory"))  # type: ignore[return-value]
+
+
+def merge_table(lake: Lake, table: str, new: pa.Table, key: list[str], partition: str = MEMORY_PARTITION) -> pa.Table:
+    """The partition's rows with `new` merged in (same key: the new row wins), in the lake schema."""
+    old = lake.read(table, partition)
+    schema = lake_schema(table)
+    both = pa.concat_tables([new.cast(schema), old]) if old.num_rows else new.cast(schema)
+    df = pl.from_arrow(both).unique(key, keep="first", maintain_order=True)
+    return df.to_arrow().cast(schema)
+
+
+def save_memories(lake: Lake, rows: list[dict[str, Any]]) -> tuple[int, int]:
+    """Merge rows into the `memories` partition by id; returns (new ids, replaced ids)."""
+    if not rows:
+        return 0, 0
+    new = pa.Table.from_pylist(rows, schema=lake_schema("Memory"))
+    existing = set(lake.read("Memory", MEMORY_PARTITION, columns=["id"]).column("id").to_pylist())
+    ids = set(new.column("id").to_pylist())
+    merged = merge_table(lake, "Memory", new, ["id"])
+    with lake.write(MEMORY_PARTITION) as w:
+        w.write("Memory", merged)
+    return len(ids - existing), len(ids & existing)
+
+
+def read_source(path: Path, fmt: str, report: ImportReport) -> Iterable[dict[str, Any]]:
+    """The rows of one source file in a format of `FORMATS`."""
+    from ltm.memory.docs import read_doc_file
+    from ltm.memory.sources import read_amplihack, read_jsonl, read_tracemem
+
+    readers = {"jsonl": read_jsonl, "tracemem": read_tracemem, "amplihack": read_amplihack, "docs": read_doc_file}
+    if fmt not in readers:
+        raise LtmError(f"unknown memory format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if not path.exists():
+        raise LtmError(f"memory source {path} does not exist: pass an existing file")
+    return readers[fmt](path, report)
+
+
+def import_memories(home: Home, path: str | Path, fmt: str) -> ImportReport:
+    """Read a source and merge its good entries into the home's lake; bad lines are reported."""
+    path = Path(path)
+    report = ImportReport(source=f"{fmt}:{path}")
+    rows: dict[str, dict[str, Any]] = {}
+    for row in read_source(path, fmt, report):
+        rows[row["id"]] = row  # a later line with the same id replaces an earlier one
+    with home.lock("memories", timeout=600):
+        save_memories(Lake(home.lake), list(rows.values()))
+    report.loaded = len(rows)
+    return report
+
+
+def code_index(lake: Lake) -> CodeIndex:
+    """Files, functions and classes of every repository in the lake, with their module names."""
+    files = pl.from_arrow(lake.read("File", columns=["id", "repo", "path"]))
+    modules = pl.from_arrow(lake.read("Module", columns=["id", "name"])).rename({"id": "mod", "name": "module"})
+    belongs = pl.from_arrow(lake.read("BELONGS_TO", columns=["src", "dst"])).rename({"src": "file_id", "dst": "mod"})
+    file_module = belongs.join(modules, on="mod", how="inner").select("file_id", "module").unique("file_id")
+    parts = []
+    for label in ("Function", "Class"):
+        t = pl.from_arrow(lake.read(label, columns=["id", "repo", "name", "qualified_name", "file_path"]))
+        parts.append(t.with_columns(pl.lit(label).alias("label")))
+    ents = pl.concat(parts, how="vertical").with_columns(
+        (pl.lit("file:") + pl.col("repo") + ":" + pl.col("file_path")).alias("file_id")
+    )
+    ents = ents.join(file_module, on="file_id", how="left").select(
+        "id", "label", "repo", "name", "qualified_name", "file_path", "module"
+    )
+    return CodeIndex.build(files, ents)  # type: ignore[arg-type]

@@ -1,0 +1,175 @@
+"""The linking rules, one by one, on a small hand-written code index."""
+
+import json
+
+import polars as pl
+import pytest
+
+from ltm.memory.linking import CodeIndex, link_memories, memory_frame
+
+FILES = [
+    ("file:svc:app/auth.py", "svc", "app/auth.py"),
+    ("file:svc:app/util.py", "svc", "app/util.py"),
+    ("file:svc:app/tokens/store.py", "svc", "app/tokens/store.py"),
+    ("file:svc:tests/auth.py", "svc", "tests/auth.py"),
+    ("file:web:web/views.py", "web", "web/views.py"),
+    ("file:web:web/forms.py", "web", "web/forms.py"),
+]
+# id, label, repo, name, qualified_name, file_path, module
+ENTITIES = [
+    ("fn:svc:app/auth.py:Validator.validate_token", "Function", "svc", "validate_token", "Validator.validate_token", "app/auth.py", "app.auth"),
+    ("fn:svc:app/auth.py:parse_header", "Function", "svc", "parse_header", "parse_header", "app/auth.py", "app.auth"),
+    ("cls:svc:app/auth.py:Validator", "Class", "svc", "Validator", "Validator", "app/auth.py", "app.auth"),
+    ("fn:svc:app/util.py:retry", "Function", "svc", "retry", "retry", "app/util.py", "app.util"),
+    ("fn:svc:app/util.py:run", "Function", "svc", "run", "run", "app/util.py", "app.util"),
+    ("fn:svc:app/util.py:update", "Function", "svc", "update", "update", "app/util.py", "app.util"),
+    ("fn:svc:app/util.py:__init__", "Function", "svc", "__init__", "Thing.__init__", "app/util.py", "app.util"),
+    # `normalize` is defined three times: the ambiguity rule
+    ("fn:svc:app/util.py:normalize", "Function", "svc", "normalize", "normalize", "app/util.py", "app.util"),
+    ("fn:svc:app/tokens/store.py:normalize", "Function", "svc", "normalize", "normalize", "app/tokens/store.py", "app.tokens.store"),
+    ("fn:web:web/forms.py:normalize", "Function", "web", "normalize", "normalize", "web/forms.py", "web.forms"),
+    ("fn:web:web/views.py:render", "Function", "web", "render", "render", "web/views.py", "web.views"),
+]
+
+
+@pytest.fixture(scope="module")
+def code() -> CodeIndex:
+    files = pl.DataFrame(FILES, schema=["id", "repo", "path"], orient="row")
+    ents = pl.DataFrame(ENTITIES, schema=["id", "label", "repo", "name", "qualified_name", "file_path", "module"], orient="row")
+    return CodeIndex.build(files, ents)
+
+
+def links_of(code, content="", **md):
+    row = {"id": "m1", "content": content, **md}
+    if "graph_links" in row:
+        row["graph_links"] = json.dumps(row["graph_links"])
+    result = link_memories(memory_frame([row]), code)
+    return {(r["dst"], r["relevance_score"], r["context"]) for r in result.links.to_dicts()}, result
+
+
+def targets(code, content="", **md):
+    return {dst: score for dst, score, _ in links_of(code, content, **md)[0]}
+
+
+@pytest.mark.parametrize("path", ["app/auth.py", "/home/ada/src/svc/app/auth.py", "./app/auth.py",
+                                  "file:///home/ada/src/svc/app/auth.py", "app\\auth.py"])
+def test_metadata_file_path_absolute_relative_or_uri_links_the_file_with_relevance_one(code, path):
+    links, _ = links_of(code, "no names here", file_path=path)
+    assert links == {("file:svc:app/auth.py", 1.0, "metadata_file_match: app/auth.py")}
+
+
+def test_partial_path_picks_the_best_match_and_a_tie_links_each(code):
+    assert targets(code, "x", file_path="tokens/store.py") == {"file:svc:app/tokens/store.py": 1.0}
+    # `auth.py` alone matches app/auth.py and tests/auth.py equally well: both are linked
+    assert targets(code, "x", file_path="auth.py") == {"file:svc:app/auth.py": 1.0, "file:svc:tests/auth.py": 1.0}
+    # a longer suffix decides: only the file under app/
+    assert targets(code, "x", file_path="src/svc/app/auth.py") == {"file:svc:app/auth.py": 1.0}
+
+
+def test_path_that_matches_no_file_links_nothing(code):
+    assert targets(code, "x", file_path="lib/auth.py") == {}
+
+
+def test_function_name_in_content_links_with_0_8(code):
+    links, _ = links_of(code, "refactored the validation in validate_token today")
+    assert links == {("fn:svc:app/auth.py:Validator.validate_token", 0.8, "content_name_match: validate_token")}
+
+
+@pytest.mark.parametrize("content", [
+    "validate_tokens is new", "my_validate_token helper", "Validate_Token", "VALIDATE_TOKEN",
+    "revalidate_token", "validate_token2",
+])
+def test_names_match_only_whole_identifiers_and_case_sensitively(code, content):
+    assert targets(code, content) == {}
+
+
+def test_punctuation_and_calls_are_identifier_boundaries(code):
+    hits = targets(code, "see `parse_header()`, then (retry).")
+    assert hits == {"fn:svc:app/auth.py:parse_header": 0.8, "fn:svc:app/util.py:retry": 0.8}
+
+
+def test_names_shorter_than_four_characters_and_stop_words_never_match(code):
+    # `run` is 3 characters; `update` is on the stop list; `__init__` is a dunder
+    assert targets(code, "run the update in __init__ and run again") == {}
+
+
+def test_qualified_name_scores_higher_than_the_bare_name(code):
+    hits = targets(code, "Validator.validate_token rejects expired tokens")
+    assert hits["fn:svc:app/auth.py:Validator.validate_token"] == 0.9
+    # the class name inside the qualified name links to the class
+    assert hits["cls:svc:app/auth.py:Validator"] == 0.8
+
+
+def test_module_qualified_name_scores_higher(code):
+    links, _ = links_of(code, "call auth.parse_header first")
+    assert links == {("fn:svc:app/auth.py:parse_header", 0.9, "content_name_match: auth.parse_header")}
+    assert targets(code, "app.util.retry wraps it") == {"fn:svc:app/util.py:retry": 0.9}
+
+
+def test_class_names_link_to_classes_only(code):
+    links, _ = links_of(code, "the Validator holds the secret")
+    assert links == {("cls:svc:app/auth.py:Validator", 0.8, "content_name_match: Validator")}
+    assert {r["rel"] for r in links_of(code, "the Validator")[1].links.to_dicts()} == {"RELATES_TO_CLASS"}
+
+
+def test_ambiguous_name_links_each_definition_preferring_own_file_then_module_then_project(code):
+    own_file = targets(code, "normalize is slow", file_path="app/util.py")
+    assert own_file == {
+        "file:svc:app/util.py": 1.0,
+        "fn:svc:app/util.py:normalize": 0.8,  # the memory's own file
+        "fn:svc:app/tokens/store.py:normalize": 0.7,  # same project (the repository of its file)
+        "fn:web:web/forms.py:normalize": 0.6,  # elsewhere
+    }
+    same_module = targets(code, "normalize", file_path="web/views.py")
+    assert same_module["fn:web:web/forms.py:normalize"] == 0.75  # same package directory as web/views.py
+    assert same_module["fn:svc:app/util.py:normalize"] == 0.6
+    by_project = targets(code, "normalize", project_id="web")
+    assert by_project == {
+        "fn:web:web/forms.py:normalize": 0.7,
+        "fn:svc:app/util.py:normalize": 0.6,
+        "fn:svc:app/tokens/store.py:normalize": 0.6,
+    }
+
+
+def test_a_name_mentioned_many_times_links_once_with_the_best_score(code):
+    result = links_of(code, "retry, retry and app.util.retry again; retry")[1]
+    rows = result.links.to_dicts()
+    assert [(r["dst"], r["relevance_score"]) for r in rows] == [("fn:svc:app/util.py:retry", 0.9)]
+
+
+def test_explicit_graph_links_are_honoured_with_their_properties(code):
+    links, result = links_of(code, "nothing named", graph_links=[
+        {"type": "RELATES_TO_FUNCTION", "target": "fn:web:web/views.py:render",
+         "properties": {"relevance_score": 0.5, "context": "reviewed"}},
+        {"type": "RELATES_TO_FILE", "target": "util.py", "properties": {}},
+        {"type": "RELATES_TO_CLASS", "target": "Validator"},
+    ])
+    assert links == {
+        ("fn:web:web/views.py:render", 0.5, "explicit: reviewed"),
+        ("file:svc:app/util.py", 1.0, "explicit"),
+        ("cls:svc:app/auth.py:Validator", 1.0, "explicit"),
+    }
+    assert result.failures == []
+
+
+def test_explicit_link_wins_over_the_automatic_link_to_the_same_entity(code):
+    links, _ = links_of(code, "parse_header", graph_links=[
+        {"type": "RELATES_TO_FUNCTION", "target": "parse_header", "properties": {"relevance_score": 0.3}}])
+    assert links == {("fn:svc:app/auth.py:parse_header", 0.3, "explicit")}
+
+
+def test_unresolvable_explicit_links_are_counted_failures_and_the_rest_still_links(code):
+    links, result = links_of(code, "retry later", graph_links=[
+        {"type": "RELATES_TO_FUNCTION", "target": "no_such_function"},
+        {"type": "SIMILAR_TO", "target": "mem:jsonl:2"},
+    ])
+    assert links == {("fn:svc:app/util.py:retry", 0.8, "content_name_match: retry")}
+    assert [m for m, _ in result.failures] == ["m1", "m1"]
+    assert "no_such_function" in result.failures[0][1] and "SIMILAR_TO" in result.failures[1][1]
+
+
+def test_links_are_a_pure_function_of_memories_and_code(code):
+    rows = [{"id": f"m{i}", "content": f"retry {i} parse_header", "file_path": "app/auth.py"} for i in range(5)]
+    a = link_memories(memory_frame(rows), code).links
+    b = link_memories(memory_frame(list(reversed(rows))), code).links
+    assert a.equals(b) and a.height == 15

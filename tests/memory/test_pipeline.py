@@ -1,0 +1,120 @@
+"""Memories through the real pipeline: import, backfill in the ingest job, online adds."""
+
+import json
+
+import pytest
+from dagster import DagsterInstance, materialize
+
+from assets import ALL_ASSETS
+from ltm.graph.kuzu_store import query
+from ltm.graph.read import open_current
+from ltm.home import Home
+from ltm.memory.store import import_memories
+from ltm.query import HybridLTM
+from ltm.reconcile import reconcile
+from ltm.stages import register_repository
+from ltm.vectors import VectorStore
+from tests.assets.test_materialize import _resources
+
+
+def ingest(home_dir, key, instance):
+    result = materialize(ALL_ASSETS, partition_key=key, instance=instance, resources=_resources(str(home_dir)))
+    assert result.success
+    return result.asset_materializations_for_node("memory_links")[0].metadata
+
+
+def memory_edges(home, mem_id=None):
+    with open_current(home.graph) as conn:
+        rows = query(conn, "MATCH (m:Memory)-[r]->(e) RETURN m.id, label(r), e.id, r.relevance_score")
+    return {(m, rel, e, s) for m, rel, e, s in rows if mem_id in (None, m)}
+
+
+@pytest.fixture
+def ingested(repo, home_dir, tmp_path):
+    repo.write("docs/design.md", "# Design\n\n## Auth\nparse_header splits the header.\n").commit("docs")
+    home = Home.resolve(home_dir).create()
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text("\n".join([
+        json.dumps({"id": "n1", "content": "refactored the validation in validate_token",
+                    "metadata": {"file_path": "/home/ada/sample/app/auth.py"}}),
+        "garbage line",
+        json.dumps({"id": "n2", "content": "retry must back off", "metadata": {"category": "guideline"}}),
+    ]) + "\n")
+    report = import_memories(home, notes, "jsonl")  # before the code graph exists
+    assert (report.loaded, [n for n, _ in report.skipped]) == (2, [2])
+    key = register_repository(home, repo.path)
+    instance = DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("repos", [key])
+    meta = ingest(home_dir, key, instance)
+    return home, key, instance, meta
+
+
+def test_ingest_backfills_links_of_memories_imported_before_the_code_existed(ingested):
+    home, key, _, meta = ingested
+    edges = memory_edges(home)
+    assert ("mem:jsonl:n1", "RELATES_TO_FILE", f"file:{key}:app/auth.py", 1.0) in edges
+    assert ("mem:jsonl:n1", "RELATES_TO_FUNCTION", f"fn:{key}:app/auth.py:Validator.validate_token", 0.8) in edges
+    assert ("mem:jsonl:n2", "RELATES_TO_FUNCTION", f"fn:{key}:app/util.py:retry", 0.8) in edges
+    # documentation memories come from the repository and link too
+    assert (f"mem:docs:{key}:docs/design.md#2", "RELATES_TO_FUNCTION", f"fn:{key}:app/auth.py:parse_header", 0.8) in edges
+    assert meta["links_added"].value == len(edges) and meta["links_removed"].value == 0
+    report = reconcile(home.graph, home.vectors)
+    assert report.ok and report.by_label["Memory"] == 2 + 3  # two imported, three doc chunks (README, 2 in design)
+
+
+def test_rerun_after_code_changes_reports_links_added_and_removed(ingested, repo):
+    home, key, instance, _ = ingested
+    meta = ingest(home.root, key, instance)
+    assert (meta["links_added"].value, meta["links_removed"].value) == (0, 0)  # nothing changed
+    repo.write("app/util.py", 'def retry_forever(times):\n    """Retry."""\n    return times\n'
+               "\n\ndef backoff_delay():\n    return 1\n").commit("rename retry")
+    import_memories(home, _jsonl(home.root.parent / "more.jsonl", [
+        {"id": "n3", "content": "backoff_delay is too short"}]), "jsonl")
+    meta = ingest(home.root, key, instance)
+    assert meta["links_removed"].value == 1 and meta["removed_sample"].value == [
+        f"RELATES_TO_FUNCTION mem:jsonl:n2 -> fn:{key}:app/util.py:retry"]
+    assert meta["added_sample"].value == [f"RELATES_TO_FUNCTION mem:jsonl:n3 -> fn:{key}:app/util.py:backoff_delay"]
+    assert ("mem:jsonl:n2", "RELATES_TO_FUNCTION", f"fn:{key}:app/util.py:retry", 0.8) not in memory_edges(home)
+
+
+def _jsonl(path, rows):
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_online_add_is_searchable_at_once_in_the_graph_at_once_and_survives_a_rebuild(ingested):
+    home, key, instance, _ = ingested
+    ltm = HybridLTM(home.root)
+    text = "Validator.validate_token must reject expired tokens"
+    out = ltm.add(text, {"id": "o1", "file_path": "app/auth.py", "tags": ["auth"], "category": "guideline",
+                         "graph_links": [{"type": "RELATES_TO_FUNCTION", "target": "parse_header",
+                                          "properties": {"relevance_score": 0.6, "context": "mentioned in review"}}]})
+    assert out["graph_entity_id"] == "mem:online:o1" and out["vector_id"].startswith("vec_")
+    assert out["in_graph"] and out["link_errors"] == []
+    hit = ltm.query(text, top_k=1)[0]
+    assert (hit["graph_entity_id"], hit["vector_id"], hit["category"]) == ("mem:online:o1", out["vector_id"], "guideline")
+    expected = {
+        ("mem:online:o1", "RELATES_TO_FILE", f"file:{key}:app/auth.py", 1.0),
+        ("mem:online:o1", "RELATES_TO_FUNCTION", f"fn:{key}:app/auth.py:Validator.validate_token", 0.9),
+        ("mem:online:o1", "RELATES_TO_CLASS", f"cls:{key}:app/auth.py:Validator", 0.8),
+        ("mem:online:o1", "RELATES_TO_FUNCTION", f"fn:{key}:app/auth.py:parse_header", 0.6),
+    }
+    assert memory_edges(home, "mem:online:o1") == expected
+    with open_current(home.graph) as conn:
+        assert query(conn, "MATCH (m:Memory) WHERE m.id = $id RETURN m.vector_id", {"id": "mem:online:o1"}) == [[out["vector_id"]]]
+    assert reconcile(home.graph, home.vectors).ok
+    ingest(home.root, key, instance)  # a full rebuild from the lake
+    assert memory_edges(home, "mem:online:o1") == expected
+    assert VectorStore(home.vectors).links()[out["vector_id"]] == "mem:online:o1"
+    assert reconcile(home.graph, home.vectors).ok
+
+
+def test_online_add_stores_the_memory_even_when_linking_fails(ingested):
+    home, key, _, _ = ingested
+    bad = home.lake / "Function" / f"repo={key}" / "part-99999.parquet"
+    bad.write_bytes(b"not parquet")  # the code side is unreadable: linking fails
+    out = HybridLTM(home.root).add("validate_token needs a cache", {"id": "o2"})
+    assert out["links"] == 0 and out["link_errors"] and "linking failed" in out["link_errors"][0]
+    assert HybridLTM(home.root).query("validate_token needs a cache", top_k=1)[0]["graph_entity_id"] == "mem:online:o2"
+    with open_current(home.graph) as conn:
+        assert query(conn, "MATCH (m:Memory) WHERE m.id = 'mem:online:o2' RETURN m.content") == [["validate_token needs a cache"]]
