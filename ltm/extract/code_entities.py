@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import posixpath
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -27,7 +28,7 @@ from ltm.extract.modules import RepoContext, go_module_path
 from ltm.extract.parse import MAX_TEXT_CHARS, parse_definitions, parse_source  # noqa: F401  (re-exported)
 from ltm.extract.resolve import Bindings, ParsedFile, Resolver
 
-PARALLEL_MIN_BYTES = 512_000  # below this a pool costs more to start than it saves
+PARALLEL_MIN_BYTES = 1_000_000  # below this a pool costs more to start than it saves
 BATCH_BYTES = 32_000_000
 _SHARED_MODULES = {"go", "java", "c_sharp", "c"}  # families whose files share one module
 _TABLES = ("File", "Module", "Class", "Function", "DEFINED_IN", "BELONGS_TO", "HAS_METHOD",
@@ -62,7 +63,11 @@ def parse_many(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[dict]:
     if workers <= 1 or len(jobs) < 2:
         yield from map(_parse_job, jobs)
         return
-    ctx = multiprocessing.get_context("forkserver")
+    if threading.active_count() == 1:
+        ctx = multiprocessing.get_context("fork")  # cheapest start (~0.05 s), safe without threads
+    else:  # never fork a threaded process (Dagster's): a forkserver with the grammars preloaded
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["ltm.extract.parse"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         start = 0
         while start < len(jobs):  # bounded batches keep memory flat on a large repository
@@ -227,7 +232,7 @@ def extract_code(
         names[entry.path] = name
     known = {group: set(by_name) for group, by_name in mods.known.items()}
     bindings = {f.path: _bind_imports(out, mods, f, names[f.path], known.get(f.spec.group, set())) for f in parsed}
-    resolver = Resolver(repo_key, parsed, bindings)
+    resolver = Resolver(repo_key, parsed, bindings, mods.known)
     resolver.resolve_bases()
     resolver.resolve_calls()
     out.resolution.update(resolver.stats)

@@ -51,7 +51,8 @@ def go_module_path(gomod: bytes) -> str | None:
 
 
 def _stem(path: str) -> str:
-    return str(PurePosixPath(path).with_suffix(""))
+    p = PurePosixPath(path)
+    return str(p.with_suffix("")) if p.name else path
 
 
 def python_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:

@@ -98,16 +98,39 @@ def _split_name(raw: str) -> tuple[str | None, str]:
     return None, raw
 
 
-def _outline(node: Node, src: bytes, members: list[dict]) -> str:
+def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
     """A class's text with the bodies of its direct methods replaced by their signatures."""
     parts, pos = [], node.start_byte
-    for m in members:
-        n = m["node"]
+    for n, signature in members:
         parts.append(src[pos : n.start_byte].decode("utf-8", errors="replace"))
-        parts.append(m["signature"] + " ...")
+        parts.append(signature + " ...")
         pos = n.end_byte
     parts.append(src[pos : node.end_byte].decode("utf-8", errors="replace"))
     return "".join(parts)
+
+
+_ROLES = ("call", "function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name")
+
+
+def _innermost(points: list[int], spans: list[tuple[int, int, int]]) -> list[int | None]:
+    """For each byte offset in `points` (ascending), the key of the innermost span holding it.
+
+    `spans` are (start, end, key), sorted by start then by end descending, and nest like a tree.
+    One sweep, no parent walks: this is the hot path for every call site.
+    """
+    out: list[int | None] = []
+    stack: list[tuple[int, int, int]] = []
+    j = 0
+    for p in points:
+        while j < len(spans) and spans[j][0] <= p:
+            while stack and stack[-1][1] <= spans[j][0]:
+                stack.pop()
+            stack.append(spans[j])
+            j += 1
+        while stack and stack[-1][1] <= p:
+            stack.pop()
+        out.append(stack[-1][2] if stack else None)
+    return out
 
 
 def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
@@ -119,70 +142,73 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     owner_name for an impl block; name; relation extends/implements/base).
     """
     tree = Parser(ts_language(spec.name)).parse(src)
-    found: dict[int, dict] = {}
-    scopes: dict[int, tuple[str, str]] = {}  # node id -> (kind scope|impl, name)
+    found: list[dict] = []
+    scopes: list[tuple[Node, str, str]] = []  # (node, scope|impl, name)
     imports, raw_calls, raw_bases, declared = [], [], [], None
-    for _, caps in QueryCursor(ts_query(spec.name)).matches(tree.root_node):
-        for kind in _DEF_KINDS:
-            node = _first(caps, kind)
-            if node is None:
-                continue
-            raw = _text(_first(caps, f"{kind}.name"))
+    roles: dict[int, str] = {}
+    for pattern, caps in QueryCursor(ts_query(spec.name)).matches(tree.root_node):
+        role = roles.get(pattern)
+        if role is None:
+            role = roles[pattern] = next(r for r in _ROLES if r in caps)
+        if role == "call":
+            new = caps.get("call.new")
+            name_node = new[0] if new else caps.get("call.name", (None,))[0]
+            if name_node is not None:
+                recv = caps.get("call.receiver")
+                node = caps["call"][0]
+                raw_calls.append((node.start_byte, name_node.text.decode("utf-8", "replace"),
+                                  recv[0].text.decode("utf-8", "replace") if recv else None, bool(new),
+                                  node.start_point[0] + 1))
+        elif role in _DEF_KINDS:
+            raw = _text(_first(caps, f"{role}.name"))
             if raw:
                 owner, name = _split_name(raw)
-                owner = _text(_first(caps, f"{kind}.owner")) or owner
-                doc = _first(caps, f"{kind}.doc")
-                found[node.id] = {
-                    "kind": kind, "node": node, "name": name, "owner": owner,
-                    "self": _text(_first(caps, f"{kind}.self")),
+                owner = _text(_first(caps, f"{role}.owner")) or owner
+                doc = _first(caps, f"{role}.doc")
+                found.append({
+                    "kind": role, "node": caps[role][0], "name": name, "owner": owner,
+                    "self": _text(_first(caps, f"{role}.self")),
                     "doc": _strip_docstring(_text(doc)) if doc is not None else None,
-                }
-        if (node := _first(caps, "scope")) is not None and (name := _text(_first(caps, "scope.name"))):
-            scopes[node.id] = ("scope", _split_name(name)[1])
-        if (node := _first(caps, "impl")) is not None and (name := _text(_first(caps, "impl.type"))):
-            scopes[node.id] = ("impl", name)
-        if (node := _first(caps, "import")) is not None and (mod := _text(_first(caps, "import.module"))):
-            imports.append({
-                "module": mod, "name": _text(_first(caps, "import.name")),
-                "alias": _text(_first(caps, "import.alias")), "kind": _text(_first(caps, "import.kind")),
-                "line": node.start_point[0] + 1,
-            })
-        if (node := _first(caps, "call")) is not None:
-            new = _first(caps, "call.new")
-            name = _text(new if new is not None else _first(caps, "call.name"))
-            if name:
-                raw_calls.append((node, name, _text(_first(caps, "call.receiver")), new is not None))
-        for rel in _BASE_CAPTURES:
-            if (node := _first(caps, rel)) is not None:
-                raw_bases.append((node, rel))
-        if declared is None and (node := _first(caps, "module.name")) is not None:
-            declared = _text(node)
+                })
+        elif role == "import":
+            if mod := _text(_first(caps, "import.module")):
+                imports.append({
+                    "module": mod, "name": _text(_first(caps, "import.name")),
+                    "alias": _text(_first(caps, "import.alias")), "kind": _text(_first(caps, "import.kind")),
+                    "line": caps["import"][0].start_point[0] + 1,
+                })
+        elif role in ("scope", "impl"):
+            if name := _text(_first(caps, "scope.name" if role == "scope" else "impl.type")):
+                scopes.append((caps[role][0], role, _split_name(name)[1]))
+        elif role == "module.name":
+            declared = declared or _text(caps[role][0])
+        else:
+            raw_bases.append((caps[role][0], role))
 
-    def enclosing(node: Node) -> Node | None:
-        p = node.parent
-        while p is not None and p.id not in found and p.id not in scopes:
-            p = p.parent
-        return p
-
+    # Definitions and scopes as nested spans: keys >= 0 are defs (in source order), < 0 scopes.
+    found.sort(key=lambda d: (d["node"].start_byte, -d["node"].end_byte))
+    spans = sorted(
+        [(d["node"].start_byte, d["node"].end_byte, i) for i, d in enumerate(found)]
+        + [(n.start_byte, n.end_byte, -1 - k) for k, (n, _, _) in enumerate(scopes)],
+        key=lambda t: (t[0], -t[1]),
+    )
+    parents = _innermost_parents(spans)
     lines = src.split(b"\n") if spec.comment_prefixes else []
-    ordered = sorted(found.values(), key=lambda d: d["node"].start_byte)
-    index = {d["node"].id: i for i, d in enumerate(ordered)}
     defs: list[dict] = []
-    for d in ordered:
+    for i, d in enumerate(found):
         node = d["node"]
         chain, parent_kind, impl_owner = [], None, None
-        p = enclosing(node)
-        parent_id = p.id if p is not None else None
+        p = parents.get(i)
         while p is not None:
-            if p.id in found:
-                chain.append(found[p.id]["name"])
-                parent_kind = parent_kind or found[p.id]["kind"]
+            if p >= 0:
+                chain.append(found[p]["name"])
+                parent_kind = parent_kind or found[p]["kind"]
             else:
-                kind, name = scopes[p.id]
+                _, kind, name = scopes[-1 - p]
                 chain.append(name)
                 if kind == "impl" and parent_kind is None:
                     parent_kind, impl_owner = "class", name
-            p = enclosing(p)
+            p = parents.get(p)
         if d["owner"] and parent_kind is None:  # a Go receiver or a C++ `A::f` outside its class
             chain, parent_kind = [d["owner"]], "class"
         text = src[node.start_byte : node.end_byte]
@@ -201,35 +227,40 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             "class_kind": _class_kind(node) if d["kind"] == "class" else None,
             "self_name": d["self"],
             "impl_owner": impl_owner,
-            "node": node,
-            "parent_id": parent_id,
         })
     for i, d in enumerate(defs):
         if d["kind"] == "class":
-            members = [m for m in defs[i + 1 :] if m["kind"] == "function" and m["parent_id"] == d["node"].id]
-            d["outline"] = _outline(d["node"], src, members)
-    calls = []
-    for node, name, receiver, new in raw_calls:
-        p = node.parent
-        while p is not None and p.id not in found:
-            p = p.parent
-        caller = index[p.id] if p is not None else None
-        if caller is not None and defs[caller]["kind"] != "function":
-            caller = None
-        calls.append({"name": name, "receiver": receiver, "new": new, "caller": caller, "line": node.start_point[0] + 1})
+            members = [j for j in range(i + 1, len(found)) if parents.get(j) == i and found[j]["kind"] == "function"]
+            d["outline"] = _outline(found[i]["node"], src, [(found[j]["node"], defs[j]["signature"]) for j in members])
+    raw_calls.sort(key=lambda c: c[0])
+    fn_spans = [(s, e, k) for s, e, k in spans if k >= 0 and found[k]["kind"] == "function"]
+    callers = _innermost([c[0] for c in raw_calls], fn_spans)
+    calls = [{"name": name, "receiver": recv, "new": new, "caller": caller, "line": line}
+             for (_, name, recv, new, line), caller in zip(raw_calls, callers)]
+    raw_bases.sort(key=lambda b: b[0].start_byte)
+    owners = _innermost([b[0].start_byte for b in raw_bases], spans)
     bases = []
-    for node, rel in raw_bases:
-        p = enclosing(node)
-        if p is None:
+    for (node, rel), owner in zip(raw_bases, owners):
+        if owner is None:
             continue
-        if p.id in found:
-            bases.append({"owner": index[p.id], "owner_name": None, "name": _text(node), "relation": rel})
-        else:
-            bases.append({"owner": None, "owner_name": scopes[p.id][1], "name": _text(node), "relation": rel})
-    for d in defs:
-        del d["node"], d["parent_id"]
+        bases.append({"owner": owner if owner >= 0 else None,
+                      "owner_name": scopes[-1 - owner][2] if owner < 0 else None,
+                      "name": _text(node), "relation": rel})
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bases": bases}
+
+
+def _innermost_parents(spans: list[tuple[int, int, int]]) -> dict[int, int]:
+    """key -> key of the innermost span strictly enclosing it (spans sorted by start, end desc)."""
+    parents: dict[int, int] = {}
+    stack: list[tuple[int, int, int]] = []
+    for span in spans:
+        while stack and stack[-1][1] <= span[0]:
+            stack.pop()
+        if stack:
+            parents[span[2]] = stack[-1][2]
+        stack.append(span)
+    return parents
 
 
 def parse_definitions(spec: LanguageSpec, src: bytes) -> tuple[list[dict], bool]:

@@ -53,8 +53,11 @@ def _base_name(raw: str) -> tuple[str | None, str]:
 class Resolver:
     """Indexes of one repository's definitions and the edge rules over them."""
 
-    def __init__(self, repo: str, files: list[ParsedFile], bindings: dict[str, Bindings]):
+    def __init__(self, repo: str, files: list[ParsedFile], bindings: dict[str, Bindings],
+                 modules: dict[str, dict[str, str]] | None = None):
         self.repo, self.files, self.bindings = repo, files, bindings
+        self.modules = modules or {}  # family -> module name -> id
+        self.module_name = {mid: name for names in self.modules.values() for name, mid in names.items()}
         self.stats: Counter = Counter()
         self.top = defaultdict(lambda: defaultdict(list))  # module id -> name -> [fn id]
         self.file_top: dict[str, dict[str, str]] = defaultdict(dict)  # path -> name -> fn id
@@ -86,12 +89,13 @@ class Resolver:
                     self.file_classes[f.path].setdefault(d["qualified_name"], eid)
                     self.global_classes[g][d["name"]].append(eid)
                     self.class_name[eid], self.class_kind[eid] = d["name"], d["class_kind"]
-                elif d["parent_kind"] is None:
-                    self.top[f.module_id][d["name"]].append(eid)
-                    self.file_top[f.path].setdefault(d["name"], eid)
-                    self.global_top[g][d["name"]].append(eid)
+                elif d["parent_kind"] is None:  # a later definition (or an overload's body) wins
+                    self.file_top[f.path][d["name"]] = eid
                 elif d["parent_kind"] == "function":
                     self.nested[f.path].setdefault((d["parent_qualified"], d["name"]), eid)
+            for name, eid in self.file_top[f.path].items():
+                self.top[f.module_id][name].append(eid)
+                self.global_top[g][name].append(eid)
         for f in self.files:  # methods need every class of the module indexed first
             by_qn: dict[str, str] = {}
             for d, eid in zip(f.facts["defs"], f.def_ids):
@@ -102,7 +106,7 @@ class Resolver:
                     cls = self._owner_class(f, d["parent_qualified"])
                     if cls is not None:
                         self._edge("HAS_METHOD", cls, eid)
-                        self.methods[cls].setdefault(d["name"], eid)
+                        self.methods[cls][d["name"]] = eid  # the last of overloads or redefinitions
                         self.owner[eid] = cls
                         self.global_methods[f.spec.group][d["name"]].append(eid)
                 elif d["parent_kind"] == "function" and by_qn.get(d["parent_qualified"]) in self.owner:
@@ -225,9 +229,11 @@ class Resolver:
                 if len(hits := self.top[mid].get(name, [])) == 1:
                     return hits[0], IMPORTED
             return self._unique(self.global_top, spec.group, name)
-        head = recv.replace("::", ".").split(".")[0]
+        head, _, rest = recv.replace("::", ".").partition(".")
         if recv in b.aliases or head in b.aliases:
             mid = b.aliases.get(recv) or b.aliases[head]
+            if rest and recv not in b.aliases:  # `pkg.sub.f()` after `import pkg`
+                mid = self.modules.get(spec.group, {}).get(f"{self.module_name.get(mid)}.{rest}", mid)
             if len(hits := self.top[mid].get(name, [])) == 1:
                 return hits[0], IMPORTED
         if head in b.external or recv in b.external:
