@@ -1,15 +1,17 @@
 """Memories: documentation of the repository, imported memories' vectors, and the link backfill.
 
 `imported_memories` and `memory_links` work on the whole home, not one repository: they are
-partitioned over `repos` only so that they run inside the ingest job (a job has one partitions
-definition), before the graph build, on every run.
+unpartitioned assets inside the partitioned ingest job (Dagster 1.13 runs them in every partition's
+run), before the graph build, so every build has the current links.
 """
 
-from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
+from pydantic import Field
 
 from assets.partitions import OWNERS, repos_partitions
 from ltm.memory.backfill import backfill_links, sync_memory_vectors
 from ltm.memory.docs import stage_docs
+from ltm.memory.store import refresh_sources
 from resources import EmbedderResource, HomeResource, LanceVectorsResource
 
 
@@ -29,29 +31,38 @@ def doc_memories(context: AssetExecutionContext, home: HomeResource) -> Material
     )
 
 
-@asset(
-    partitions_def=repos_partitions,
-    group_name="memories",
-    kinds={"parquet", "lancedb"},
-    owners=OWNERS,
-    pool="lancedb",
-    description="Imported and online memories (lake partition `memories`) embedded, cached by text "
-    "hash, and their vector rows made equal to the lake (upsert by vector_id, delete what left).",
-)
-def imported_memories(
-    context: AssetExecutionContext, home: HomeResource, embedder: EmbedderResource, lance: LanceVectorsResource
-) -> MaterializeResult:
-    h = home.home()
-    with h.lock("memories", timeout=lance.lock_timeout_s), h.lock("vectors", timeout=lance.lock_timeout_s):
-        stats = sync_memory_vectors(home.lake(), embedder.embedder(), h.cache / "embeddings", lance.store())
-    return MaterializeResult(
-        metadata={"memories": stats.rows, "embedded_now": stats.embedded_now, "vector_rows": stats.upserted,
-                  "deleted": stats.deleted}
+class MemorySourcesConfig(Config):
+    """Memory sources re-read on every run, besides those `ltm memory import` registered."""
+
+    sources: list[str] = Field(
+        default=[], description="'format:path' entries; format one of jsonl, tracemem, amplihack, docs"
     )
 
 
 @asset(
-    partitions_def=repos_partitions,
+    group_name="memories",
+    kinds={"parquet", "lancedb"},
+    owners=OWNERS,
+    pool="lancedb",
+    description="Memory sources re-read (those `ltm memory import` registered and the configured ones) "
+    "into the lake partition `memories`, embedded (cached by text hash), and their vector rows made "
+    "equal to the lake (upsert by vector_id, delete what left).",
+)
+def imported_memories(
+    context: AssetExecutionContext, config: MemorySourcesConfig, home: HomeResource, embedder: EmbedderResource,
+    lance: LanceVectorsResource,
+) -> MaterializeResult:
+    h = home.home()
+    reports = refresh_sources(h, config.sources)
+    with h.lock("memories", timeout=lance.lock_timeout_s), h.lock("vectors", timeout=lance.lock_timeout_s):
+        stats = sync_memory_vectors(home.lake(), embedder.embedder(), h.cache / "embeddings", lance.store())
+    return MaterializeResult(
+        metadata={"memories": stats.rows, "embedded_now": stats.embedded_now, "vector_rows": stats.upserted,
+                  "deleted": stats.deleted, "sources": MetadataValue.json(reports)}
+    )
+
+
+@asset(
     deps=["code_entities", "doc_memories", "imported_memories"],
     group_name="memories",
     kinds={"polars", "parquet"},

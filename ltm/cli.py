@@ -197,14 +197,17 @@ def memory() -> None:
 @click.argument("file", type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "tracemem", "amplihack", "docs"]), default="jsonl",
               show_default=True, help="Format of FILE.")
+@click.option("--once", is_flag=True, help="Import now only; by default every later ingest re-reads FILE.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @home_option
 @user_errors
-def memory_import(file: str, fmt: str, as_json: bool, home: str | None) -> None:
-    from ltm.memory.store import import_memories
+def memory_import(file: str, fmt: str, once: bool, as_json: bool, home: str | None) -> None:
+    from ltm.memory.store import import_memories, register_source
 
     h = Home.resolve(home).create()
     report = import_memories(h, file, fmt).to_dict()
+    if not once:
+        register_source(h, file, fmt)
     for bad in report["bad_lines"] if not as_json else []:
         click.echo(f"  line {bad['line']}: {bad['error']}", err=True)
     _emit(report, as_json, lambda r: f"imported {r['loaded']} memories from {file} ({r['skipped']} bad lines "

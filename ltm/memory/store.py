@@ -95,3 +95,38 @@ def code_index(lake: Lake) -> CodeIndex:
         "id", "label", "repo", "name", "qualified_name", "file_path", "module"
     )
     return CodeIndex.build(files, ents)  # type: ignore[arg-type]
+
+
+def register_source(home: Home, path: str | Path, fmt: str) -> None:
+    """Remember a source in the home's settings so every later ingest re-reads it."""
+    entry = {"path": Path(path).resolve().as_posix(), "format": fmt}
+    sources = [s for s in home.settings().get("memory_sources", []) if s != entry]
+    home.update_settings(memory_sources=sources + [entry])
+
+
+def registered_sources(home: Home) -> list[tuple[str, str]]:
+    """(format, path) of the sources `ltm memory import` registered in the home."""
+    return [(s["format"], s["path"]) for s in home.settings().get("memory_sources", [])]
+
+
+def parse_source(spec: str) -> tuple[str, str]:
+    """`format:path` -> (format, path), refusing an unknown format."""
+    fmt, sep, path = spec.partition(":")
+    if not sep or fmt not in FORMATS or not path:
+        raise LtmError(f"memory source {spec!r} is not 'format:path' with a format of {', '.join(FORMATS)}")
+    return fmt, path
+
+
+def refresh_sources(home: Home, extra: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """Re-import every registered source and every `format:path` in `extra`; one report each.
+
+    A source that is missing or unreadable is reported with its error and skipped: it never
+    fails the run, and what it loaded before stays in the lake.
+    """
+    reports = []
+    for fmt, path in dict.fromkeys(registered_sources(home) + [parse_source(s) for s in extra]):
+        try:
+            reports.append(import_memories(home, path, fmt).to_dict())
+        except LtmError as e:
+            reports.append({"source": f"{fmt}:{path}", "loaded": 0, "error": str(e)})
+    return reports

@@ -118,3 +118,37 @@ def test_online_add_stores_the_memory_even_when_linking_fails(ingested):
     assert HybridLTM(home.root).query("validate_token needs a cache", top_k=1)[0]["graph_entity_id"] == "mem:online:o2"
     with open_current(home.graph) as conn:
         assert query(conn, "MATCH (m:Memory) WHERE m.id = 'mem:online:o2' RETURN m.content") == [["validate_token needs a cache"]]
+
+
+def test_registered_and_configured_sources_are_reread_on_every_run(repo, home_dir, tmp_path):
+    from click.testing import CliRunner
+
+    from ltm.cli import main
+
+    notes = _jsonl(tmp_path / "notes.jsonl", [{"id": "n1", "content": "parse_header drops the scheme"}])
+    res = CliRunner().invoke(main, ["memory", "import", str(notes), "--home", str(home_dir)])
+    assert res.exit_code == 0, res.output
+    conv = _jsonl(tmp_path / "conv.jsonl", [{"id": "m1", "conversation_id": "c1", "role": "assistant", "content": [
+        {"type": "text", "text": "Edited the header parsing."},
+        {"type": "tool_use", "name": "Edit", "input": {"file_path": f"file://{repo.path}/app/auth.py"}}]}])
+    home = Home.resolve(home_dir)
+    key = register_repository(home, repo.path)
+    instance = DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("repos", [key])
+    run_config = {"ops": {"imported_memories": {"config": {
+        "sources": [f"tracemem:{conv}", f"jsonl:{tmp_path / 'missing.jsonl'}"]}}}}
+
+    def run():
+        result = materialize(ALL_ASSETS, partition_key=key, instance=instance, resources=_resources(str(home_dir)),
+                             run_config=run_config)
+        assert result.success
+        return result.asset_materializations_for_node("imported_memories")[0].metadata["sources"].value
+
+    sources = run()
+    assert [(s["source"].split(":")[0], s["loaded"]) for s in sources] == [("jsonl", 1), ("tracemem", 1), ("jsonl", 0)]
+    assert "does not exist" in sources[2]["error"]
+    assert ("mem:tracemem:c1:m1", "RELATES_TO_FILE", f"file:{key}:app/auth.py", 1.0) in memory_edges(home)
+    with notes.open("a") as f:  # the agent keeps writing: the next run picks it up
+        f.write(json.dumps({"id": "n2", "content": "Validator needs a lock"}) + "\n")
+    run()
+    assert ("mem:jsonl:n2", "RELATES_TO_CLASS", f"cls:{key}:app/auth.py:Validator", 0.8) in memory_edges(home)
