@@ -43,7 +43,10 @@ STOP_NAMES = frozenset(
     join strip lower upper replace match search sort sorted filter apply error errors result
     results config setup check help info warn debug default setUp tearDown wrapper inner decorator
     handler callback process execute handle send size length empty reset flush sync wait time date
-    node edge tree root base core note todo fixme
+    node edge tree root base core note todo fixme host port user body content header headers status
+    code json html request response message event events state context source target input output
+    first last once always never some many more most other only also just like each every again
+    after before should would could must will need needs used uses using work works fixed fails
     """.split()
 )
 RELS = {"File": "RELATES_TO_FILE", "Function": "RELATES_TO_FUNCTION", "Class": "RELATES_TO_CLASS"}

@@ -29,6 +29,7 @@ ENTITIES = [
     ("fn:svc:app/tokens/store.py:normalize", "Function", "svc", "normalize", "normalize", "app/tokens/store.py", "app.tokens.store"),
     ("fn:web:web/forms.py:normalize", "Function", "web", "normalize", "normalize", "web/forms.py", "web.forms"),
     ("fn:web:web/views.py:render", "Function", "web", "render", "render", "web/views.py", "web.views"),
+    ("fn:web:web/views.py:Conn.host", "Function", "web", "host", "Conn.host", "web/views.py", "web.views"),
 ]
 
 
@@ -173,3 +174,8 @@ def test_links_are_a_pure_function_of_memories_and_code(code):
     a = link_memories(memory_frame(rows), code).links
     b = link_memories(memory_frame(list(reversed(rows))), code).links
     assert a.equals(b) and a.height == 15
+
+
+def test_a_common_word_on_the_stop_list_links_only_when_qualified(code):
+    assert targets(code, "a cross-host redirect drops the host header") == {}
+    assert targets(code, "Conn.host is stale") == {"fn:web:web/views.py:Conn.host": 0.9}
