@@ -214,5 +214,28 @@ def memory_import(file: str, fmt: str, once: bool, as_json: bool, home: str | No
           "skipped); run `ltm ingest` to embed and link them")
 
 
+@memory.command("add", help="Store one memory online: searchable and in the graph at once, linked to the code "
+                "it names. Prints its vector_id and graph_entity_id.")
+@click.argument("text")
+@click.option("--metadata", "metadata", default=None,
+              help='JSON object of the LTM format, e.g. \'{"file_path": "app/auth.py", "category": "guideline"}\'.')
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def memory_add(text: str, metadata: str | None, as_json: bool, home: str | None) -> None:
+    from ltm.query import HybridLTM
+
+    try:
+        md = json.loads(metadata) if metadata else {}
+    except json.JSONDecodeError as e:
+        raise LtmError(f"--metadata is not valid JSON ({e.msg}): pass a JSON object") from e
+    if not isinstance(md, dict):
+        raise LtmError("--metadata must be a JSON object, e.g. '{\"file_path\": \"app/auth.py\"}'")
+    out = HybridLTM(home).add(text, md)
+    _emit(out, as_json, lambda o: f"{o['graph_entity_id']}  {o['vector_id']}  links={o['links']}"
+          + ("" if o["in_graph"] else "  (in the graph after the next ingest)")
+          + "".join(f"\n  link error: {e}" for e in o["link_errors"]))
+
+
 if __name__ == "__main__":
     main()

@@ -152,3 +152,23 @@ def test_registered_and_configured_sources_are_reread_on_every_run(repo, home_di
         f.write(json.dumps({"id": "n2", "content": "Validator needs a lock"}) + "\n")
     run()
     assert ("mem:jsonl:n2", "RELATES_TO_CLASS", f"cls:{key}:app/auth.py:Validator", 0.8) in memory_edges(home)
+
+
+def test_cli_memory_add_prints_both_ids_and_refuses_bad_metadata(ingested):
+    from click.testing import CliRunner
+
+    from ltm.cli import main
+
+    home, key, _, _ = ingested
+    runner = CliRunner()
+    res = runner.invoke(main, ["memory", "add", "parse_header must keep the scheme", "--metadata",
+                               '{"id": "c1", "memory_type": "procedural"}', "--json", "--home", str(home.root)])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["graph_entity_id"] == "mem:online:c1" and out["links"] == 1 and out["in_graph"] is True
+    assert memory_edges(home, "mem:online:c1") == {
+        ("mem:online:c1", "RELATES_TO_FUNCTION", f"fn:{key}:app/auth.py:parse_header", 0.8)}
+    for bad, why in (("[1, 2]", "must be a JSON object"), ("{nope", "not valid JSON"),
+                     ('{"memory_type": "dream"}', "not one of")):
+        res = runner.invoke(main, ["memory", "add", "x", "--metadata", bad, "--home", str(home.root)])
+        assert res.exit_code == 1 and why in res.output and res.output.strip().count("\n") == 0, res.output
