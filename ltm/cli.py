@@ -155,6 +155,48 @@ def query(text: str, top_k: int, as_json: bool, home: str | None) -> None:
     _emit(hits, as_json, show)
 
 
+@main.command(help="What calls a function (or, with --callees, what it calls), from the graph's CALLS edges.")
+@click.argument("name")
+@click.option("--callees", is_flag=True, help="List what NAME calls instead of its callers.")
+@click.option("--repo", default=None, help="Only this repository (its partition key).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def calls(name: str, callees: bool, repo: str | None, as_json: bool, home: str | None) -> None:
+    from ltm.graph import code_queries
+    from ltm.graph.read import open_current
+
+    with open_current(Home.resolve(home).graph) as conn:
+        rows = (code_queries.callees if callees else code_queries.callers)(conn, name, repo)
+    other = "callee" if callees else "caller"
+
+    def show(rs: list[dict]) -> str:
+        if not rs:
+            return f"no resolved {other}s of {name}"
+        return "\n".join(f"{r['confidence']:.1f}  {r[other]}  ({r[other + '_file']}:{r[other + '_line']})"
+                         f"  -> {r['function']} ({r['function_file']})" if not callees else
+                         f"{r['confidence']:.1f}  {r['function']} -> {r[other]}  ({r[other + '_file']}:{r[other + '_line']})"
+                         for r in rs)
+
+    _emit(rows, as_json, show)
+
+
+@main.command(help="Which modules depend on module NAME (an internal module or an external package).")
+@click.argument("name")
+@click.option("--repo", default=None, help="Only this repository (its partition key).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def dependents(name: str, repo: str | None, as_json: bool, home: str | None) -> None:
+    from ltm.graph import code_queries
+    from ltm.graph.read import open_current
+
+    with open_current(Home.resolve(home).graph) as conn:
+        rows = code_queries.dependents(conn, name, repo)
+    _emit(rows, as_json, lambda rs: "\n".join(f"{r['dependent']}  ({r['dependent_path']})" for r in rs)
+          or f"no module depends on {name}")
+
+
 @main.command(help="Check that every graph node and vector row link to each other.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @home_option

@@ -65,6 +65,7 @@ class Resolver:
         self.classes = defaultdict(lambda: defaultdict(list))  # module id -> name -> [cls id]
         self.file_classes: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified -> cls id
         self.methods: dict[str, dict[str, str]] = defaultdict(dict)  # cls id -> name -> fn id
+        self.file_qn: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified name -> id
         self.owner: dict[str, str] = {}  # fn id -> cls id of the method it is or is nested in
         self.class_name: dict[str, str] = {}
         self.class_kind: dict[str, str] = {}
@@ -97,18 +98,18 @@ class Resolver:
                 self.top[f.module_id][name].append(eid)
                 self.global_top[g][name].append(eid)
         for f in self.files:  # methods need every class of the module indexed first
-            by_qn: dict[str, str] = {}
+            by_qn = self.file_qn[f.path]
             for d, eid in zip(f.facts["defs"], f.def_ids):
                 by_qn.setdefault(d["qualified_name"], eid)
                 if d["kind"] != "function":
                     continue
                 if d["parent_kind"] == "class":
+                    self.global_methods[f.spec.group][d["name"]].append(eid)
                     cls = self._owner_class(f, d["parent_qualified"])
                     if cls is not None:
                         self._edge("HAS_METHOD", cls, eid)
                         self.methods[cls][d["name"]] = eid  # the last of overloads or redefinitions
                         self.owner[eid] = cls
-                        self.global_methods[f.spec.group][d["name"]].append(eid)
                 elif d["parent_kind"] == "function" and by_qn.get(d["parent_qualified"]) in self.owner:
                     self.owner[eid] = self.owner[by_qn[d["parent_qualified"]]]
 
@@ -204,6 +205,10 @@ class Resolver:
                 hit = self._method(cls, name)
                 if hit:
                     return hit
+            elif d["parent_kind"] == "class":  # `this` of a JS object whose methods are assigned
+                sibling = self.file_qn[f.path].get(f"{d['parent_qualified']}.{name}")
+                if sibling:
+                    return sibling, SCOPE
             self.stats["calls_unknown"] += 1
             return None
         if recv is None:

@@ -176,3 +176,34 @@ def test_tsx_graph(tmp_path):
         "CALLS": {("fn:src/App.tsx:App", "fn:src/format.ts:format"), ("fn:src/App.tsx:App", "fn:src/App.tsx:title")},
     })
     assert out.syntax_error_files == 0
+
+
+def test_javascript_methods_assigned_to_objects(tmp_path):
+    out = extract(tmp_path, {
+        "lib/response.js": '''var res = module.exports = {};
+
+/** Send a body. */
+res.send = function send(body) {
+  return this.end(body);
+};
+
+res.end = function (chunk) { return chunk; };
+''',
+        "lib/app.js": '''var res = require('./response');
+
+exports.handle = function handle(req) {
+  return res.send(req.body);
+};
+''',
+    })
+    assert_graph(out, {
+        "functions": {"fn:lib/response.js:res.send", "fn:lib/response.js:res.end", "fn:lib/app.js:exports.handle"},
+        "modules": {"mod:lib/response", "mod:lib/app"},
+        "IMPORTS": {("file:lib/app.js", "mod:lib/response")},
+        # `this.end` is a sibling on the same object; res.send resolves by its unique name only.
+        "CALLS": {("fn:lib/app.js:exports.handle", "fn:lib/response.js:res.send"),
+                  ("fn:lib/response.js:res.send", "fn:lib/response.js:res.end")},
+    })
+    assert confidences(out)[("fn:lib/app.js:exports.handle", "fn:lib/response.js:res.send")] == 0.5
+    send = next(r for r in out.tables["Function"] if r["name"] == "send")
+    assert send["docstring"] == "Send a body." and send["is_method"] is True

@@ -13,6 +13,10 @@
 (variable_declarator
   name: (identifier) @function.name
   value: [(arrow_function) (function_expression)]) @function
+; `proto.handle = function handle() {}` and `exports.f = () => {}`: a method of that object
+(assignment_expression
+  left: (member_expression object: (_) @function.owner property: (property_identifier) @function.name)
+  right: [(arrow_function) (function_expression)]) @function
 
 (import_statement source: (string (string_fragment) @import.module)) @import
 (import_statement
