@@ -22,6 +22,7 @@ class CommitsConfig(Config):
         description="Paths to skip: `dir/` matches a folder anywhere, other globs a file name or path",
     )
     full: bool = Field(default=False, description="Ignore the cursor and mine the whole range again")
+    workers: int = Field(default=0, description="Processes that parse blobs; 0 means one per CPU (at most 4)")
 
 
 @asset(
@@ -35,7 +36,9 @@ class CommitsConfig(Config):
 def commits(context: AssetExecutionContext, config: CommitsConfig, home: HomeResource) -> MaterializeResult:
     key = context.partition_key
     h = home.home()
-    opts = HistoryOptions(config.branch, config.since, config.max_commits, tuple(config.skip_patterns), config.full)
+    opts = HistoryOptions(
+        config.branch, config.since, config.max_commits, tuple(config.skip_patterns), config.full, workers=config.workers
+    )
     stats = stage_history(h.repo_path(key), key, home.lake(), h.cache, opts)
     context.log.info(f"history of {key}: {stats.mode}, {stats.commits_mined} commits mined, tip {stats.tip[:12]}")
     return MaterializeResult(

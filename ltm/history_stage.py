@@ -10,6 +10,7 @@ repository is mined again in full and the stage says so in its log.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -20,7 +21,8 @@ from ltm.extract.code_entities import MAX_FILE_BYTES
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history import DEFAULT_SKIP_PATTERNS, HistoryRows, Seen, mine_history
 from ltm.extract.languages import language_for
-from ltm.extract.spans import SpanCache, SpanReader
+from ltm.extract.spans import SpanCache
+from ltm.extract.version_chains import SpanReader
 from ltm.lake import Lake
 
 log = logging.getLogger("ltm.history")
@@ -40,6 +42,11 @@ class HistoryOptions:
     skip_patterns: tuple[str, ...] = DEFAULT_SKIP_PATTERNS
     full: bool = False
     max_file_bytes: int = MAX_FILE_BYTES
+    workers: int = 0
+    """Processes that parse blobs; 0 means one per CPU (at most 4), 1 parses in-process."""
+
+    def parse_workers(self) -> int:
+        return self.workers if self.workers > 0 else min(4, os.cpu_count() or 1)
 
 
 @dataclass
@@ -135,7 +142,8 @@ def stage_history(
     cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
     try:
         mined = mine_history(repo, repo_key, tip, cache=cache, since=opts.since, max_commits=opts.max_commits,
-                             exclude=exclude, skip_patterns=opts.skip_patterns, max_file_bytes=opts.max_file_bytes)
+                             exclude=exclude, skip_patterns=opts.skip_patterns, max_file_bytes=opts.max_file_bytes,
+                             workers=opts.parse_workers())
         with repo.blobs() as blobs:
             alive = _alive(repo, tip, mined.seen, SpanReader(blobs, cache, opts.max_file_bytes), repo_key)
     finally:

@@ -9,7 +9,7 @@ binary flag. Merges are diffed against their first parent. Hunk bodies are never
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -36,7 +36,9 @@ _STATUS = {
     "A": ChangeKind.ADDED, "M": ChangeKind.MODIFIED, "D": ChangeKind.DELETED, "R": ChangeKind.RENAMED,
     "C": ChangeKind.COPIED, "T": ChangeKind.TYPE_CHANGED, "U": ChangeKind.UNMERGED, "X": ChangeKind.UNKNOWN,
 }
-_HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_INTEREST = re.compile(
+    rb"^(?:(\x1e)|(:)|(diff --(?:git|cc) )|@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@|Binary files )", re.M
+)
 _ESCAPES = {b"a": 7, b"b": 8, b"t": 9, b"n": 10, b"v": 11, b"f": 12, b"r": 13, b'"': 34, b"\\": 92}
 
 
@@ -60,6 +62,7 @@ class FileChange:
     lines_deleted: int = 0
     deleted: list[tuple[int, int]] = field(default_factory=list)
     added: list[tuple[int, int]] = field(default_factory=list)
+    hunks: list[tuple[int, int, int, int]] = field(default_factory=list)  # (old start, count, new start, count)
 
     @property
     def path(self) -> str:
@@ -134,47 +137,64 @@ def iter_changes(
 
     One `git log` process streams the whole range; no git process per commit.
     """
-    current: CommitChanges | None = None
-    header: list[bytes] = []
-    patch_index = -1  # which raw change the current `diff --git` section belongs to
-    remaining = 0  # hunk body lines still to skip
-    lines = repo.stream_lines(*log_args(rev, since, max_commits, exclude))
-    for line in lines:
-        if remaining:
-            if not line.startswith(b"\\"):  # "\ No newline at end of file" is not a hunk line
-                remaining -= 1
-            continue
-        if line.startswith(b"\x1e"):
-            if current is not None:
-                yield current
-            header = [line[1:]]
-            while b"\x00" not in header[-1]:
-                header.append(next(lines))
-            raw = b"".join(header)
-            current = CommitChanges(parse_commit(repo_key, raw[: raw.index(b"\x00")]))
-            patch_index = -1
-            continue
-        if current is None:
-            continue
-        if line.startswith(b":"):
-            current.files.append(_raw_change(line))
-        elif line.startswith(b"diff --git ") or line.startswith(b"diff --cc "):
-            patch_index += 1
-        elif line.startswith(b"@@ ") and 0 <= patch_index < len(current.files):
-            m = _HUNK.match(line)
-            if m is None:
+    scan = _Scanner(repo_key)
+    buf = b""
+    for data in repo.stream(*log_args(rev, since, max_commits, exclude), chunk=1 << 20):
+        buf = yield from scan.feed(buf + data)
+    yield from scan.feed(buf + b"\n")
+    if scan.current is not None:
+        yield scan.current
+
+
+class _Scanner:
+    """The state of one `git log` stream: the commit being read and its current patch section."""
+
+    def __init__(self, repo_key: str):
+        self.repo_key = repo_key
+        self.current: CommitChanges | None = None
+        self.patch_index = -1  # which raw change the current `diff --git` section belongs to
+
+    def feed(self, buf: bytes) -> Generator[CommitChanges, None, bytes]:
+        """Handle the whole lines of `buf`, yield finished commits, return what is left over."""
+        end = buf.rfind(b"\n") + 1
+        pos = 0
+        # Only the lines that matter are visited (a regex finds them in C); a hunk's body lines
+        # start with '+', '-' or '\\' and never match.
+        while (m := _INTEREST.search(buf, pos, end)) is not None:
+            if m[1] is not None:  # a commit: its message runs to the \x00
+                nul = buf.find(b"\x00", m.end(), end)
+                if nul == -1:
+                    return buf[m.start() :]  # the rest of the message is in the next chunk
+                if self.current is not None:
+                    yield self.current
+                self.current = CommitChanges(parse_commit(self.repo_key, buf[m.end() : nul]))
+                self.patch_index = -1
+                pos = nul + 1
                 continue
-            o_start, o_len = int(m[1]), int(m[2]) if m[2] is not None else 1
-            n_start, n_len = int(m[3]), int(m[4]) if m[4] is not None else 1
-            fc = current.files[patch_index]
+            pos = buf.find(b"\n", m.end(), end) + 1 or end
+            self._line(m, buf[m.start() : pos])
+        return buf[end:]
+
+    def _line(self, m: re.Match[bytes], line: bytes) -> None:
+        current = self.current
+        if current is None:
+            return
+        if m[2] is not None:
+            current.files.append(_raw_change(line))
+        elif m[3] is not None:
+            self.patch_index += 1
+        elif not 0 <= self.patch_index < len(current.files):
+            return
+        elif m[4] is not None:
+            o_start, o_len = int(m[4]), int(m[5]) if m[5] is not None else 1
+            n_start, n_len = int(m[6]), int(m[7]) if m[7] is not None else 1
+            fc = current.files[self.patch_index]
+            fc.hunks.append((o_start, o_len, n_start, n_len))
             if o_len:
                 fc.deleted.append((o_start, o_len))
                 fc.lines_deleted += o_len
             if n_len:
                 fc.added.append((n_start, n_len))
                 fc.lines_added += n_len
-            remaining = o_len + n_len
-        elif line.startswith(b"Binary files ") and 0 <= patch_index < len(current.files):
-            current.files[patch_index].binary = True
-    if current is not None:
-        yield current
+        else:
+            current.files[self.patch_index].binary = True

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -161,10 +162,39 @@ class BlobReader:
         self._proc.stdout.read(1)  # the newline after the content
         return data
 
+    def read_many(self, blobs: list[str]) -> Iterator[tuple[str, bytes]]:
+        """(blob id, bytes) for many blobs in one round trip; a thread feeds the ids so neither pipe can block."""
+        assert self._proc.stdin and self._proc.stdout
+        stdin = self._proc.stdin
+
+        def feed() -> None:
+            stdin.write(b"".join(b.encode() + b"\n" for b in blobs))
+            stdin.flush()
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        for blob in blobs:
+            header = self._proc.stdout.readline().split()
+            if len(header) < 3 or header[1] == b"missing":
+                raise RepositoryError(f"blob {blob} is missing from the repository (corrupt or partial clone)")
+            data = self._proc.stdout.read(int(header[2]))
+            self._proc.stdout.read(1)
+            yield blob, data
+        writer.join()
+
     def close(self) -> None:
-        if self._proc.stdin:
-            self._proc.stdin.close()
-        self._proc.wait()
+        """Stop the process; safe after a read that was abandoned half way."""
+        for pipe in (self._proc.stdin, self._proc.stdout):
+            try:
+                if pipe:
+                    pipe.close()
+            except OSError:
+                pass
+        try:
+            self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
 
     def __enter__(self) -> "BlobReader":
         return self

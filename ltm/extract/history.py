@@ -9,8 +9,10 @@ no longer exist at the tip a node of their own (`removed_in`).
 from __future__ import annotations
 
 import fnmatch
+import multiprocessing
 import re
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from ltm import ids
@@ -20,13 +22,16 @@ from ltm.extract.git_history import commit_kind
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import language_for
 from ltm.extract.modifications import entity_changes
-from ltm.extract.spans import SpanCache, SpanReader
+from ltm.extract.spans import SpanCache
+from ltm.extract.version_chains import SpanReader
 
 DEFAULT_SKIP_PATTERNS: tuple[str, ...] = (
     "node_modules/", "vendor/", "vendored/", "third_party/", "dist/", "build/", "*.min.js", "*.min.css",
     "*.map", "*.lock", "package-lock.json",
 )
 _LABEL = {"function": "Function", "class": "Class"}
+CHUNK_COMMITS = 1000
+CHUNK_FILES = 20_000
 _REGULAR = ("100644", "100755")
 
 
@@ -98,6 +103,24 @@ class _Miner:
             return spec, []
         return spec, self.reader.spans(blob, spec)
 
+    def prefetch(self, chunk: list[tuple[dict, list[FileChange]]]) -> None:
+        """Read and parse every blob a chunk of commits will ask for, in one batch."""
+        links = []
+        for _, files in chunk:
+            for fc in files:
+                spec = language_for(fc.path)
+                if fc.binary or spec is None:
+                    continue
+                sides = []
+                for blob, mode, path in ((fc.old_blob, fc.old_mode, fc.old_path), (fc.new_blob, fc.new_mode, fc.new_path)):
+                    side_spec = language_for(path) if path else None
+                    ok = side_spec is spec and blob != NULL_BLOB and mode in _REGULAR
+                    sides.append(blob if ok else None)
+                if sides[0] is None and sides[1] is None:
+                    continue
+                links.append((spec, sides[0], sides[1], fc.hunks if sides[0] and sides[1] else []))
+        self.reader.prefetch(links)
+
     def file(self, row: dict, fc: FileChange) -> None:
         sha, cid, kind = row["sha"], row["id"], row["kind"]
         key = self.key
@@ -149,30 +172,60 @@ class _Miner:
         return make(self.key, path, qualified)
 
 
+def _pool(workers: int) -> ProcessPoolExecutor | None:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver")) if workers > 1 else None
+
+
 def mine_history(
     repo: GitRepo, repo_key: str, rev: str, *, cache: SpanCache, since: str | None = None,
     max_commits: int | None = None, exclude: str | None = None,
     skip_patterns: tuple[str, ...] | list[str] = DEFAULT_SKIP_PATTERNS, max_file_bytes: int = MAX_FILE_BYTES,
+    workers: int = 1, chunk_commits: int = CHUNK_COMMITS,
 ) -> HistoryRows:
-    """Commits of `rev` (not reachable from `exclude`) with their changes and MODIFIES, newest first."""
+    """Commits of `rev` (not reachable from `exclude`) with their changes and MODIFIES, newest first.
+
+    Commits are handled in chunks: the blobs a chunk needs are read in one `cat-file` round trip
+    and parsed (in `workers` processes when more than one) before its rows are made.
+    """
     skip = skip_matcher(tuple(skip_patterns))
-    with repo.blobs() as blobs:
-        reader = SpanReader(blobs, cache, max_file_bytes)
-        miner = _Miner(repo_key, reader, skip)
-        for cc in iter_changes(repo, repo_key, rev, since=since, max_commits=max_commits, exclude=exclude):
-            files = []
-            for fc in cc.files:
-                if skip is not None and skip.match(fc.path) and (fc.old_path is None or skip.match(fc.old_path)):
-                    miner.out.skipped["skip_pattern"] += 1
-                else:
-                    files.append(fc)
-            row = cc.commit.row
-            row["kind"] = commit_kind(row["message"], [fc.path for fc in files])
-            miner.out.commits.append(row)
-            miner.out.parents.extend((p, row["sha"]) for p in cc.commit.parents)
-            for fc in files:
-                miner.file(row, fc)
-        cache.flush()
+    pool = _pool(workers)
+    try:
+        with repo.blobs() as blobs:
+            reader = SpanReader(blobs, cache, max_file_bytes, pool)
+            miner = _Miner(repo_key, reader, skip)
+            chunk: list[tuple[dict, list[FileChange]]] = []
+
+            chunk_files = 0
+
+            def flush() -> None:
+                nonlocal chunk_files
+                chunk_files = 0
+                miner.prefetch(chunk)
+                for row, files in chunk:
+                    for fc in files:
+                        miner.file(row, fc)
+                chunk.clear()
+
+            for cc in iter_changes(repo, repo_key, rev, since=since, max_commits=max_commits, exclude=exclude):
+                files = []
+                for fc in cc.files:
+                    if skip is not None and skip.match(fc.path) and (fc.old_path is None or skip.match(fc.old_path)):
+                        miner.out.skipped["skip_pattern"] += 1
+                    else:
+                        files.append(fc)
+                row = cc.commit.row
+                row["kind"] = commit_kind(row["message"], [fc.path for fc in files])
+                miner.out.commits.append(row)
+                miner.out.parents.extend((p, row["sha"]) for p in cc.commit.parents)
+                chunk.append((row, files))
+                chunk_files += len(files)
+                if len(chunk) >= chunk_commits or chunk_files >= CHUNK_FILES:
+                    flush()
+            flush()
+            cache.flush()
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     out = miner.out
     out.blobs_parsed, out.bytes_parsed = reader.parsed, reader.bytes_parsed
     out.span_cache_hits = cache.hits

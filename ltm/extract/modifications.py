@@ -8,6 +8,7 @@ entity that disappeared while one with the same body appeared is a rename of tha
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from ltm.extract.changes import ChangeKind, FileChange
@@ -41,12 +42,17 @@ class EntityRename:
     old_qualified_name: str
 
 
-def _overlap(ranges: list[tuple[int, int]], start: int, end: int) -> int:
+def _overlap(ranges: list[tuple[int, int]], starts: list[int], start: int, end: int) -> int:
+    """Lines of the sorted, disjoint `ranges` (first, count) that fall in [start, end]."""
     n = 0
-    for first, count in ranges:
-        lo, hi = max(first, start), min(first + count - 1, end)
-        if hi >= lo:
-            n += hi - lo + 1
+    i = bisect_right(starts, end) - 1  # the last range that begins at or before `end`
+    while i >= 0:
+        first, count = ranges[i]
+        last = first + count - 1
+        if last < start:
+            break
+        n += min(last, end) - max(first, start) + 1
+        i -= 1
     return n
 
 
@@ -72,13 +78,19 @@ def entity_changes(
     renames: list[EntityRename] = []
     if fc.kind is ChangeKind.RENAMED and old_path != fc.path:
         renames = [EntityRename(k, fc.path, q, old_path, q) for (k, q) in new_by if (k, q) in old_by]
-    deleted = {key: _overlap(fc.deleted, s.line_start, s.line_end) for key, s in old_by.items()}
-    added = {key: _overlap(fc.added, s.line_start, s.line_end) for key, s in new_by.items()}
-    gone = {key for key in old_by if key not in new_by}
-    born = {key for key in new_by if key not in old_by}
+    dels, adds = sorted(fc.deleted), sorted(fc.added)
+    del_starts, add_starts = [r[0] for r in dels], [r[0] for r in adds]
+    deleted = {key: _overlap(dels, del_starts, s.line_start, s.line_end) for key, s in old_by.items()}
+    added = {key: _overlap(adds, add_starts, s.line_start, s.line_end) for key, s in new_by.items()}
+    # Lists in source order, not sets: the result must not depend on hash order.
+    gone = [key for key in old_by if key not in new_by]
+    born = [key for key in new_by if key not in old_by]
     # A body that stayed while the name changed: the new entity continues the old one.
-    gone_by_body = {(k[0], old_by[k].body_hash): k for k in gone}
+    gone_by_body: dict[tuple[str, str], tuple[str, str]] = {}
+    for k in gone:
+        gone_by_body.setdefault((k[0], old_by[k].body_hash), k)
     renamed_from: dict[tuple[str, str], tuple[str, str]] = {}
+    born_set = set(born)
     for key in born:
         match = gone_by_body.pop((key[0], new_by[key].body_hash), None)
         if match is not None:
@@ -86,7 +98,7 @@ def entity_changes(
             renames.append(EntityRename(key[0], fc.path, key[1], old_path, match[1]))
     for key, s in new_by.items():
         n_add, n_del = added[key], deleted.get(key, 0)
-        if key in born:
+        if key in born_set:
             if n_add or key in renamed_from:
                 changes.append(EntityChange(key[0], fc.path, s, n_add, 0, "renamed" if key in renamed_from else "added"))
         elif n_add or n_del:

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ltm.extract.code_entities import MAX_FILE_BYTES, parse_definitions
-from ltm.extract.gitrepo import BlobReader
-from ltm.extract.languages import LanguageSpec
+from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
-_VERSION = "1"  # bump when the cached fields change
-_MEMORY_ENTRIES = 8192
+from ltm.extract.code_entities import parse_definitions
+from ltm.extract.languages import LanguageSpec, ts_language
+from ltm.extract.parse import _DEF_KINDS, _first, _split_name, _text
+
+_VERSION = "2"  # bump when the cached fields change
+_MEMORY_ENTRIES = 65536
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,88 @@ def query_version(language: str) -> str:
     return hashlib.sha1(text + _VERSION.encode()).hexdigest()[:12]
 
 
+def _patterns(text: str) -> list[str]:
+    """The top-level patterns of a query file (each with its trailing captures), comments dropped."""
+    out, cur, depth, i, n = [], [], 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == ";":  # a comment runs to the end of the line
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            cur.append(text[i : j + 1])
+            i = j + 1
+            continue
+        if c in "([" and depth == 0 and "".join(cur).strip():
+            out.append("".join(cur))
+            cur = []
+        depth += c in "(["
+        depth -= c in ")]"
+        cur.append(c)
+        i += 1
+    if "".join(cur).strip():
+        out.append("".join(cur))
+    return out
+
+
+_DEF_CAPTURES = tuple((k, f"{k}.name", f"{k}.owner") for k in _DEF_KINDS)
+_SPAN_CAPTURE = re.compile(r"@(class|function|scope|impl)\b")
+
+
+@cache
+def spans_query(language: str) -> Query | None:
+    """The language's query reduced to the patterns that define or qualify entities (faster to run)."""
+    text = resources.files("ltm.extract").joinpath("queries", f"{language}.scm").read_text(encoding="utf-8")
+    keep = [p for p in _patterns(text) if _SPAN_CAPTURE.search(p)]
+    try:
+        return Query(ts_language(language), "\n".join(keep))
+    except Exception:  # a query this splitter can't cut: fall back to the full parse
+        return None
+
+
+def spans_from_tree(spec: LanguageSpec, src: bytes, tree: Tree, query: Query) -> list[Span]:
+    """Spans of a parsed source, with the reduced query of `spans_query`."""
+    # The naming rules of `parse.parse_source` (enclosing definitions and scopes, `A::f` owners),
+    # restricted to definitions; tests/extract/test_spans.py holds both to the same output.
+    found: dict[int, tuple[str, Node, str, str | None]] = {}
+    scopes: dict[int, str] = {}
+    impls: set[int] = set()
+    for _, caps in QueryCursor(query).matches(tree.root_node):
+        for kind, name_cap, owner_cap in _DEF_CAPTURES:
+            if kind in caps and (raw := _text(_first(caps, name_cap))):
+                node = caps[kind][0]
+                owner, name = _split_name(raw)
+                found[node.id] = (kind, node, name, _text(_first(caps, owner_cap)) or owner)
+        if "scope" in caps and (name := _text(_first(caps, "scope.name"))):
+            scopes[caps["scope"][0].id] = _split_name(name)[1]
+        if "impl" in caps and (name := _text(_first(caps, "impl.type"))):
+            node = caps["impl"][0]
+            scopes[node.id] = name
+            impls.add(node.id)
+    out = []
+    for kind, node, name, owner in sorted(found.values(), key=lambda d: d[1].start_byte):
+        chain, has_parent = [], False
+        p = node.parent
+        while p is not None:
+            if p.id in found:
+                chain.append(found[p.id][2])
+                has_parent = True
+            elif p.id in scopes:
+                chain.append(scopes[p.id])
+                has_parent = has_parent or p.id in impls
+            p = p.parent
+        if owner and not has_parent:
+            chain = [owner]
+        body = src[node.start_byte : node.end_byte].replace(name.encode("utf-8", errors="replace"), b"", 1)
+        out.append(Span(kind, name, ".".join([*reversed(chain), name]), node.start_point[0] + 1,
+                        node.end_point[0] + 1, hashlib.sha1(body).hexdigest()[:16]))
+    return out
+
+
 def _body_hash(d: dict) -> str:
     # The text without the first occurrence of the name: a body that stayed while the name changed
     # hashes the same, which is how a function rename is recognised.
@@ -51,7 +136,10 @@ def _body_hash(d: dict) -> str:
 
 
 def spans_of(spec: LanguageSpec, src: bytes) -> list[Span]:
-    """The definitions of one source text as spans, in source order."""
+    """The definitions of one source text as spans, in source order (names as `parse_definitions`)."""
+    query = spans_query(spec.name)
+    if query is not None:
+        return spans_from_tree(spec, src, Parser(ts_language(spec.name)).parse(src), query)
     defs, _ = parse_definitions(spec, src)
     return [
         Span(d["kind"], d["name"], d["qualified_name"], d["line_start"], d["line_end"], _body_hash(d)) for d in defs
@@ -89,6 +177,13 @@ class SpanCache:
         self.misses += 1
         return False
 
+    def peek(self, key: tuple[str, str]) -> list[Span] | None | bool:
+        """Like `get`, without counting a hit or a miss."""
+        hits, misses = self.hits, self.misses
+        got = self.get(key)
+        self.hits, self.misses = hits, misses
+        return got
+
     def put(self, key: tuple[str, str], spans: list[Span] | None) -> None:
         self._remember(key, spans)
         if self._db is not None:
@@ -113,31 +208,3 @@ class SpanCache:
         if self._db is not None:
             self._db.close()
             self._db = None
-
-
-class SpanReader:
-    """Spans of blobs by id: cache first, else one read from `git cat-file --batch` and one parse."""
-
-    def __init__(self, blobs: BlobReader, cache: SpanCache, max_file_bytes: int = MAX_FILE_BYTES):
-        self._blobs, self._cache, self._max = blobs, cache, max_file_bytes
-        self.parsed = 0
-        self.bytes_parsed = 0
-        self.skipped = 0
-
-    def spans(self, blob: str, spec: LanguageSpec) -> list[Span] | None:
-        """The blob's spans; None for a binary or oversized blob (counted in `skipped`)."""
-        key = (blob, f"{spec.name}-{query_version(spec.name)}")
-        got = self._cache.get(key)
-        if got is not False:
-            return got  # type: ignore[return-value]
-        src = self._blobs.read(blob)
-        result: list[Span] | None
-        if len(src) > self._max or b"\0" in src[:8192]:
-            result = None
-            self.skipped += 1
-        else:
-            result = spans_of(spec, src)
-            self.parsed += 1
-            self.bytes_parsed += len(src)
-        self._cache.put(key, result)
-        return result

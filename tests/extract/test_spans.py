@@ -1,0 +1,87 @@
+"""Entity spans for the history: the same names and lines as the HEAD extraction, cached by blob."""
+
+import pytest
+
+from ltm.extract.code_entities import parse_definitions
+from ltm.extract.languages import language_for
+from ltm.extract.spans import Span, SpanCache, spans_of
+from tests.extract import test_lang_managed, test_lang_python_js, test_lang_systems
+
+FIXTURES = {
+    name: getattr(mod, name)
+    for mod, names in (
+        (test_lang_python_js, ("PY", "JS", "TS", "TSX")),
+        (test_lang_systems, ("GO", "RUST", "C", "CPP")),
+        (test_lang_managed, ("JAVA", "CS", "RUBY")),
+    )
+    for name in names
+}
+
+
+@pytest.mark.parametrize("fixture", sorted(FIXTURES))
+def test_spans_name_entities_exactly_as_parse_definitions(fixture):
+    checked = 0
+    for path, text in FIXTURES[fixture].items():
+        spec = language_for(path)
+        if spec is None:
+            continue
+        src = text.encode()
+        defs, _ = parse_definitions(spec, src)
+        want = [(d["kind"], d["qualified_name"], d["line_start"], d["line_end"]) for d in defs]
+        got = [(s.kind, s.qualified_name, s.line_start, s.line_end) for s in spans_of(spec, src)]
+        assert got == want, path
+        checked += len(want)
+    assert checked > 0
+
+
+def test_span_cache_survives_a_reopen(tmp_path):
+    key = ("0" * 40, "python-x")
+    spans = [Span("function", "f", "A.f", 2, 3, "abc")]
+    c = SpanCache(tmp_path / "spans.sqlite")
+    assert c.get(key) is False
+    c.put(key, spans)
+    c.put(("1" * 40, "python-x"), None)
+    c.close()
+    again = SpanCache(tmp_path / "spans.sqlite")
+    assert again.get(key) == spans and again.get(("1" * 40, "python-x")) is None
+    again.close()
+
+
+VERSIONS = [
+    "def a():\n    return 1\n",
+    "import os\n\n\ndef a():\n    return 1\n\n\nclass K:\n    def m(self):\n        pass\n",
+    "import os\n\n\ndef a():\n    x = 2\n    return x\n\n\nclass K:\n    def m(self):\n        pass\n\n    def n(self):\n        return 3",
+    "import os\n\n\nclass K:\n    def n(self):\n        return 3\n\n\ndef b():\n    pass",
+    "",
+    "def c():\n    return 'no newline at the end'",
+]
+
+
+def test_older_versions_reparsed_from_newer_ones_match_fresh_parses(tmp_path):
+    from ltm.extract.changes import iter_changes
+    from ltm.extract.gitrepo import GitRepo
+    from ltm.extract.version_chains import Version, parse_versions
+    from tests.builder import RepoBuilder
+
+    b = RepoBuilder(tmp_path / "v")
+    for text in VERSIONS:
+        b.write("m.py", text).commit("version")
+    repo = GitRepo(b.path)
+    spec = language_for("m.py")
+    chain: list[Version] = []
+    fresh = {}
+    with repo.blobs() as blobs:
+        for cc in iter_changes(repo, "v", "HEAD"):  # newest first
+            for fc in cc.files:
+                if not chain:
+                    src = blobs.read(fc.new_blob)
+                    chain.append(Version((fc.new_blob, "x"), "python", src))
+                    fresh[fc.new_blob] = spans_of(spec, src)
+                if fc.old_blob != "0" * 40:
+                    src = blobs.read(fc.old_blob)
+                    chain.append(Version((fc.old_blob, "x"), "python", src, len(chain) - 1, fc.hunks))
+                    fresh[fc.old_blob] = spans_of(spec, src)
+    assert len(chain) == len(VERSIONS)
+    got = dict(parse_versions(chain))
+    assert {k[0]: v for k, v in got.items()} == fresh
+    assert [s.qualified_name for s in fresh[chain[-2].key[0]]] == ["a", "K", "K.m"]
