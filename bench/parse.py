@@ -6,7 +6,9 @@ Prints one JSON object. `raw`: `Parser.parse` alone, one process, over every fil
 parses (read into memory first, not timed). `ours_1` and `ours_n`: the whole `extract_code` (git
 listing and reading, skip rules, parse, queries, resolution, chunks) with 1 and N workers.
 `ratio` is ours_n / (raw x N): the target is >= 0.6. The machine's load average is printed
-before and after, since other work on the same cores lowers every figure. Best of `--repeat` runs.
+before and after, since other work on the same cores lowers every wall-clock figure; CPU seconds
+(this process and its children: git, pool workers) are also printed, as they move less with
+load: `cpu_ratio_1_worker` = raw CPU / our CPU is the per-core efficiency. Best of `--repeat` runs.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import time
 from collections import Counter
 from pathlib import Path
@@ -39,14 +42,21 @@ def _sources(repo: GitRepo) -> list[tuple[str, bytes]]:
     return out
 
 
-def _best(fn, repeat: int) -> float:
-    return min(_timed(fn) for _ in range(repeat))
+def _best(fn, repeat: int) -> tuple[float, float]:
+    """Best wall seconds and best CPU seconds (this process and its finished children) of `repeat` runs."""
+    runs = [_timed(fn) for _ in range(repeat)]
+    return min(r[0] for r in runs), min(r[1] for r in runs)
 
 
-def _timed(fn) -> float:
-    started = time.perf_counter()
+def _cpu() -> float:
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _timed(fn) -> tuple[float, float]:
+    started, cpu = time.perf_counter(), _cpu()
     fn()
-    return time.perf_counter() - started
+    return time.perf_counter() - started, _cpu() - cpu
 
 
 def main() -> None:
@@ -65,7 +75,7 @@ def main() -> None:
         for name, src in sources:
             parsers[name].parse(src)
 
-    raw_s = _best(raw, args.repeat)
+    raw_s, raw_cpu = _best(raw, args.repeat)
     last = {}
 
     def ours(workers: int):
@@ -73,8 +83,8 @@ def main() -> None:
             last[workers] = extract_code(repo, "bench", workers=workers)
         return run
 
-    ours_1 = _best(ours(1), args.repeat)
-    ours_n = _best(ours(args.workers), args.repeat)
+    ours_1, ours_1_cpu = _best(ours(1), args.repeat)
+    ours_n, ours_n_cpu = _best(ours(args.workers), args.repeat)
     out = last[args.workers]
     n = out.workers
     report = {
@@ -87,6 +97,10 @@ def main() -> None:
         "ours_n_workers_mb_s": round(mb / ours_n, 2),
         "ratio_1_worker": round(raw_s / ours_1, 3),
         "ratio": round(raw_s / (ours_n * n), 3),
+        "raw_parse_cpu_s": round(raw_cpu, 3),
+        "ours_1_worker_cpu_s": round(ours_1_cpu, 3),
+        "ours_n_workers_cpu_s": round(ours_n_cpu, 3),
+        "cpu_ratio_1_worker": round(raw_cpu / ours_1_cpu, 3) if ours_1_cpu else None,
         "target_ratio": 0.6,
         "workers_used": out.workers,
         "functions": len(out.tables["Function"]),

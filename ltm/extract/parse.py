@@ -109,6 +109,7 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
     return "".join(parts)
 
 
+_MAX_RECEIVER = 80
 _ROLES = ("call", "function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name")
 
 
@@ -155,10 +156,12 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             name_node = new[0] if new else caps.get("call.name", (None,))[0]
             if name_node is not None:
                 recv = caps.get("call.receiver")
+                if recv:  # only a short receiver can name a module, a class or self: skip long chains
+                    r = recv[0]
+                    recv = r.text.decode("utf-8", "replace") if r.end_byte - r.start_byte <= _MAX_RECEIVER else "(...)"
                 node = caps["call"][0]
-                raw_calls.append((node.start_byte, name_node.text.decode("utf-8", "replace"),
-                                  recv[0].text.decode("utf-8", "replace") if recv else None, bool(new),
-                                  node.start_point[0] + 1))
+                raw_calls.append((node.start_byte, name_node.text.decode("utf-8", "replace"), recv or None,
+                                  bool(new), node.start_point[0] + 1))
         elif role in _DEF_KINDS:
             raw = _text(_first(caps, f"{role}.name"))
             if raw:
@@ -228,10 +231,14 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             "self_name": d["self"],
             "impl_owner": impl_owner,
         })
+    members: dict[int, list[int]] = {}
+    for j, parent in parents.items():
+        if j >= 0 and parent >= 0 and found[j]["kind"] == "function":
+            members.setdefault(parent, []).append(j)
     for i, d in enumerate(defs):
         if d["kind"] == "class":
-            members = [j for j in range(i + 1, len(found)) if parents.get(j) == i and found[j]["kind"] == "function"]
-            d["outline"] = _outline(found[i]["node"], src, [(found[j]["node"], defs[j]["signature"]) for j in members])
+            own = sorted(members.get(i, []))
+            d["outline"] = _outline(found[i]["node"], src, [(found[j]["node"], defs[j]["signature"]) for j in own])
     raw_calls.sort(key=lambda c: c[0])
     fn_spans = [(s, e, k) for s, e, k in spans if k >= 0 and found[k]["kind"] == "function"]
     callers = _innermost([c[0] for c in raw_calls], fn_spans)

@@ -64,6 +64,7 @@ class Resolver:
         self.nested: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)  # path -> (parent, name) -> id
         self.classes = defaultdict(lambda: defaultdict(list))  # module id -> name -> [cls id]
         self.file_classes: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified -> cls id
+        self.file_class_names: dict[str, dict[str, str]] = defaultdict(dict)  # path -> name -> first cls id
         self.methods: dict[str, dict[str, str]] = defaultdict(dict)  # cls id -> name -> fn id
         self.file_qn: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified name -> id
         self.owner: dict[str, str] = {}  # fn id -> cls id of the method it is or is nested in
@@ -88,6 +89,7 @@ class Resolver:
                 if d["kind"] == "class":
                     self.classes[f.module_id][d["name"]].append(eid)
                     self.file_classes[f.path].setdefault(d["qualified_name"], eid)
+                    self.file_class_names[f.path].setdefault(d["name"], eid)
                     self.global_classes[g][d["name"]].append(eid)
                     self.class_name[eid], self.class_kind[eid] = d["name"], d["class_kind"]
                 elif d["parent_kind"] is None:  # a later definition (or an overload's body) wins
@@ -129,9 +131,8 @@ class Resolver:
             mid = b.aliases.get(head.split(".")[0])
             if mid and len(self.classes[mid].get(name, [])) == 1:
                 return self.classes[mid][name][0]
-        for qn, cid in self.file_classes[f.path].items():
-            if qn == name or qn.endswith("." + name):
-                return cid
+        if (cid := self.file_class_names[f.path].get(name)) is not None:
+            return cid
         if name in b.symbols:
             mid, symbol = b.symbols[name]
             if len(hits := self.classes[mid].get(symbol, [])) == 1:
