@@ -40,6 +40,8 @@ class FileDiff:
     old_path: str | None
     new_path: str | None
     binary: bool = False
+    old_blob: str | None = None  # from the `index` line (absent for a pure rename or mode change)
+    new_blob: str | None = None
     hunks: list[Hunk] = field(default_factory=list)
 
     @property
@@ -147,6 +149,12 @@ def _parse(lines: Iterator[bytes]) -> Iterator[CommitDiff]:
             f.old_path = None
         elif line.startswith(b"deleted file mode"):
             f.new_path = None
+        elif line.startswith(b"index "):
+            ids = line[6:].strip().split(b" ")[0].split(b"..")
+            if len(ids) == 2:
+                old, new = (x.decode() for x in ids)
+                f.old_blob = None if set(old) == {"0"} else old
+                f.new_blob = None if set(new) == {"0"} else new
         elif line.startswith(b"Binary files "):
             f.binary = True
     if cur is not None:
@@ -159,7 +167,7 @@ def commit_diffs(repo: GitRepo, shas: Iterable[str]) -> Iterator[CommitDiff]:
     if not wanted:
         return
     cmd = repo._cmd(
-        "log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "-M", "--no-color", "--no-ext-diff",
+        "log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "-M", "--full-index", "--no-color", "--no-ext-diff",
         "--no-textconv", "--format=%x00%H %P",
     )
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

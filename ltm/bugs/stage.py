@@ -20,7 +20,7 @@ from ltm import ids
 from ltm.bugs.diffs import commit_diffs, is_doc_path
 from ltm.bugs.evidence import EvidenceKind, FixEvidence, parse_fix_evidence
 from ltm.bugs.issues import Issue, IssueExport, load_issue_export
-from ltm.bugs.szz import MAX_FILES, Candidate, Entity, EntityIndex, FixResult, analyze_fix
+from ltm.bugs.szz import MAX_FILES, WORKERS, Candidate, Entity, FixResult, analyze_fixes
 from ltm.extract.gitrepo import GitRepo
 from ltm.lake import Lake
 from ltm.stages import StageStats
@@ -106,7 +106,8 @@ def _bug_row(repo_key: str, b: _Bug, messages: dict[str, str]) -> dict:
 
 
 def stage_bugs(
-    repo_path: Path, repo_key: str, lake: Lake, issues_path: str | None = None, max_files: int = MAX_FILES
+    repo_path: Path, repo_key: str, lake: Lake, issues_path: str | None = None, max_files: int = MAX_FILES,
+    workers: int = WORKERS,
 ) -> StageStats:
     """Bug, FIXES, AFFECTS, INTRODUCED_BY and FunctionDefects rows for one repository."""
     started = time.perf_counter()
@@ -120,11 +121,7 @@ def stage_bugs(
     fix_shas = list(dict.fromkeys(s for b in bugs.values() for s in b.fixes))
     report = {s: min((b.issue.created_at for b in bugs.values() if s in b.fixes and b.issue and b.issue.created_at),
                      default=None) for s in fix_shas}
-    results: dict[str, FixResult] = {}
-    with repo.blobs() as blobs:
-        index = EntityIndex(repo_key, blobs)
-        for diff in commit_diffs(repo, fix_shas):
-            results[diff.sha] = analyze_fix(repo, diff, index, report.get(diff.sha), max_files)
+    results = {r.sha: r for r in analyze_fixes(repo, repo_key, commit_diffs(repo, fix_shas), report, max_files, workers)}
     for ref in list(bugs):  # a keyword-only "fix" that touches only docs is a docs fix, not a bug
         b = bugs[ref]
         if all(e.kind == EvidenceKind.KEYWORD for e in b.fixes.values()) and all(

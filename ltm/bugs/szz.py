@@ -5,13 +5,17 @@ every file are blamed at the fix's parent with ONE `git blame --porcelain -w -M 
 one `-L a,b` per run of lines (never a process per line). Blank and comment lines are ignored;
 `-w` ignores whitespace and `-M -C` follow lines moved within and across files. Candidates
 committed after the bug's report date are dropped. A fix that only adds lines falls back to the
-last earlier commit that touched the enclosing function: the newest commit among the blame of
-that function's lines at the parent.
+last earlier commit that changed the enclosing function: `git log -1 -L start,end:path` at the
+parent (incremental since git 2.27, so it stops at the first commit that touched the range).
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
+import threading
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -22,6 +26,8 @@ from ltm.extract.gitrepo import BlobReader, GitRepo
 from ltm.extract.languages import language_for
 
 MAX_FILES = 100
+BLAME_FLAGS = ("-w", "-M", "-C")  # ignore whitespace, follow moved and copied lines
+WORKERS = min(4, os.cpu_count() or 1)
 _COMMENT_PREFIXES = ("#", "//", "/*", "*", '"""', "'''")
 
 
@@ -57,7 +63,7 @@ class Candidate:
     path: str
     committed_at: int
     entity: Entity | None
-    lines: int
+    lines: int  # lines blamed on it (0 for function_history)
     method: str  # blame or function_history
 
 
@@ -89,11 +95,17 @@ def _ranges(lines: list[int]) -> list[tuple[int, int]]:
     return out
 
 
-def blame_lines(repo: GitRepo, rev: str, path: str, lines: list[int]) -> dict[int, BlameLine]:
-    """Who last changed each of `lines` of `path` at `rev`: one porcelain blame with -L ranges."""
+def blame_lines(
+    repo: GitRepo, rev: str, path: str, lines: list[int], flags: tuple[str, ...] = BLAME_FLAGS
+) -> dict[int, BlameLine]:
+    """Who last changed each of `lines` of `path` at `rev`: one porcelain blame with -L ranges.
+
+    `-M -C` follow a moved or copied block when it has at least 20 alphanumeric characters
+    inside the blamed ranges (git's default threshold).
+    """
     if not lines:
         return {}
-    args = ["blame", "--porcelain", "-w", "-M", "-C"]
+    args = ["blame", "--porcelain", *flags]
     for a, b in _ranges(lines):
         args += ["-L", f"{a},{b}"]
     res = subprocess.run(repo._cmd(*args, rev, "--", path), capture_output=True)
@@ -120,22 +132,35 @@ def blame_lines(repo: GitRepo, rev: str, path: str, lines: list[int]) -> dict[in
     return out
 
 
+def last_change(repo: GitRepo, rev: str, path: str, start: int, end: int) -> BlameLine | None:
+    """The newest commit up to `rev` that changed lines start..end of `path` (`git log -1 -L`)."""
+    res = subprocess.run(
+        repo._cmd("log", "-1", "--no-patch", "--format=%H %ct", "-L", f"{start},{end}:{path}", rev), capture_output=True
+    )
+    fields = res.stdout.decode(errors="replace").split()
+    if res.returncode != 0 or len(fields) < 2:
+        return None
+    return BlameLine(fields[0], path, int(fields[1]))
+
+
 class EntityIndex:
-    """Function and class spans of file versions (`rev:path`), parsed once each."""
+    """Function and class spans of file versions, parsed once per blob.
+
+    A version is named by a blob id when the diff gave one, else by `rev:path`.
+    """
 
     def __init__(self, repo_key: str, blobs: BlobReader):
         self._repo_key, self._blobs = repo_key, blobs
         self._cache: dict[tuple[str, str], list[Entity]] = {}
-        self._text: dict[tuple[str, str], list[str]] = {}
 
-    def entities(self, rev: str, path: str) -> list[Entity]:
-        key = (rev, path)
+    def entities(self, obj: str, path: str) -> list[Entity]:
+        key = (obj, path)
         if key not in self._cache:
             spec = language_for(path)
             found: list[Entity] = []
             if spec is not None:
                 try:
-                    src = self._blobs.read(f"{rev}:{path}")
+                    src = self._blobs.read(obj)
                 except Exception:  # noqa: BLE001 - a path git cannot show at rev has no entities
                     src = b""
                 if src and b"\0" not in src[:8192]:
@@ -148,23 +173,17 @@ class EntityIndex:
             self._cache[key] = found
         return self._cache[key]
 
-    def source(self, rev: str, path: str) -> list[str]:
-        """The lines of `path` at `rev` (empty when git cannot show it)."""
-        key = ("src:" + rev, path)
-        if key not in self._text:
-            try:
-                self._text[key] = self._blobs.read(f"{rev}:{path}").decode("utf-8", errors="replace").split("\n")
-            except Exception:  # noqa: BLE001
-                self._text[key] = []
-        return self._text[key]
-
-    def at(self, rev: str, path: str, line: int) -> Entity | None:
-        """The innermost function or class of `path` at `rev` that spans `line`."""
+    def at(self, obj: str, path: str, line: int) -> Entity | None:
+        """The innermost function or class of the version `obj` of `path` that spans `line`."""
         best = None
-        for e in self.entities(rev, path):
+        for e in self.entities(obj, path):
             if e.line_start <= line <= e.line_end and (best is None or e.line_start >= best.line_start):
                 best = e
         return best
+
+
+def _old(fd: FileDiff, parent: str) -> str:
+    return fd.old_blob or f"{parent}:{fd.old_path}"
 
 
 def _affected(fd: FileDiff, fix: CommitDiff, index: EntityIndex, out: dict[str, Entity]) -> None:
@@ -172,19 +191,19 @@ def _affected(fd: FileDiff, fix: CommitDiff, index: EntityIndex, out: dict[str, 
     for h in fd.hunks:
         if fd.old_path and parent:
             for n, _ in h.deleted:
-                if e := index.at(parent, fd.old_path, n):
+                if e := index.at(_old(fd, parent), fd.old_path, n):
                     out[e.id] = e
         if fd.new_path:
             for n, _ in h.added:
-                if e := index.at(fix.sha, fd.new_path, n):
+                if e := index.at(fd.new_blob or f"{fix.sha}:{fd.new_path}", fd.new_path, n):
                     out[e.id] = e
 
 
 def analyze_fix(
     repo: GitRepo, fix: CommitDiff, index: EntityIndex, report_date: datetime | None = None,
-    max_files: int = MAX_FILES,
+    max_files: int = MAX_FILES, affects: bool = True, flags: tuple[str, ...] = BLAME_FLAGS,
 ) -> FixResult:
-    """Affected entities and SZZ candidates of one fix commit."""
+    """SZZ candidates of one fix commit and, with `affects`, the entities it changed."""
     res = FixResult(fix.sha)
     res.all_paths = [f.path for f in fix.files]
     res.code_paths = [f.path for f in fix.files if language_for(f.path)]
@@ -199,7 +218,7 @@ def analyze_fix(
         return res
     parent = fix.parents[0]
     for fd in fix.files:
-        if not fd.binary:
+        if affects and not fd.binary:
             _affected(fd, fix, index, res.affected)
     limit = int(report_date.timestamp()) if report_date else None
     blamed: dict[tuple[str, str | None], Candidate] = {}
@@ -215,28 +234,52 @@ def analyze_fix(
         c = blamed.setdefault(key, Candidate(b.sha, b.path, b.committed_at, entity, 0, method))
         c.lines += lines
 
-    deleted = {fd.old_path: [n for h in fd.hunks for n, t in h.deleted if is_blameable(t)]
+    deleted = {fd.old_path: (fd, [n for h in fd.hunks for n, t in h.deleted if is_blameable(t)])
                for fd in fix.files if fd.old_path and not fd.binary}
-    if any(deleted.values()):
-        for path, lines in deleted.items():
-            for n, b in blame_lines(repo, parent, path, lines).items():
+    if any(lines for _, lines in deleted.values()):
+        for path, (fd, lines) in deleted.items():
+            for n, b in blame_lines(repo, parent, path, lines, flags).items():
                 if keep(b):
-                    add(b, index.at(parent, path, n), "blame")
+                    add(b, index.at(_old(fd, parent), path, n), "blame")
     else:
         for fd in fix.files:  # add-only fix: the enclosing function's last change before the fix
             if fd.binary or not fd.old_path:
                 continue
             path = fd.old_path
             enclosing = {e for h in fd.hunks
-                         if (e := index.at(parent, path, h.old_start) or index.at(parent, path, h.old_start + 1))}
-            src = index.source(parent, path)
-            body = sorted({n for e in enclosing for n in range(e.line_start, min(e.line_end, len(src)) + 1)
-                           if is_blameable(src[n - 1])})
-            found = blame_lines(repo, parent, path, body)
-            for e in enclosing:
-                mine = [b for n, b in found.items() if e.line_start <= n <= e.line_end and keep(b)]
-                if mine:
-                    top = max(mine, key=lambda b: b.committed_at)
-                    add(top, e, "function_history", sum(b.sha == top.sha for b in mine))
+                         if (e := index.at(_old(fd, parent), path, h.old_start)
+                             or index.at(_old(fd, parent), path, h.old_start + 1))}
+            for e in sorted(enclosing, key=lambda e: e.line_start):
+                last = last_change(repo, parent, path, e.line_start, e.line_end)
+                if last is not None and keep(last):
+                    add(last, e, "function_history", 0)
     res.candidates = list(blamed.values())
     return res
+
+
+def analyze_fixes(
+    repo: GitRepo, repo_key: str, diffs: Iterable[CommitDiff], report_dates: dict[str, datetime | None] | None = None,
+    max_files: int = MAX_FILES, workers: int = WORKERS, affects: bool = True,
+    flags: tuple[str, ...] = BLAME_FLAGS,
+) -> Iterator[FixResult]:
+    """`analyze_fix` over many fixes with `workers` threads (git runs in subprocesses, so blames
+    overlap); each thread has its own `cat-file --batch` reader. Results come in input order."""
+    dates = report_dates or {}
+    local = threading.local()
+    readers: list[BlobReader] = []
+    guard = threading.Lock()
+
+    def one(diff: CommitDiff) -> FixResult:
+        if not hasattr(local, "index"):
+            reader = repo.blobs()
+            with guard:
+                readers.append(reader)
+            local.index = EntityIndex(repo_key, reader)
+        return analyze_fix(repo, diff, local.index, dates.get(diff.sha), max_files, affects, flags)
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            yield from pool.map(one, diffs)
+    finally:
+        for r in readers:
+            r.close()

@@ -1,0 +1,92 @@
+"""SZZ details: renames and moved lines followed, merges and large commits skipped, diff parsing."""
+
+from ltm.bugs.diffs import commit_diffs, is_doc_path
+from ltm.bugs.szz import _ranges, analyze_fixes, is_blameable
+from ltm.extract.gitrepo import GitRepo
+from tests.builder import RepoBuilder
+
+HELPER = '''def helper(values):
+    running_total = 0
+    for value in values:
+        running_total = running_total + value * 2
+    return running_total
+'''
+# -M follows a moved block with 20 alphanumeric characters in the blamed range: the buggy line has 29.
+
+MAIN = "def main(argv):\n" + "".join(f'    print("step {i} of the run with", len(argv), "arguments")\n' for i in range(12)) + "    return 0\n"
+
+
+def _run(b: RepoBuilder, sha: str, **kw):
+    repo = GitRepo(b.path)
+    [res] = list(analyze_fixes(repo, "r", commit_diffs(repo, [sha]), **kw))
+    return res
+
+
+def test_a_bug_in_a_renamed_file_is_traced_to_the_commit_that_wrote_the_line(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.write("calc.py", HELPER)
+    b.commit("Add helper")
+    b.write("calc.py", HELPER.replace("value * 2", "value * 3"))
+    intro = b.commit("Triple the values")
+    b.git("mv", "calc.py", "maths.py")
+    b.commit("Rename calc to maths")
+    b.write("maths.py", HELPER)
+    fix = b.commit("Fix the factor, fixes #4")
+    res = _run(b, fix)
+    assert res.introducing == {intro}
+    [cand] = res.candidates
+    assert cand.entity.id == "fn:r:maths.py:helper" and cand.path == "calc.py"
+
+
+def test_moved_lines_are_traced_past_the_move(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.write("app.py", MAIN + "\n\n" + HELPER)
+    b.commit("Add main and helper")
+    buggy = HELPER.replace("value * 2", "value * 3")
+    b.write("app.py", MAIN + "\n\n" + buggy)
+    intro = b.commit("Triple the values")
+    b.write("app.py", buggy + "\n\n" + MAIN)
+    b.commit("Put the helper first")  # git sees the short helper move, not the long main
+    b.write("app.py", HELPER + "\n\n" + MAIN)
+    fix = b.commit("Fix the factor, fixes #5")
+    assert _run(b, fix).introducing == {intro}
+
+
+def test_merges_and_very_large_commits_are_not_blamed(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.write("a.py", HELPER)
+    b.commit("Add helper")
+    for i in range(3):
+        b.write(f"m{i}.py", f"X = {i}\n")
+    big = b.commit("Fix constants everywhere")
+    b.checkout("-b", "side")
+    b.write("a.py", HELPER.replace("* 2", "* 4"))
+    b.commit("Quadruple")
+    b.checkout("main")
+    b.write("b.py", "Y = 1\n")
+    b.commit("Add b")
+    merge = b.merge("side", "Merge branch side, fixes #9")
+    assert _run(b, big, max_files=2).skipped == "too_many_files"
+    res = _run(b, merge)
+    assert res.skipped == "merge" and res.candidates == []
+
+
+def test_diff_parsing_keeps_old_line_numbers_renames_and_binary_files(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.write("a b.py", "one\ntwo\nthree\n").write("img.bin", b"\0\1\2")
+    b.commit("Add")
+    b.write("a b.py", "one\nTWO\nthree\nfour\n").write("img.bin", b"\0\1\3")
+    sha = b.commit("Change")
+    [diff] = list(commit_diffs(GitRepo(b.path), [sha]))
+    files = {f.path: f for f in diff.files}
+    assert files["img.bin"].binary
+    h = files["a b.py"].hunks
+    assert [(x.deleted, x.added) for x in h] == [([(2, "two")], [(2, "TWO")]), ([], [(4, "four")])]
+
+
+def test_line_runs_blank_and_comment_lines_and_doc_paths():
+    assert _ranges([9, 3, 4, 5, 4]) == [(3, 5), (9, 9)]
+    assert not is_blameable("   ") and not is_blameable("  # why") and not is_blameable('"""Doc."""')
+    assert is_blameable("return x  # trailing comment")
+    assert is_doc_path("docs/index.rst") and is_doc_path("README") and is_doc_path("HISTORY.md")
+    assert not is_doc_path("src/docstring_parser.py")
