@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from ltm.embed.providers import PROVIDERS
-from ltm.errors import EmbeddingError, LtmError
+from ltm.errors import EmbeddingError, IssueExportError, LtmError
 from ltm.home import Home
 
 def home_option(f: Callable) -> Callable:
@@ -66,10 +66,13 @@ def main() -> None:
 @click.option("--skip", "skip", multiple=True,
               help="Path pattern to skip in the history (repeatable; replaces the default list: node_modules/, vendor/, dist/, *.min.js, ...).")
 @click.option("--full-history", is_flag=True, help="Ignore the history cursor and mine the whole range again.")
+@click.option("--issues", "issues", default=None, type=click.Path(dir_okay=False),
+              help="JSON Lines issue export (GitHub REST issue fields) for the bugs stage: titles, labels, report dates.")
 @home_option
 @user_errors
 def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, since: str | None,
-           max_commits: int | None, skip: tuple[str, ...], full_history: bool, home: str | None) -> None:
+           max_commits: int | None, skip: tuple[str, ...], full_history: bool, issues: str | None,
+           home: str | None) -> None:
     from ltm.extract.gitrepo import GitRepo
     from ltm.stages import register_repository
 
@@ -77,6 +80,8 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
     h = Home.resolve(home)
     for p in paths:  # validate every input before the home is touched
         GitRepo(p).head(branch or "HEAD")
+    if issues and not Path(issues).is_file():
+        raise IssueExportError(f"issue export {issues} does not exist: pass the path of a JSON Lines file")
     recorded = h.settings().get("embedder") if h.exists() else None
     provider = embedder or recorded or "local"
     if recorded and recorded != provider:
@@ -100,10 +105,11 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
         click.echo(f"ingesting {', '.join(keys)} into {h.root} ...", err=True)
         history = {k: v for k, v in {"branch": branch, "since": since, "max_commits": max_commits,
                                      "skip_patterns": list(skip) or None, "full": full_history or None}.items() if v}
-        run_module.ingest_partitions(h, keys, provider, on_done=report, commits_config=history)
+        bugs = {"issues_path": str(Path(issues).resolve())} if issues else None
+        run_module.ingest_partitions(h, keys, provider, on_done=report, commits_config=history, bugs_config=bugs)
 
 
-_SHOWN = ("mode", "commits", "commits_mined", "rows_MODIFIES", "files_parsed", "memories", "links", "links_added",
+_SHOWN = ("mode", "commits", "rows_Bug", "fix_commits", "commits_mined", "rows_MODIFIES", "files_parsed", "memories", "links", "links_added",
           "links_removed", "rows_Function", "rows_Class", "rows", "embedded_now", "cache_hits",
           "node_total", "edge_total", "table_rows", "ok", "coverage")
 

@@ -27,15 +27,17 @@ class RunSummary:
 
 def ingest_partitions(
     home: Home, keys: list[str], embedder: str, on_done: Callable[[RunSummary], None] | None = None,
-    commits_config: dict[str, Any] | None = None,
+    commits_config: dict[str, Any] | None = None, bugs_config: dict[str, Any] | None = None,
 ) -> list[RunSummary]:
     """Register `keys` as `repos` partitions and run the ingest job for each, in order.
 
-    `commits_config` is the `commits` asset's config (branch, since, max_commits, skip_patterns, full).
+    `commits_config` is the `commits` asset's config (branch, since, max_commits, skip_patterns, full);
+    `bugs_config` the `bugs` asset's (issues_path, max_commit_files).
     """
     instance = DagsterInstance.from_config(str(home.dagster))
     job = build_definitions(home=str(home.root), embedder=embedder).resolve_job_def(INGEST_JOB)
-    run_config = {**_QUIET_RUN, **({"ops": {"commits": {"config": commits_config}}} if commits_config else {})}
+    ops = {name: {"config": cfg} for name, cfg in (("commits", commits_config), ("bugs", bugs_config)) if cfg}
+    run_config = {**_QUIET_RUN, **({"ops": ops} if ops else {})}
     summaries = []
     for key in keys:
         instance.add_dynamic_partitions("repos", [key])
