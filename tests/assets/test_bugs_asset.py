@@ -41,6 +41,9 @@ def test_bugs_asset_puts_fixes_affects_szz_and_signals_in_the_graph(tmp_path):
         [[fixes, introduced, churn]] = query(
             conn, "MATCH (f:Function) WHERE f.name = $n RETURN f.fix_count, f.bugs_introduced, f.churn", {"n": "validate"})
         assert (fixes, introduced) == (1, 1)
+        # validate's history from MODIFIES: A adds its 5 lines, B changes 1 (+1 -1), the fix D
+        # replaces 1 line with 2 (+2 -1): 5 + 2 + 3.
+        assert churn == 10
         assert query(conn, "MATCH (f:Function) WHERE f.name = $n RETURN f.fix_count", {"n": "load"}) == [[1]]
     checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
     assert all(checks.values())
