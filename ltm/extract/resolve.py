@@ -4,7 +4,7 @@ Runs after every file is parsed, over plain data. A call is resolved, in order, 
 nested function, the file, the caller's own class for `self`/`this` or an implicit receiver,
 its base classes, the module), by imports (an imported name, a module alias, an imported
 class's static method or constructor), then by a name unique in the repository's language
-family. Each edge carries the confidence of the rule that found it; a call no rule resolves
+family (0.5; 0.3 for `x.m()` with a receiver of unknown type). Each edge carries the confidence of the rule that found it; a call no rule resolves
 is counted in `stats`, never guessed into an edge.
 """
 
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ltm.extract.languages import LanguageSpec
 
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
+UNIQUE_METHOD = 0.3  # `x.m()` with x of unknown type: m is the only method of that name in the repository
 _GENERIC = re.compile(r"[<\[(]")
 
 
@@ -180,10 +181,10 @@ class Resolver:
                 return hit[0]
         return None
 
-    def _unique(self, table, group: str, name: str) -> tuple[str, float] | None:
+    def _unique(self, table, group: str, name: str, confidence: float = UNIQUE) -> tuple[str, float] | None:
         hits = table[group].get(name, [])
         if len(hits) == 1:
-            return hits[0], UNIQUE
+            return hits[0], confidence
         self.stats["calls_ambiguous" if hits else "calls_unknown"] += 1
         return None
 
@@ -253,7 +254,7 @@ class Resolver:
                 hit = (ctor, IMPORTED) if ctor else None
             if hit:
                 return hit[0], IMPORTED
-        return self._unique(self.global_methods, spec.group, name)
+        return self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD)
 
     def resolve_calls(self) -> None:
         for f in self.files:

@@ -204,6 +204,6 @@ exports.handle = function handle(req) {
         "CALLS": {("fn:lib/app.js:exports.handle", "fn:lib/response.js:res.send"),
                   ("fn:lib/response.js:res.send", "fn:lib/response.js:res.end")},
     })
-    assert confidences(out)[("fn:lib/app.js:exports.handle", "fn:lib/response.js:res.send")] == 0.5
+    assert confidences(out)[("fn:lib/app.js:exports.handle", "fn:lib/response.js:res.send")] == 0.3
     send = next(r for r in out.tables["Function"] if r["name"] == "send")
     assert send["docstring"] == "Send a body." and send["is_method"] is True
