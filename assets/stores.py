@@ -13,7 +13,7 @@ from dagster import (
 from assets.partitions import OWNERS, repos_partitions
 from ltm.embed.stage import embed_repo
 from ltm.reconcile import reconcile
-from ltm.vectors import vector_rows
+from ltm.vectors import VectorStore, vector_rows
 from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource
 
 
@@ -30,13 +30,9 @@ def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: Emb
     key = context.partition_key
     h = home.home()
     model = embedder.embedder()
+    VectorStore(h.vectors).check_model(model.model_id, model.dim)  # refuse before paying for vectors
     stats = embed_repo(home.lake(), key, model, h.cache / "embeddings")
-    return MaterializeResult(
-        metadata={
-            "repo": key, "rows": stats.rows, "embedded_now": stats.embedded_now,
-            "cache_hits": stats.cache_hits, "model": stats.model, "dim": stats.dim,
-        }
-    )
+    return MaterializeResult(metadata={"repo": key, **stats.metadata()})
 
 
 @asset(

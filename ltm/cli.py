@@ -220,6 +220,37 @@ def reconcile(as_json: bool, home: str | None) -> None:
         sys.exit(1)
 
 
+@main.command(help="Switch the home to another embedding model: re-embed every repository into a new vector "
+                    "table, check it against the graph, then point readers at it (they keep the old one until then).")
+@click.option("--embedder", type=click.Choice(PROVIDERS), required=True, help="The provider of the new model.")
+@click.option("--model", default=None, help="Model name (openai; default text-embedding-3-small).")
+@click.option("--dimensions", default=None, type=click.IntRange(1), help="Output dimension (openai text-embedding-3-*).")
+@home_option
+@user_errors
+def reembed(embedder: str, model: str | None, dimensions: int | None, home: str | None) -> None:
+    from ltm.embed.providers import make_embedder
+    from ltm.embed.switch import reembed_home
+
+    h = Home.resolve(home).require()
+    if embedder == "openai" and not os.environ.get("OPENAI_API_KEY"):
+        raise EmbeddingError("the openai embedder needs an API key: set OPENAI_API_KEY")
+    with h.lock("ingest"):
+        opts = {"model": model, "dimensions": dimensions} if embedder == "openai" else {}
+        if embedder == "static":
+            opts = {"cache_root": str(h.cache / "models")}
+        emb = make_embedder(embedder, **opts)
+
+        def progress(key: str, stats: Any) -> None:
+            click.echo(f"  {key:<15} rows={stats.rows} embedded_now={stats.embedded_now} cache_hits={stats.cache_hits}", err=True)
+
+        out = reembed_home(h, emb, on_repo=progress)
+        if out.switched:
+            h.update_settings(embedder=embedder, embedder_model=model, embedder_dimensions=dimensions)
+    prev = f"{out.previous['model']} ({out.previous['dim']})" if out.previous else "nothing"
+    click.echo(f"{'switched' if out.switched else 'already current'}: {prev} -> {out.model} ({out.dim}), "
+               f"{out.rows} vectors, {out.embedded_now} embedded now")
+
+
 @main.command(help="Open the Dagster web UI on this home (assets, checks and the runs `ltm ingest` made).")
 @click.option("--port", default=3000, show_default=True, type=int, help="Port to listen on.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")

@@ -37,3 +37,16 @@ class NotIngestedError(LtmError):
 
 class IssueExportError(LtmError):
     """An issue export file is missing or unreadable."""
+
+
+class BatchFailedError(EmbeddingError):
+    """One embedding request failed for good (after its retries, or at once when not retryable)."""
+
+    def __init__(self, message: str, tries: int, retryable: bool):
+        super().__init__(message)
+        self.tries = tries
+        self.retryable = retryable
+
+
+class ModelSwitchError(EmbeddingError):
+    """A new model's vector table does not match the graph; readers were not switched."""

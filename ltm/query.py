@@ -20,6 +20,8 @@ def embedder_for_model(model: str, dim: int) -> Embedder:
         return HashEmbedder(dim)
     if model == LOCAL_MODEL:
         return make_embedder("local")
+    if model.startswith("ltm-static/"):
+        return make_embedder("static")
     name, _, dims = model.partition("@")
     emb = make_embedder("openai", model=name, dimensions=int(dims) if dims else None)
     if dims == "" and emb.dim != dim:

@@ -7,7 +7,9 @@ IVF-PQ index once the table is large enough, and `optimize()` folds new rows int
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -107,7 +109,12 @@ class UpsertStats:
 
 
 class VectorStore:
-    """The LanceDB database of a home."""
+    """The LanceDB database of a home.
+
+    `model.json` is the pointer readers follow: the current table and the model and dimension of
+    its vectors. A new model is written into a table of its own (`staging_table`) while readers
+    keep the current one, and `switch` replaces the pointer atomically once it is complete.
+    """
 
     def __init__(self, root: Path):
         self.root = Path(root)
@@ -118,45 +125,92 @@ class VectorStore:
         return self.root / "model.json"
 
     def model(self) -> dict[str, Any] | None:
-        """{"model": id, "dim": n} of the vectors in this store, or None before the first write."""
+        """{"model": id, "dim": n, "table": name} of the current vectors, or None before the first write."""
         if not self._meta_path.exists():
             return None
-        return json.loads(self._meta_path.read_text(encoding="utf-8"))
+        meta = json.loads(self._meta_path.read_text(encoding="utf-8"))
+        meta.setdefault("table", TABLE)  # homes written before tables were versioned
+        return meta
 
-    def exists(self) -> bool:
-        return TABLE in self._db.list_tables().tables
+    def _write_pointer(self, model: str, dim: int, table: str) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        tmp = self._meta_path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps({"model": model, "dim": dim, "table": table}) + "\n", encoding="utf-8")
+        os.replace(tmp, self._meta_path)
 
-    def table(self):
-        if not self.exists():
+    @property
+    def table_name(self) -> str:
+        meta = self.model()
+        return meta["table"] if meta else TABLE
+
+    def exists(self, table: str | None = None) -> bool:
+        return (table or self.table_name) in self._db.list_tables().tables
+
+    def table(self, name: str | None = None):
+        name = name or self.table_name
+        if not self.exists(name):
             raise NotIngestedError(f"no vectors in {self.root}: run `ltm ingest PATH` first")
-        return self._db.open_table(TABLE)
+        return self._db.open_table(name)
 
-    def _check_model(self, model: str, dim: int) -> None:
+    def check_model(self, model: str, dim: int) -> None:
+        """DimensionMismatchError unless the current table holds vectors of `model` and `dim` (or none)."""
         meta = self.model()
         if meta and (meta["dim"] != dim or meta["model"] != model):
             raise DimensionMismatchError(
                 f"the vector table holds {meta['model']} vectors of dimension {meta['dim']}, "
-                f"this run embeds with {model} (dimension {dim}): use the same --embedder as before, "
-                "or ingest into a new --home"
+                f"this run embeds with {model} (dimension {dim}): use the same embedder as before, "
+                "switch the home with `ltm reembed`, or ingest into a new --home"
             )
 
-    def upsert_repo(self, repo: str, rows: pa.Table) -> UpsertStats:
-        """Make the repository's rows equal `rows`: upsert by vector_id, delete what left."""
+    _check_model = check_model
+
+    def staging_table(self, model: str, dim: int) -> str:
+        """The table a new model's vectors are written into before `switch` (created empty if new)."""
+        name = f"{TABLE}_{hashlib.sha1(f'{model}:{dim}'.encode()).hexdigest()[:10]}"
+        if name == self.table_name:
+            raise LtmError(f"{model} (dimension {dim}) is already the current model of {self.root}")
+        if not self.exists(name):
+            self._db.create_table(name, schema=vector_schema(dim))
+        return name
+
+    def switch(self, table: str, model: str, dim: int) -> str | None:
+        """Point readers at `table` (atomic), then drop tables older than the previous one."""
+        previous = self.table_name if self.model() else None
+        self._write_pointer(model, dim, table)
+        keep = {table, previous}
+        for name in self._db.list_tables().tables:
+            if name.startswith(TABLE) and name not in keep:
+                self._db.drop_table(name)
+        return previous
+
+    def upsert_repo(self, repo: str, rows: pa.Table, table: str | None = None) -> UpsertStats:
+        """Make the repository's rows equal `rows`: upsert by vector_id, delete what left.
+
+        Into the current table (its model and dimension must match), or into `table`, a staging
+        table from `staging_table` whose schema fixes the dimension.
+        """
         if not is_valid_repo_key(repo):  # the key is used as a literal in the delete filter
             raise LtmError(f"invalid repository key {repo!r}")
+        name = table or self.table_name
         if rows.num_columns == 0:
-            if self.exists():
-                deleted = self.table().count_rows(f"repo = '{repo}'")
-                self.table().delete(f"repo = '{repo}'")
-                return UpsertStats(0, 0, 0, deleted, self.table().count_rows(), False)
+            if self.exists(name):
+                deleted = self.table(name).count_rows(f"repo = '{repo}'")
+                self.table(name).delete(f"repo = '{repo}'")
+                return UpsertStats(0, 0, 0, deleted, self.table(name).count_rows(), False)
             return UpsertStats(0, 0, 0, 0, 0, False)
         dim = rows.schema.field("vector").type.list_size
         model = rows.column("model")[0].as_py()
-        self._check_model(model, dim)
-        if not self.exists():
-            self._db.create_table(TABLE, schema=vector_schema(dim))
-            self._meta_path.write_text(json.dumps({"model": model, "dim": dim}) + "\n", encoding="utf-8")
-        tbl = self.table()
+        if table is None:
+            self.check_model(model, dim)
+            if not self.exists():
+                self._db.create_table(TABLE, schema=vector_schema(dim))
+                self._write_pointer(model, dim, TABLE)
+                name = TABLE
+        else:
+            want = self.table(name).schema.field("vector").type.list_size
+            if want != dim:
+                raise DimensionMismatchError(f"table {name} holds vectors of dimension {want}, these rows have {dim}")
+        tbl = self.table(name)
         res = (
             tbl.merge_insert("vector_id")
             .when_matched_update_all()
@@ -196,11 +250,11 @@ class VectorStore:
         tbl.optimize(cleanup_older_than=timedelta(days=1))
         return has_vector_index
 
-    def links(self, repo: str | None = None) -> dict[str, str | None]:
-        """vector_id -> graph_entity_id for every row (of one repository, or all)."""
-        if not self.exists():
+    def links(self, repo: str | None = None, table: str | None = None) -> dict[str, str | None]:
+        """vector_id -> graph_entity_id for every row (of one repository, or all) of the current table."""
+        if not self.exists(table):
             return {}
-        q = self.table().search().select(["vector_id", "graph_entity_id"])
+        q = self.table(table).search().select(["vector_id", "graph_entity_id"])
         if repo:
             if not is_valid_repo_key(repo):
                 raise LtmError(f"invalid repository key {repo!r}")

@@ -33,12 +33,18 @@ class EmbedderResource(ConfigurableResource):
     """The embedding provider. Secrets come from the environment (e.g. EnvVar('OPENAI_API_KEY'))."""
 
     home: HomeResource
-    provider: str = Field(default="", description="local, openai or hash; empty means the home's setting, else local")
+    provider: str = Field(default="", description="local, openai, static or hash; empty means the home's setting, else local")
     model: Optional[str] = Field(default=None, description="Model name for the openai provider")
     base_url: Optional[str] = Field(default=None, description="OpenAI-compatible endpoint; else $OPENAI_BASE_URL")
     api_key: Optional[str] = Field(default=None, description="API key; set it with EnvVar, never inline")
     dimensions: Optional[int] = Field(default=None, description="Requested output dimension (openai)")
-    batch_size: Optional[int] = Field(default=None, description="Texts per request / encode call")
+    batch_size: Optional[int] = Field(default=None, description="Texts per request (openai, at most 2048) / per encode call")
+    threads: Optional[int] = Field(default=None, description="torch threads for the local model (default: all cores)")
+    device: Optional[str] = Field(default=None, description="torch device for the local model (cpu, cuda, mps)")
+    max_seq_length: Optional[int] = Field(default=None, description="Tokens read per text by the local model (default 256)")
+    concurrency: Optional[int] = Field(default=None, description="Requests in flight at once (openai, default 4)")
+    timeout_s: Optional[float] = Field(default=None, description="Seconds before a request is retried (openai, default 60)")
+    max_retries: Optional[int] = Field(default=None, description="Retries of a 429/5xx/timeout per batch (openai, default 6)")
 
     def provider_name(self) -> str:
         return self.provider or self.home.home().settings().get("embedder") or "local"
@@ -46,11 +52,21 @@ class EmbedderResource(ConfigurableResource):
     def embedder(self) -> Embedder:
         name = self.provider_name()
         if name == "openai":
+            recorded = self.home.home().settings()  # what `ltm reembed` switched the home to
             return make_embedder(
-                name, model=self.model, api_key=self.api_key, base_url=self.base_url,
-                dimensions=self.dimensions, batch_size=self.batch_size,
+                name, model=self.model or recorded.get("embedder_model"), api_key=self.api_key, base_url=self.base_url,
+                dimensions=self.dimensions or recorded.get("embedder_dimensions"),
+                batch_size=self.batch_size, concurrency=self.concurrency, timeout=self.timeout_s,
+                max_retries=self.max_retries,
             )
-        return make_embedder(name, batch_size=self.batch_size) if name != "hash" else make_embedder(name)
+        if name == "local":
+            return make_embedder(
+                name, batch_size=self.batch_size, threads=self.threads, device=self.device,
+                max_seq_length=self.max_seq_length,
+            )
+        if name == "static":
+            return make_embedder(name, batch_size=self.batch_size, cache_root=str(self.home.home().cache / "models"))
+        return make_embedder(name)
 
 
 class KuzuGraphResource(ConfigurableResource):

