@@ -236,8 +236,6 @@ def reembed(embedder: str, model: str | None, dimensions: int | None, home: str 
         raise EmbeddingError("the openai embedder needs an API key: set OPENAI_API_KEY")
     with h.lock("ingest"):
         opts = {"model": model, "dimensions": dimensions} if embedder == "openai" else {}
-        if embedder == "static":
-            opts = {"cache_root": str(h.cache / "models")}
         emb = make_embedder(embedder, **opts)
 
         def progress(key: str, stats: Any) -> None:

@@ -65,7 +65,7 @@ class EmbedderResource(ConfigurableResource):
                 max_seq_length=self.max_seq_length,
             )
         if name == "static":
-            return make_embedder(name, batch_size=self.batch_size, cache_root=str(self.home.home().cache / "models"))
+            return make_embedder(name, batch_size=self.batch_size)  # distilled once per machine, shared by homes
         return make_embedder(name)
 
 
