@@ -1,9 +1,9 @@
 """Embedding throughput and quality: the raw model against the pipeline's embedding stage.
 
-    .venv/bin/python bench/embed.py REPO [--threads N] [--batch-size 32] [--repeat 2]
+    .venv/bin/python bench/embed.py REPO [--limit 400] [--threads N] [--batch-size 32] [--repeat 2]
 
-On the code entities (functions, classes, modules) of REPO at HEAD, measured in one run on the
-same texts:
+On the code entities (functions, classes, modules) of REPO at HEAD (an even sample of `--limit`
+of them, 0 = all), measured in one run on the same texts:
   - `local` raw: sentence-transformers `encode` alone over every text (its own length sort),
     the floor of the default provider;
   - `local` before the fix: what the stage did before (chunks of 64 in lake order);
@@ -33,6 +33,7 @@ from ltm.embed.stage import embed_repo, embedding_inputs
 from ltm.embed.static import StaticEmbedder
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.schema import NODE_TABLES
 from ltm.stages import register_repository, stage_code
 
 
@@ -43,6 +44,17 @@ def _best(fn, repeat: int) -> float:
         fn()
         times.append(time.perf_counter() - started)
     return min(times)
+
+
+def _sample(lake: Lake, key: str, limit: int) -> None:
+    """Keep an even sample of `limit` embedded entities in the repository's lake partition."""
+    tables = {label: lake.read(label, key) for label, t in NODE_TABLES.items() if t.embedded}
+    total = sum(t.num_rows for t in tables.values())
+    step = max(1, total // limit)
+    with lake.write(key) as w:
+        for label, t in tables.items():
+            if t.num_rows:
+                w.write(label, t.take(list(range(0, t.num_rows, step))))
 
 
 def labelled_set(lake: Lake, key: str) -> tuple[list[str], list[str], list[int]]:
@@ -82,6 +94,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=None, help="torch threads (default: all cores)")
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--limit", type=int, default=400, help="embedded entities to keep, evenly sampled (0: all)")
     args = ap.parse_args()
     load_start = os.getloadavg()[0]
     out: dict[str, object] = {"repo": str(args.repo), "cores": os.cpu_count()}
@@ -90,6 +103,8 @@ def main() -> None:
         key = register_repository(home, args.repo)
         lake = Lake(home.lake)
         stage_code(args.repo, key, lake)
+        if args.limit:
+            _sample(lake, key, args.limit)
         _, texts = embedding_inputs(lake, key)
         out["texts"] = len(texts)
         out["mean_chars"] = round(sum(map(len, texts)) / len(texts), 1)

@@ -229,7 +229,7 @@ class VectorStore:
         created = not self.exists()
         if created:
             self._db.create_table(TABLE, schema=vector_schema(dim))
-            self._meta_path.write_text(json.dumps({"model": model, "dim": dim}) + "\n", encoding="utf-8")
+            self._write_pointer(model, dim, TABLE)
         tbl = self.table()
         tbl.merge_insert("vector_id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
         if created:

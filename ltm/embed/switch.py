@@ -34,7 +34,7 @@ class SwitchStats:
 
 
 def reembed_home(home: Home, embedder: Embedder, on_repo: Callable[[str, EmbedStats], None] | None = None) -> SwitchStats:
-    """Embed every registered repository with `embedder` into a new table, check it, switch.
+    """Embed every lake partition with `embedder` into a new table, check it, switch.
 
     The caller holds the home's ingest lock, so no ingest writes the lake meanwhile.
     """
@@ -45,7 +45,7 @@ def reembed_home(home: Home, embedder: Embedder, on_repo: Callable[[str, EmbedSt
         return SwitchStats(previous, embedder.model_id, embedder.dim, previous["table"], store.count(), 0, False)
     table = store.staging_table(embedder.model_id, embedder.dim)
     embedded_now = 0
-    for key in sorted(home.registry()):
+    for key in lake.repos():  # every partition, the memories one included
         stats = embed_repo(lake, key, embedder, home.cache / "embeddings")
         embedded_now += stats.embedded_now
         store.upsert_repo(key, vector_rows(lake, key), table=table)

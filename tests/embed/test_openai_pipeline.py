@@ -16,7 +16,7 @@ from pipelines.run import ingest_partitions
 from resources import EmbedderResource, HomeResource
 from tests.embed.openai_server import KEY, Fault, FakeOpenAI
 
-SAMPLE_VECTORS = 2 + 6 + 2 + 3  # commits, functions, classes, modules of tests/builder.sample_repo
+SAMPLE_VECTORS = 2 + 6 + 2 + 3 + 1  # commits, functions, classes, modules, README doc memory (sample_repo)
 
 
 @pytest.fixture
