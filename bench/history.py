@@ -1,16 +1,20 @@
 """History + function-level MODIFIES against the raw `git log` floor and PyDriller, in one run.
 
     .venv/bin/pip install -e '.[bench]'      # pydriller (and lizard)
-    .venv/bin/python bench/history.py PATH [--max-commits N] [--workers W] [--skip-pydriller]
+    .venv/bin/python bench/history.py PATH [--max-commits N] [--workers W] [--skip-pydriller] [--incremental]
 
 On the same newest N commits (all when N is not given) it times:
   floor      `git log` with our exact flags (-p -U0 --raw -M -C --diff-merges=first-parent) to /dev/null
   ours       `mine_history`: commits, file changes, MODIFIES (cold: an empty span cache)
   pydriller  `Repository(order="reverse")`, every modified file's `changed_methods`
-and prints one JSON object: seconds, commits per second, the ratios, and the agreement on
+and prints one JSON object: seconds (wall and CPU of this process and its reaped children; use
+`--workers 1` for CPU figures, a pool's workers are not counted), commits per second, the ratios,
+and the agreement on
 changed functions, Jaccard over (commit, file, name). Names are compared as lizard names them
 for Python (the function's own name; nested functions carry their enclosing function's name).
-Disagreements are classified; `--examples` prints a few of each class.
+Disagreements are classified; `--examples` prints a few of each class. `--incremental` also times
+the commits stage on a clone: a full mine at HEAD~3, a run with nothing new, a run after the 3
+newest commits, and checks the incremental lake equals a full mine.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import time
 from collections import Counter, defaultdict
@@ -30,6 +35,12 @@ from ltm.extract.languages import language_for
 from ltm.extract.spans import SpanCache, spans_of
 
 KEY = "bench"
+
+
+def cpu() -> float:
+    """CPU seconds of this process and its reaped children (git; not a forkserver pool's workers)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def floor(repo: GitRepo, n: int | None) -> float:
@@ -131,18 +142,59 @@ def compare(repo: GitRepo, mine: dict, theirs: dict, examples: int) -> dict:
     }
 
 
+def incremental(path: Path, new_commits: int = 3) -> dict:
+    """Mine a clone at HEAD~n, again with nothing new, then after the n newest commits arrive."""
+    import tempfile
+
+    from ltm.history_stage import stage_history
+    from ltm.lake import Lake
+
+    with tempfile.TemporaryDirectory() as tmp:
+        clone = Path(tmp) / "clone"
+        subprocess.run(["git", "clone", "-q", str(path), str(clone)], check=True)
+        head = subprocess.run(["git", "-C", str(clone), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        older = subprocess.run(["git", "-C", str(clone), "rev-parse", f"HEAD~{new_commits}"], capture_output=True,
+                               text=True, check=True).stdout.strip()
+        subprocess.run(["git", "-C", str(clone), "reset", "-q", "--hard", older], check=True)
+        lake, cache = Lake(Path(tmp) / "lake"), Path(tmp) / "cache"
+        first = stage_history(clone, KEY, lake, cache)
+        before = lake.read("MODIFIES", KEY).num_rows
+        again = stage_history(clone, KEY, lake, cache)
+        subprocess.run(["git", "-C", str(clone), "reset", "-q", "--hard", head], check=True)
+        inc = stage_history(clone, KEY, lake, cache)
+        full = Lake(Path(tmp) / "full")
+        stage_history(clone, KEY, full, None)
+        same = all(
+            sorted(map(str, lake.read(t, KEY).to_pylist())) == sorted(map(str, full.read(t, KEY).to_pylist()))
+            for t in ("Commit", "PARENT_OF", "MODIFIES", "RENAMED_FROM", "file_changes")
+        )
+        added = lake.read("MODIFIES", KEY).num_rows - before
+    return {
+        "full_s": round(first.seconds, 2), "full_commits": first.commits_mined,
+        "no_new_commits_s": round(again.seconds, 3), "no_new_commits_mode": again.mode,
+        "no_new_commits_mined": again.commits_mined,
+        "after_new_s": round(inc.seconds, 2), "after_new_mode": inc.mode, "after_new_mined": inc.commits_mined,
+        "modifies_rows_added": added,
+        "incremental_lake_equals_full_mine": same,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("repo", type=Path)
     ap.add_argument("--max-commits", type=int, default=None, help="the newest N commits (default: all)")
     ap.add_argument("--workers", type=int, default=min(4, os.cpu_count() or 1), help="parse processes for ours")
     ap.add_argument("--skip-pydriller", action="store_true")
+    ap.add_argument("--incremental", action="store_true", help="also time a run with nothing new and one after 3 commits")
     ap.add_argument("--examples", type=int, default=0, help="disagreement examples to print per class")
     args = ap.parse_args()
     repo = GitRepo(args.repo)
     load = os.getloadavg()
+    c0 = cpu()
     floor_s = floor(repo, args.max_commits)
+    c1 = cpu()
     ours_s, mine = ours(repo, args.max_commits, args.workers)
+    c2 = cpu()
     n = len(mine["commits"])
     result: dict = {
         "repo": str(args.repo), "commits": n, "workers": args.workers, "cpus": os.cpu_count(),
@@ -150,14 +202,22 @@ def main() -> None:
         "floor_s": round(floor_s, 2), "ours_s": round(ours_s, 2),
         "floor_commits_per_s": round(n / floor_s, 1), "ours_commits_per_s": round(n / ours_s, 1),
         "ours_vs_floor": round(ours_s / floor_s, 2), "blobs_parsed": mine["blobs_parsed"],
+        "floor_cpu_s": round(c1 - c0, 2), "ours_cpu_s": round(c2 - c1, 2),
+        "ours_vs_floor_cpu": round((c2 - c1) / max(c1 - c0, 1e-9), 2),
     }
     if not args.skip_pydriller:
+        c3 = cpu()
         py_s, theirs = pydriller(args.repo, args.max_commits)
+        py_cpu = cpu() - c3
         result.update({
+            "pydriller_cpu_s": round(py_cpu, 2),
+            "ours_speedup_vs_pydriller_cpu": round(py_cpu / max(c2 - c1, 1e-9), 1),
             "pydriller_s": round(py_s, 2), "pydriller_commits_per_s": round(len(theirs["commits"]) / py_s, 1),
             "ours_speedup_vs_pydriller": round((n / ours_s) / (len(theirs["commits"]) / py_s), 1),
             "agreement": compare(repo, mine, theirs, args.examples),
         })
+    if args.incremental:
+        result["incremental"] = incremental(args.repo)
     result["load_after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(result, indent=2))
 
