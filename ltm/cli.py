@@ -137,28 +137,31 @@ def stats(as_json: bool, home: str | None) -> None:
     ))
 
 
-@main.command(help="Search the memory for TEXT (vector search over every embedded entity).")
+@main.command(help="Ask the memory: TEXT is matched by meaning (vectors) and by structure and history (graph).")
 @click.argument("text")
+@click.option("--strategy", default="parallel", show_default=True,
+              type=click.Choice(["parallel", "vector_first", "graph_first", "vector_only", "graph_only"]),
+              help="How to combine the vector and graph halves.")
 @click.option("--top-k", default=5, show_default=True, type=click.IntRange(1, 1000), help="Results to return.")
+@click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 2), help="Graph expansion depth.")
+@click.option("--no-expand", is_flag=True, help="Skip graph expansion and neighbours.")
+@click.option("--repo", default=None, help="Only this repository (its key).")
+@click.option("--category", default=None, help="Only this category (function, module, commit_log, guideline, memory, ...).")
+@click.option("--path", "path_prefix", default=None, help="Only entries whose file path starts with this prefix.")
+@click.option("--since", default=None, help="Only entries dated at or after this ISO date (commits, memories).")
+@click.option("--until", default=None, help="Only entries dated at or before this ISO date.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @home_option
 @user_errors
-def query(text: str, top_k: int, as_json: bool, home: str | None) -> None:
+def query(text: str, strategy: str, top_k: int, depth: int, no_expand: bool, repo: str | None, category: str | None,
+          path_prefix: str | None, since: str | None, until: str | None, as_json: bool, home: str | None) -> None:
     from ltm.query import HybridLTM
+    from ltm.retrieval.render import render_hits
 
-    hits = HybridLTM(home).query(text, top_k=top_k)
-
-    def show(rows: list[dict]) -> str:
-        if not rows:
-            return "no results"
-        lines = []
-        for r in rows:
-            where = f"{r['file_path']}:{r['line_start']}-{r['line_end']}" if r["file_path"] else r["repo"]
-            first = (r["content"] or "").strip().splitlines()[0][:100] if r["content"] else ""
-            lines.append(f"{r['score']:.3f}  {r['label']:<9} {r['graph_entity_id']}\n       {where}  {first}")
-        return "\n".join(lines)
-
-    _emit(hits, as_json, show)
+    filters = {"repo": repo, "category": category, "path_prefix": path_prefix, "since": since, "until": until}
+    with HybridLTM(home) as memory:
+        hits = memory.query(text, strategy=strategy, top_k=top_k, expand_graph=not no_expand, depth=depth, filters=filters)
+    _emit(hits, as_json, render_hits)
 
 
 @main.command(help="What calls a function (or, with --callees, what it calls), from the graph's CALLS edges.")

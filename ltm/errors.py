@@ -50,3 +50,7 @@ class BatchFailedError(EmbeddingError):
 
 class ModelSwitchError(EmbeddingError):
     """A new model's vector table does not match the graph; readers were not switched."""
+
+
+class QueryError(LtmError):
+    """A query, its strategy or its filters are invalid."""

@@ -1,6 +1,7 @@
-"""Retrieval: `HybridLTM(home).query(text)` over the vectors, with graph context from Kuzu.
+"""Retrieval: `HybridLTM(home).query(text, strategy=...)` over both halves of the memory.
 
-The query is embedded with the model recorded on the vector table, never another.
+A thin class: the strategies live in `ltm.retrieval`. The query is embedded with the model
+recorded on the vector table, never another.
 """
 
 from __future__ import annotations
@@ -11,6 +12,11 @@ from typing import Any
 from ltm.embed.providers import LOCAL_MODEL, Embedder, HashEmbedder, make_embedder
 from ltm.errors import EmbeddingError, NotIngestedError
 from ltm.home import Home
+from ltm.retrieval.current import CurrentGraph
+from ltm.retrieval.filters import Filters
+from ltm.retrieval.ranking import RankingConfig
+from ltm.retrieval.strategies import Sources, retrieve
+from ltm.retrieval.vector_side import VectorSide
 from ltm.vectors import VectorStore
 
 
@@ -36,6 +42,8 @@ class HybridLTM:
         self.home = home if isinstance(home, Home) else Home.resolve(home).require()
         self.vectors = VectorStore(self.home.vectors)
         self._embedder: Embedder | None = None
+        self._graph: CurrentGraph | None = None
+        self._sources_cache: Sources | None = None
 
     def _query_embedder(self) -> Embedder:
         if self._embedder is None:
@@ -45,27 +53,41 @@ class HybridLTM:
             self._embedder = embedder_for_model(meta["model"], meta["dim"])
         return self._embedder
 
-    def query(self, text: str, top_k: int = 10) -> list[dict[str, Any]]:
-        """The `top_k` entries nearest in meaning to `text` (vector search)."""
-        if not self.vectors.exists():
-            return []
-        vec = self._query_embedder().embed([text])[0]
-        hits = self.vectors.search(vec, top_k)
-        return [
-            {
-                "graph_entity_id": h["graph_entity_id"],
-                "vector_id": h["vector_id"],
-                "label": h["label"],
-                "category": h["category"],
-                "repo": h["repo"],
-                "file_path": h["file_path"],
-                "line_start": h["line_start"],
-                "line_end": h["line_end"],
-                "score": round(1.0 - float(h["_distance"]), 6),
-                "content": h["content"],
-            }
-            for h in hits
-        ]
+    def _sources(self) -> Sources:
+        if self._sources_cache is None:
+            self._graph = CurrentGraph(self.home.graph)
+            self._sources_cache = Sources(
+                vectors=None, embed=lambda t: self._query_embedder().embed([t])[0],
+                graph=self._graph.view, config=RankingConfig.load(self.home.settings()),
+            )
+        src = self._sources_cache
+        if src.vectors is None and self.vectors.exists():
+            src.vectors = VectorSide(self.vectors)
+        return src
+
+    def query(
+        self, text: str, strategy: str = "parallel", top_k: int = 10, expand_graph: bool = True,
+        depth: int = 1, filters: Filters | dict | None = None,
+    ) -> list[dict[str, Any]]:
+        """Up to `top_k` hits for `text`, best first, by one of the five strategies.
+
+        Each hit: graph_entity_id, vector_id, label, name, category, repo, file_path, line_start,
+        line_end, created_at, content, score, scores (fused, centrality, defects), why (the reasons
+        it matched) and, when `expand_graph`, neighbours to `depth` 1 or 2. `filters`: repo,
+        category, path_prefix, since, until. An empty store answers []. See `ltm.retrieval`.
+        """
+        return retrieve(self._sources(), text, strategy, top_k, expand_graph, depth, filters)
+
+    def close(self) -> None:
+        """Release the graph connection (also done when the object is collected)."""
+        if self._graph is not None:
+            self._graph.close()
+
+    def __enter__(self) -> "HybridLTM":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def add(self, content: str, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
         """Store one memory online; returns {"vector_id", "graph_entity_id", ...} (`ltm.memory.online`)."""

@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 
 from ltm.errors import GraphError
 from ltm.graph.centrality import scores, with_pagerank
+from ltm.graph.fts import create_fts_indexes
 from ltm.graph.kuzu_store import open_database, query, schema_ddl
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, REL_TABLES, SIDE_TABLES
@@ -30,6 +31,7 @@ class BuildStats:
     rels: dict[str, int] = field(default_factory=dict)
     dangling_edges: dict[str, int] = field(default_factory=dict)
     duplicate_edges: int = 0
+    fts_indexes: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -168,6 +170,7 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3) -> BuildStats:
             keys = _copy_nodes(conn, lake, staging, stats)
             _copy_rels(conn, lake, staging, keys, stats)
             _verify_counts(conn, stats)
+            stats.fts_indexes = create_fts_indexes(conn)
     except BaseException:
         _remove_build(path)
         shutil.rmtree(staging, ignore_errors=True)

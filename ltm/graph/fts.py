@@ -1,0 +1,45 @@
+"""Kuzu's bundled full-text extension: one index per node label over its name-like properties.
+
+Created at the end of a graph build so the graph side of retrieval can match names, messages,
+titles and memory text by relevance. The extension ships with Kuzu 0.11.3 and loads offline; if
+it cannot load, the build goes on without indexes and retrieval falls back to exact matching.
+"""
+
+from __future__ import annotations
+
+import kuzu
+
+from ltm.graph.kuzu_store import query
+from ltm.schema import NODE_TABLES
+
+# label -> properties to index (only those the schema declares are used).
+FTS_PROPERTIES: dict[str, tuple[str, ...]] = {
+    "Function": ("name", "qualified_name", "file_path", "docstring"),
+    "Class": ("name", "qualified_name", "file_path", "docstring"),
+    "Module": ("name", "path"),
+    "File": ("path",),
+    "Commit": ("message", "author_name", "author_email"),
+    "Bug": ("ref", "title"),
+    "Memory": ("content", "category"),
+}
+
+
+def fts_index_name(label: str) -> str:
+    return f"{label.lower()}_fts"
+
+
+def create_fts_indexes(conn: kuzu.Connection) -> list[str]:
+    """Create the full-text indexes of a fresh build; returns the labels indexed ([] without the extension)."""
+    try:
+        query(conn, "LOAD EXTENSION fts")
+    except RuntimeError:
+        return []
+    done = []
+    for label, props in FTS_PROPERTIES.items():
+        declared = [p for p in props if p in NODE_TABLES[label].graph.names] if label in NODE_TABLES else []
+        if not declared:
+            continue
+        cols = ", ".join(f"'{p}'" for p in declared)
+        query(conn, f"CALL CREATE_FTS_INDEX('{label}', '{fts_index_name(label)}', [{cols}])")
+        done.append(label)
+    return done

@@ -1,0 +1,212 @@
+"""Graph-side candidates: names, properties, authors, bug references and paths matched in the graph.
+
+Each question kind has its traversal (callers over CALLS, importers over IMPORTS/DEPENDS_ON,
+fixing commits over FIXES, last changes over MODIFIES, memories over RELATES_TO_*); when a build
+lacks those edges the traversal yields nothing and the fallbacks (commit messages that mention the
+name or bug, memory text that mentions the path) still answer. Everything is parameterised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ltm.retrieval.filters import Filters
+from ltm.retrieval.fusion import rrf
+from ltm.retrieval.graph_side import GraphView
+from ltm.retrieval.intent import Intent
+
+CODE_LABELS = ("Function", "Class")
+
+
+@dataclass
+class GraphCandidates:
+    """Ranked entity ids with why each matched, and the ids the question is about."""
+
+    scores: dict[str, float]
+    why: dict[str, str]
+    subjects: list[str]
+
+
+class _Matcher:
+    def __init__(self, g: GraphView, filters: Filters, limit: int):
+        self.g, self.limit = g, limit
+        self.repo = filters.repo
+        self.lists: list[tuple[list[str], float]] = []
+        self.why: dict[str, str] = {}
+
+    def _q(self, label_var: str, cypher_where: str, tail: str, params: dict) -> tuple[str, dict]:
+        where = cypher_where
+        if self.repo:
+            where = f"({where}) AND {label_var}.repo = $repo"
+            params = {**params, "repo": self.repo}
+        return f"{where} {tail}", params
+
+    def ids(self, match: str, var: str, where: str, params: dict, ret: str | None = None, order: str = "") -> list[str]:
+        distinct = "" if order else "DISTINCT "  # DISTINCT hides the ORDER BY variable from scope
+        body, params = self._q(var, where, f"RETURN {distinct}{ret or var + '.id'} {order} LIMIT $lim", params)
+        return [r[0] for r in self.g.run(f"MATCH {match} WHERE {body}", {**params, "lim": self.limit})]
+
+    def add(self, ids: list[str], weight: float, why: str) -> list[str]:
+        if ids:
+            self.lists.append((ids, weight))
+            for i in ids:
+                self.why.setdefault(i, why)
+        return ids
+
+    # --- entity resolution -------------------------------------------------------------------
+    def resolve(self, names: tuple[str, ...] | list[str], labels=CODE_LABELS) -> list[str]:
+        out: list[str] = []
+        names = [n.removesuffix("()") for n in names]
+        for label in labels:
+            if label not in self.g.props:
+                continue
+            cond = "n.name IN $names" + (" OR n.qualified_name IN $names" if self.g.has(label, "qualified_name") else "")
+            out += self.ids(f"(n:{label})", "n", cond, {"names": names})
+        return out
+
+    def modules(self, name: str) -> list[str]:
+        dotted = "." + name.replace("/", ".").removesuffix(".py")
+        return self.ids("(m:Module)", "m", "m.name = $y OR m.name ENDS WITH $dy OR m.path = $y OR m.path ENDS WITH $sy",
+                        {"y": name, "dy": dotted, "sy": "/" + name})
+
+    def commits_mentioning(self, pattern: str, why: str, weight: float = 1.0) -> list[str]:
+        if not self.g.has("Commit", "message"):
+            return []
+        ids = self.ids("(c:Commit)", "c", "regexp_matches(c.message, $re)", {"re": pattern}, order="ORDER BY c.committed_at DESC")
+        return self.add(ids, weight, why)
+
+    # --- question kinds --------------------------------------------------------------------------
+    def callers(self, subject: str, reverse: bool = False) -> list[str]:
+        targets = self.resolve([subject], ("Function",))
+        self.add(targets, 0.5, f"named {subject}")
+        if "CALLS" not in self.g.rels or not targets:
+            return targets
+        arrow = "(f:Function)-[:CALLS]->(c:Function)" if reverse else "(c:Function)-[:CALLS]->(f:Function)"
+        found = self.ids(arrow, "c", "f.id IN $ids", {"ids": targets})
+        self.add(found, 3.0, f"{'called by' if reverse else 'calls'} {subject}")
+        return targets
+
+    def importers(self, subject: str) -> list[str]:
+        mods = self.modules(subject)
+        self.add(mods, 0.5, f"module {subject}")
+        if not mods:
+            return mods
+        if "IMPORTS" in self.g.rels:
+            files = self.ids("(f:File)-[:IMPORTS]->(m:Module)", "f", "m.id IN $ids", {"ids": mods})
+            importers = self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "m", "f.id IN $ids", {"ids": files})
+            self.add(importers, 3.0, f"imports {subject}")
+            if files:
+                users = self.ids("(n:Function)-[:DEFINED_IN]->(f:File)", "n", "f.id IN $ids", {"ids": files})
+                self.add(users, 1.0, f"in a file that imports {subject}")
+        if "DEPENDS_ON" in self.g.rels:
+            self.add(self.ids("(a:Module)-[:DEPENDS_ON]->(m:Module)", "a", "m.id IN $ids", {"ids": mods}), 3.0,
+                     f"depends on {subject}")
+        if "CALLS" in self.g.rels:
+            paths = [r[0] for r in self.g.run("MATCH (m:Module) WHERE m.id IN $ids RETURN m.path", {"ids": mods}) if r[0]]
+            self.add(self.ids("(c:Function)-[:CALLS]->(f:Function)", "c",
+                              "f.file_path IN $paths AND NOT c.file_path IN $paths", {"paths": paths}),
+                     2.0, f"calls into {subject}")
+        return mods
+
+    def author(self, subject: str) -> list[str]:
+        who = subject.lower()
+        ids = self.ids("(c:Commit)", "c", "lower(c.author_name) CONTAINS $who OR lower(c.author_email) CONTAINS $who",
+                       {"who": who}, order="ORDER BY c.committed_at DESC")
+        self.add(ids, 3.0, f"authored by {subject}")
+        return []
+
+    def bugfix(self, number: str) -> list[str]:
+        ref = f"#{number}"
+        bugs = self.ids("(b:Bug)", "b", "b.ref = $ref OR b.ref ENDS WITH $ref", {"ref": ref}) if "Bug" in self.g.props else []
+        if bugs and "FIXES" in self.g.rels:
+            fixes = self.ids("(c:Commit)-[:FIXES]->(b:Bug)", "c", "b.id IN $ids", {"ids": bugs}, order="ORDER BY c.committed_at")
+            self.add(fixes, 3.0, f"fixes bug {ref}")
+        self.commits_mentioning(f"#{number}([^0-9]|$)", f"message mentions {ref}", 2.0)
+        self.add(bugs, 2.0, f"bug {ref}")
+        if bugs and "AFFECTS" in self.g.rels:
+            self.add(self.ids("(b:Bug)-[:AFFECTS]->(n:Function)", "n", "b.id IN $ids", {"ids": bugs}), 1.0, f"affected by {ref}")
+        return bugs
+
+    def file_memories(self, path: str) -> list[str]:
+        files = self.ids("(f:File)", "f", "f.path = $p OR f.path ENDS WITH $sp", {"p": path, "sp": "/" + path})
+        for rel, label, prop in (("RELATES_TO_FILE", "File", "id"), ("RELATES_TO_FUNCTION", "Function", "file_path"),
+                                 ("RELATES_TO_CLASS", "Class", "file_path")):
+            if rel in self.g.rels and files:
+                cond = "t.id IN $ids" if prop == "id" else "t.file_path = $p OR t.file_path ENDS WITH $sp"
+                params = {"ids": files} if prop == "id" else {"p": path, "sp": "/" + path}
+                self.add(self.ids(f"(m:Memory)-[:{rel}]->(t:{label})", "m", cond, params), 3.0, f"linked to {path}")
+        if self.g.has("Memory", "content"):
+            self.add(self.ids("(m:Memory)", "m", "m.content CONTAINS $p", {"p": path}), 1.5, f"mentions {path}")
+        return files
+
+    def last_change(self, subject: str) -> list[str]:
+        targets = self.resolve([subject])
+        if "MODIFIES" in self.g.rels and targets:
+            for label in CODE_LABELS:
+                ids = self.ids(f"(c:Commit)-[:MODIFIES]->(n:{label})", "c", "n.id IN $ids", {"ids": targets},
+                               ret="c.id, c.committed_at", order="ORDER BY c.committed_at DESC")
+                self.add(ids, 3.0, f"last changed {subject}" if ids else "")
+        short = subject.rsplit(".", 1)[-1]
+        self.commits_mentioning(r"(^|[^A-Za-z0-9_])" + _re_escape(short) + r"([^A-Za-z0-9_]|$)", f"message mentions {short}", 1.5)
+        self.add(targets, 1.0, f"named {subject}")
+        return targets
+
+    # --- plain search -----------------------------------------------------------------------------
+    def search(self, intent: Intent, labels: tuple[str, ...] | None, w: float = 1.0) -> None:
+        """Names, paths, bug refs and full text; `w` scales it down when a question pattern answered."""
+        code = [lab for lab in CODE_LABELS if labels is None or lab in labels]
+        names = [n for n in intent.names if n != intent.subject]
+        if names:
+            self.add(self.resolve(names, code), 2.0 * w, "name matches")
+            if labels is None or "Module" in labels:
+                for n in names:
+                    self.add(self.modules(n), 1.5 * w, f"module {n}")
+        for p in intent.paths if intent.subject is None else ():
+            self.add(self.ids("(n:Function)", "n", "n.file_path = $p OR n.file_path ENDS WITH $sp", {"p": p, "sp": "/" + p}),
+                     1.0 * w, f"defined in {p}")
+            self.add(self.modules(p), 1.5 * w, f"module file {p}")
+        for ref in intent.bug_refs if intent.kind != "bugfix" else ():
+            self.commits_mentioning(_re_escape(ref) + "([^0-9]|$)", f"message mentions {ref}", 1.5 * w)
+        terms = " ".join([*intent.names, *intent.words, *intent.paths])
+        if self.g.fts and terms:
+            hits = [i for i, _ in self.g.full_text(terms, labels, self.limit)]
+            if self.repo:
+                hits = [i for i in hits if i.split(":", 2)[1:2] == [self.repo]]
+            self.add(hits, 1.0 * w, "full-text match in the graph")
+        elif intent.words:
+            for label in code:
+                words = [w.lower() for w in intent.words if len(w) >= 4]
+                if words and label in self.g.props:
+                    self.add(self.ids(f"(n:{label})", "n", "any(w IN $words WHERE lower(n.name) CONTAINS w)",
+                                      {"words": words}), 1.0, "name contains a query word")
+
+
+def _re_escape(s: str) -> str:
+    """Escape for RE2 (Kuzu's regexp_matches)."""
+    return "".join("\\" + c if not (c.isalnum() or c == "_" or c == "#") else c for c in s)
+
+
+def graph_candidates(g: GraphView, intent: Intent, text: str, filters: Filters, limit: int = 50) -> GraphCandidates:
+    """Ranked graph matches for a question (intent answers first, then name and full-text matches)."""
+    m = _Matcher(g, filters, limit)
+    labels = filters.labels() or (intent.labels or None)
+    subjects: list[str] = []
+    s = intent.subject
+    if intent.kind == "callers" and s:
+        subjects = m.callers(s)
+    elif intent.kind == "callees" and s:
+        subjects = m.callers(s, reverse=True)
+    elif intent.kind == "importers" and s:
+        subjects = m.importers(s)
+    elif intent.kind == "author" and s:
+        subjects = m.author(s)
+    elif intent.kind == "bugfix" and s:
+        subjects = m.bugfix(s)
+    elif intent.kind == "file_memories" and s:
+        subjects = m.file_memories(s)
+    elif intent.kind == "last_change" and s:
+        subjects = m.last_change(s)
+    primary = bool(m.lists) and intent.kind != "search"
+    m.search(intent, None if primary else labels, 0.3 if primary else 1.0)
+    scores = rrf(m.lists)
+    return GraphCandidates(scores, {i: w for i, w in m.why.items() if w}, subjects)

@@ -1,0 +1,76 @@
+"""Ranking: the fused retrieval score blended with graph signals, weights from configuration.
+
+    score = SEMANTIC_WEIGHT * fused / max(fused)
+          + GRAPH_WEIGHT * (CENTRALITY_SHARE * pagerank / max(pagerank) + (1 - CENTRALITY_SHARE) * defects / (1 + defects))
+
+`pagerank` is the node property a graph stage stores; `defects` is a stored fix count, else the
+bugs that AFFECT the entity plus the bug-fix commits that MODIFY it. Absent signals count as 0.
+Weights come from the home's `settings.json` (`"ranking": {"SEMANTIC_WEIGHT": 0.8, ...}`), then
+the environment (`LTM_SEMANTIC_WEIGHT`, `LTM_GRAPH_WEIGHT`, `LTM_CENTRALITY_SHARE`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from ltm.errors import QueryError
+from ltm.retrieval.graph_side import Node
+
+_KEYS = {"SEMANTIC_WEIGHT": "semantic_weight", "GRAPH_WEIGHT": "graph_weight",
+         "CENTRALITY_SHARE": "centrality_share", "EXPANSION_DECAY": "expansion_decay"}
+
+
+@dataclass(frozen=True)
+class RankingConfig:
+    """Weights of the final score; see the module docstring."""
+
+    semantic_weight: float = 0.8
+    graph_weight: float = 0.2
+    centrality_share: float = 0.5
+    expansion_decay: float = 0.5
+
+    @classmethod
+    def load(cls, settings: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> "RankingConfig":
+        """Defaults, overridden by `settings["ranking"]`, overridden by `LTM_<KEY>` variables."""
+        env = os.environ if env is None else env
+        values: dict[str, float] = {}
+        for source, prefix in (((settings or {}).get("ranking") or {}, ""), (env, "LTM_")):
+            for key, attr in _KEYS.items():
+                raw = source.get(prefix + key, source.get(attr) if not prefix else None)
+                if raw is None:
+                    continue
+                try:
+                    values[attr] = float(raw)
+                except (TypeError, ValueError) as e:
+                    raise QueryError(f"{prefix}{key}={raw!r} is not a number: set it to e.g. 0.8") from e
+        cfg = cls(**values)
+        for f in fields(cfg):
+            v = getattr(cfg, f.name)
+            if not 0.0 <= v <= (1.0 if f.name in ("centrality_share", "expansion_decay") else 10.0):
+                raise QueryError(f"ranking weight {f.name.upper()}={v} is out of range: use a value between 0 and 1")
+        return cfg
+
+
+@dataclass(frozen=True)
+class Scored:
+    score: float
+    fused: float
+    centrality: float
+    defects: float
+
+
+def blend(fused: Mapping[str, float], nodes: Mapping[str, Node], cfg: RankingConfig) -> dict[str, Scored]:
+    """The final score of every fused candidate; graph signals only where the node is known."""
+    top = max(fused.values(), default=0.0) or 1.0
+    pr_max = max((n.pagerank or 0.0 for n in nodes.values()), default=0.0) or 1.0
+    out = {}
+    for i, f in fused.items():
+        node = nodes.get(i)
+        centrality = float(node.pagerank or 0.0) / pr_max if node else 0.0
+        defects = node.defects / (1.0 + node.defects) if node else 0.0
+        graph = cfg.centrality_share * centrality + (1.0 - cfg.centrality_share) * defects
+        out[i] = Scored(cfg.semantic_weight * f / top + cfg.graph_weight * graph, f, centrality, defects)
+    return out

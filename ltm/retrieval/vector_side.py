@@ -1,0 +1,89 @@
+"""The vector half of retrieval: LanceDB hybrid search (vector + full text, fused by reciprocal rank).
+
+Works through `VectorStore.table()` only, so the table's name and versioning stay the store's
+business. The filter is pushed down as a prefilter, so top-k is never starved by it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ltm.retrieval.filters import Filters, _sql_str
+from ltm.retrieval.fusion import rrf
+from ltm.vectors import VectorStore
+
+COLUMNS = ["vector_id", "graph_entity_id", "repo", "label", "category", "content",
+           "file_path", "line_start", "line_end", "created_at"]
+
+
+def entry_key(row: dict[str, Any]) -> str:
+    """The id results are fused on: the graph entity, else the vector row (plain memories)."""
+    return row.get("graph_entity_id") or row["vector_id"]
+
+
+@dataclass
+class VectorCandidates:
+    scores: dict[str, float] = field(default_factory=dict)
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
+    vector_rank: dict[str, int] = field(default_factory=dict)
+    text_rank: dict[str, int] = field(default_factory=dict)
+
+
+class VectorSide:
+    """Hybrid search and row lookups over one VectorStore."""
+
+    def __init__(self, store: VectorStore):
+        self.store = store
+        self._tbl = None
+        self._indexed: bool | None = None
+
+    def table(self):
+        if self._tbl is None:
+            self._tbl = self.store.table()
+            names = {i.name for i in self._tbl.list_indices()}
+            self._indexed = "vector_idx" in names
+            self._fts = "content_idx" in names
+        else:
+            self._tbl.checkout_latest()
+        return self._tbl
+
+    def search(self, vector: np.ndarray, text: str, filters: Filters, limit: int) -> VectorCandidates:
+        """Vector and full-text results over `content`, fused by reciprocal rank."""
+        tbl = self.table()
+        where = filters.lance_where()
+        vq = tbl.search(vector.astype(np.float32)).distance_type("cosine").select(COLUMNS + ["_distance"]).limit(limit)
+        if self._indexed:
+            vq = vq.nprobes(32).refine_factor(4)
+        if where:
+            vq = vq.where(where, prefilter=True)
+        by_vector = vq.to_list()
+        by_text: list[dict[str, Any]] = []
+        if self._fts and text.strip():
+            tq = tbl.search(text, query_type="fts").select(COLUMNS + ["_score"]).limit(limit)
+            if where:
+                tq = tq.where(where, prefilter=True)
+            try:
+                by_text = tq.to_list()
+            except (ValueError, RuntimeError, OSError):  # a query the FTS parser refuses: vector results only
+                by_text = []
+        out = VectorCandidates()
+        for rank, r in enumerate(by_vector, 1):
+            out.vector_rank[entry_key(r)] = rank
+            out.rows.setdefault(entry_key(r), r)
+        for rank, r in enumerate(by_text, 1):
+            out.text_rank[entry_key(r)] = rank
+            out.rows.setdefault(entry_key(r), r)
+        out.scores = rrf([([entry_key(r) for r in by_vector], 1.0), ([entry_key(r) for r in by_text], 1.0)])
+        return out
+
+    def rows(self, vector_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Rows by vector_id (through the BTree index), keyed like search results."""
+        if not vector_ids:
+            return {}
+        tbl = self.table()
+        lits = ", ".join(_sql_str(v) for v in dict.fromkeys(vector_ids))
+        found = tbl.search().where(f"vector_id IN ({lits})").select(COLUMNS).limit(len(vector_ids)).to_list()
+        return {entry_key(r): r for r in found}

@@ -1,0 +1,117 @@
+"""A fixture home for retrieval: a real repository mined by the real stages, plus the lake rows the
+history, bug, call-graph and memory stages write (CALLS, IMPORTS, MODIFIES, Bug/FIXES/AFFECTS,
+Memory/RELATES_TO_FILE), so every strategy can be checked against a known structure and history.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ltm import ids
+from ltm.embed.providers import HashEmbedder
+from ltm.embed.stage import embed_repo
+from ltm.graph.build import build_graph
+from ltm.home import Home
+from ltm.lake import Lake
+from ltm.stages import register_repository, stage_code, stage_commits
+from ltm.vectors import VectorStore, vector_rows
+from tests.builder import SAMPLE_AUTH, SAMPLE_UTIL, RepoBuilder
+
+API = '''"""HTTP entry points."""
+
+from app.auth import Validator, parse_header
+
+
+def handle_request(header):
+    """Authenticate one request from its Authorization header."""
+    scheme, token = parse_header(header)
+    return Validator("secret").validate_token(token)
+'''
+
+ERRORS = '''"""Error responses."""
+
+
+def handle_error(exc):
+    """Log the error and turn the exception into an error response."""
+    return {"error": format_error_message(exc)}
+
+
+def format_error_message(exc):
+    """Human readable message for an exception."""
+    return str(exc)
+'''
+
+LINUS = ("Linus Torvalds", "linus@example.com")
+GRACE = ("Grace Hopper", "grace@example.com")
+
+
+def build_repo(path: Path) -> dict[str, str]:
+    """Four commits with known authors; returns name -> sha."""
+    b = RepoBuilder(path)
+    b.write("README.md", "# sample\n").write("app/__init__.py", "").write("app/util.py", SAMPLE_UTIL)
+    shas = {"init": b.commit("Add util module")}
+    b.write("app/auth.py", SAMPLE_AUTH)
+    shas["feat"] = b.commit("feat: token validation", author=GRACE)
+    b.write("app/api.py", API).write("app/errors.py", ERRORS)
+    shas["api"] = b.commit("Add request handling and error responses", author=GRACE)
+    b.write("app/auth.py", SAMPLE_AUTH.replace('body, _, sig = token.partition(".")', 'body, _, sig = (token or "").partition(".")'))
+    shas["fix"] = b.commit("Fix #12: reject empty tokens in validate_token", author=LINUS)
+    return shas
+
+
+def _edge(src: str, dst: str, a: str, b: str, repo: str, **props) -> dict:
+    return {"src": src, "dst": dst, "src_label": a, "dst_label": b, "repo": repo, **props}
+
+
+def extra_lake_rows(repo: str, shas: dict[str, str]) -> dict[str, list[dict]]:
+    """The rows later stages add for this repository, written from the fixture's known source."""
+    fn = lambda path, q: ids.function_id(repo, path, q)  # noqa: E731
+    c = lambda k: ids.commit_id(repo, shas[k])  # noqa: E731
+    vt, sign, ph = fn("app/auth.py", "Validator.validate_token"), fn("app/auth.py", "Validator._sign"), fn("app/auth.py", "parse_header")
+    hr, he, fm = fn("app/api.py", "handle_request"), fn("app/errors.py", "handle_error"), fn("app/errors.py", "format_error_message")
+    bug = ids.bug_id(repo, "#12")
+    mem, quoted = ids.memory_id("notes", "1"), ids.memory_id("notes", "2")
+    when = datetime(2023, 11, 16, tzinfo=timezone.utc)
+    return {
+        "CALLS": [_edge(hr, ph, "Function", "Function", repo, confidence=1.0),
+                  _edge(hr, vt, "Function", "Function", repo, confidence=0.9),
+                  _edge(vt, sign, "Function", "Function", repo, confidence=1.0),
+                  _edge(he, fm, "Function", "Function", repo, confidence=1.0)],
+        "IMPORTS": [_edge(ids.file_id(repo, "app/api.py"), ids.module_id(repo, "app.auth"), "File", "Module", repo)],
+        "MODIFIES": [_edge(c("feat"), vt, "Commit", "Function", repo, lines_added=4, lines_deleted=0, change_type="add"),
+                     _edge(c("feat"), ph, "Commit", "Function", repo, lines_added=9, lines_deleted=0, change_type="add"),
+                     _edge(c("api"), hr, "Commit", "Function", repo, lines_added=4, lines_deleted=0, change_type="add"),
+                     _edge(c("fix"), vt, "Commit", "Function", repo, lines_added=1, lines_deleted=1, change_type="modify")],
+        "Bug": [{"id": bug, "repo": repo, "vector_id": ids.vector_id(bug), "ref": "#12",
+                 "title": "Empty token crashes the validator", "text": "Bug #12: empty token crashes the validator"}],
+        "FIXES": [_edge(c("fix"), bug, "Commit", "Bug", repo, evidence="message", confidence=1.0)],
+        "AFFECTS": [_edge(bug, vt, "Bug", "Function", repo)],
+        "Memory": [
+            {"id": mem, "repo": repo, "vector_id": ids.vector_id(mem), "memory_type": "note", "category": "architecture",
+             "content": "Secrets for signing are rotated weekly", "source": "notes", "created_at": when,
+             "text": "Secrets for signing are rotated weekly"},
+            {"id": quoted, "repo": repo, "vector_id": ids.vector_id(quoted), "memory_type": "note", "category": "guideline",
+             "content": "Don't call \"eval\" on headers'); MATCH (n) DETACH DELETE n //", "source": "notes",
+             "created_at": when, "text": "Don't call \"eval\" on headers'); MATCH (n) DETACH DELETE n //"},
+        ],
+        "RELATES_TO_FILE": [_edge(mem, ids.file_id(repo, "app/auth.py"), "Memory", "File", repo,
+                                  relevance_score=0.9, context="path", linked_at=when)],
+    }
+
+
+def ingest(home: Home, repo_path: Path, extra: bool = True, shas: dict[str, str] | None = None) -> str:
+    """Mine, add the later stages' rows, embed (hash-64) and write both stores, as `ltm ingest` does."""
+    home.create()
+    key = register_repository(home, repo_path)
+    lake = Lake(home.lake)
+    stage_commits(repo_path, key, lake)
+    stage_code(repo_path, key, lake)
+    if extra and shas:
+        with lake.write(key) as w:
+            for table, rows in extra_lake_rows(key, shas).items():
+                w.write(table, rows)
+    embed_repo(lake, key, HashEmbedder(64), home.cache / "embeddings")
+    build_graph(home.graph, lake)
+    VectorStore(home.vectors).upsert_repo(key, vector_rows(lake, key))
+    return key
