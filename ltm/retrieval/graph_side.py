@@ -21,8 +21,8 @@ ID_PREFIX_LABEL = {
     "fn": "Function", "cls": "Class", "mod": "Module", "file": "File", "commit": "Commit",
     "bug": "Bug", "mem": "Memory", "repo": "Repository",
 }
-# Node properties a later stage may add that count as defect signals (the first present wins).
-DEFECT_PROPS = ("fix_count", "bug_count", "defect_count", "bugfix_count")
+# Node properties a stage stores as defect signals (FunctionDefects: fix_count, bugs_introduced); summed.
+DEFECT_PROPS = ("fix_count", "bugs_introduced", "bug_count", "defect_count")
 CENTRALITY_PROPS = ("pagerank", "page_rank")
 
 
@@ -121,7 +121,7 @@ class GraphView:
                 continue
             spec = [(k, p) for k, p in _SUMMARY.get(label, []) if self.has(label, p)]
             for key, prop in (("vector_id", "vector_id"), ("pagerank", self.first_prop(label, CENTRALITY_PROPS)),
-                              ("defects", self.first_prop(label, DEFECT_PROPS))):
+                              *((f"defects:{p}", p) for p in DEFECT_PROPS)):
                 if prop and self.has(label, prop):
                     spec.append((key, prop))
             cols = ", ".join(["n.id", "n.repo"] + [f"n.{p} AS c{i}" for i, (_, p) in enumerate(spec)])
@@ -131,8 +131,8 @@ class GraphView:
                 for k, v in vals.items():
                     if k in ("vector_id", "name", "file_path", "line_start", "line_end", "created_at", "text", "pagerank"):
                         setattr(node, k, v)
-                    elif k == "defects":
-                        node.defects = float(v or 0)
+                    elif k.startswith("defects:"):
+                        node.defects += float(v or 0)
                     elif v is not None:
                         node.extra[k] = v
                 if node.text is None and vals.get("doc"):
@@ -144,9 +144,8 @@ class GraphView:
         return out
 
     def _derived_defects(self, nodes: dict[str, Node]) -> None:
-        """Defect signal from edges when no stage stored one: bugs affecting it, bug-fix commits modifying it."""
-        groups = by_label(n.id for n in nodes.values() if n.label in ("Function", "Class", "File")
-                          and not self.first_prop(n.label, DEFECT_PROPS))
+        """Defect signal from edges, where it exceeds the stored one: bugs affecting it, bug-fix commits modifying it."""
+        groups = by_label(n.id for n in nodes.values() if n.label in ("Function", "Class", "File"))
         for label, group in groups.items():
             counts: dict[str, int] = defaultdict(int)
             if "AFFECTS" in self.rels and label in ("Function", "Class"):
@@ -159,7 +158,7 @@ class GraphView:
                 ):
                     counts[eid] += n
             for eid, n in counts.items():
-                nodes[eid].defects = float(n)
+                nodes[eid].defects = max(nodes[eid].defects, float(n))
 
     # --- neighbours ------------------------------------------------------------------------
     def neighbours(self, ids: Iterable[str], limit_per_node: int = 50) -> dict[str, list[tuple[str, str, str]]]:

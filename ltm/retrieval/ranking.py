@@ -3,7 +3,8 @@
     score = SEMANTIC_WEIGHT * fused / max(fused)
           + GRAPH_WEIGHT * (CENTRALITY_SHARE * pagerank / max(pagerank) + (1 - CENTRALITY_SHARE) * defects / (1 + defects))
 
-`pagerank` is the node property a graph stage stores; `defects` is a stored fix count, else the
+`pagerank` is the node property a graph stage stores; `defects` is the larger of the stored counts
+(FunctionDefects: `fix_count` + `bugs_introduced`) and the edge-derived count: the
 bugs that AFFECT the entity plus the bug-fix commits that MODIFY it. Absent signals count as 0.
 Weights come from the home's `settings.json` (`"ranking": {"SEMANTIC_WEIGHT": 0.8, ...}`), then
 the environment (`LTM_SEMANTIC_WEIGHT`, `LTM_GRAPH_WEIGHT`, `LTM_CENTRALITY_SHARE`).
