@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ltm.retrieval.filters import Filters
-from ltm.retrieval.fusion import rrf
+from ltm.retrieval.fusion import ranked, rrf
 from ltm.retrieval.graph_side import GraphView
 from ltm.retrieval.intent import Intent
 
@@ -25,6 +25,7 @@ class GraphCandidates:
     scores: dict[str, float]
     why: dict[str, str]
     subjects: list[str]
+    answers: list[str]  # what the question pattern's traversal found, best first ([] for a plain search)
 
 
 class _Matcher:
@@ -207,6 +208,8 @@ def graph_candidates(g: GraphView, intent: Intent, text: str, filters: Filters, 
     elif intent.kind == "last_change" and s:
         subjects = m.last_change(s)
     primary = bool(m.lists) and intent.kind != "search"
+    answer_scores = rrf([lst for lst in m.lists if lst[1] >= 1.0]) if primary else {}
     m.search(intent, None if primary else labels, 0.3 if primary else 1.0)
     scores = rrf(m.lists)
-    return GraphCandidates(scores, {i: w for i, w in m.why.items() if w}, subjects)
+    answers = [i for i in ranked(answer_scores) if i not in subjects]
+    return GraphCandidates(scores, {i: w for i, w in m.why.items() if w}, subjects, answers)

@@ -1,12 +1,15 @@
 """Ranking: the fused retrieval score blended with graph signals, weights from configuration.
 
     score = SEMANTIC_WEIGHT * fused / max(fused)
-          + GRAPH_WEIGHT * (CENTRALITY_SHARE * pagerank / max(pagerank) + (1 - CENTRALITY_SHARE) * defects / (1 + defects))
+          + GRAPH_WEIGHT * (CENTRALITY_SHARE * pr / (1 + pr) + (1 - CENTRALITY_SHARE) * defects / (1 + defects))
 
-`pagerank` is the node property a graph stage stores; `defects` is the larger of the stored counts
+`pr` is the `pagerank` the graph build stores, scaled so a repository's average node scores 1
+(so 0.5 here; an entity without one, such as a commit, counts as average); `defects` is the larger of the stored counts
 (FunctionDefects: `fix_count` + `bugs_introduced`) and the edge-derived count: the
 bugs that AFFECT the entity plus the bug-fix commits that MODIFY it. Absent signals count as 0.
-Weights come from the home's `settings.json` (`"ranking": {"SEMANTIC_WEIGHT": 0.8, ...}`), then
+RRF scores of neighbouring ranks differ by a few percent, so the default GRAPH_WEIGHT (0.1) makes
+graph signals a strong tie-breaker, not a override of relevance.
+Weights come from the home's `settings.json` (`"ranking": {"SEMANTIC_WEIGHT": 0.9, ...}`), then
 the environment (`LTM_SEMANTIC_WEIGHT`, `LTM_GRAPH_WEIGHT`, `LTM_CENTRALITY_SHARE`).
 """
 
@@ -28,8 +31,8 @@ _KEYS = {"SEMANTIC_WEIGHT": "semantic_weight", "GRAPH_WEIGHT": "graph_weight",
 class RankingConfig:
     """Weights of the final score; see the module docstring."""
 
-    semantic_weight: float = 0.8
-    graph_weight: float = 0.2
+    semantic_weight: float = 0.9
+    graph_weight: float = 0.1
     centrality_share: float = 0.5
     expansion_decay: float = 0.5
 
@@ -66,11 +69,11 @@ class Scored:
 def blend(fused: Mapping[str, float], nodes: Mapping[str, Node], cfg: RankingConfig) -> dict[str, Scored]:
     """The final score of every fused candidate; graph signals only where the node is known."""
     top = max(fused.values(), default=0.0) or 1.0
-    pr_max = max((n.pagerank or 0.0 for n in nodes.values()), default=0.0) or 1.0
     out = {}
     for i, f in fused.items():
         node = nodes.get(i)
-        centrality = float(node.pagerank or 0.0) / pr_max if node else 0.0
+        pr = node.pagerank if node is not None and node.pagerank is not None else 1.0
+        centrality = float(pr) / (1.0 + float(pr))
         defects = node.defects / (1.0 + node.defects) if node else 0.0
         graph = cfg.centrality_share * centrality + (1.0 - cfg.centrality_share) * defects
         out[i] = Scored(cfg.semantic_weight * f / top + cfg.graph_weight * graph, f, centrality, defects)

@@ -21,7 +21,7 @@ import numpy as np
 from ltm.errors import QueryError
 from ltm.retrieval.expand import Edge, expansion_scores, neighbourhood
 from ltm.retrieval.filters import Filters
-from ltm.retrieval.fusion import ranked
+from ltm.retrieval.fusion import RRF_K, ranked, rrf
 from ltm.retrieval.graph_match import graph_candidates
 from ltm.retrieval.graph_side import GraphView, Node
 from ltm.retrieval.intent import parse
@@ -113,17 +113,30 @@ def retrieve(
         why.setdefault(k, []).append(f"vector rank {r}")
     for k, r in vc.text_rank.items():
         why.setdefault(k, []).append(f"full-text rank {r}")
-    w = GRAPH_FIRST_VECTOR_WEIGHT if strategy == "graph_first" else 1.0
-    for k, v in vc.scores.items():
-        fused[k] = w * v
+    if strategy == "parallel":  # reciprocal-rank fusion of the vector, full-text and graph rankings
+        lists = [(sorted(vc.vector_rank, key=vc.vector_rank.get), 1.0), (sorted(vc.text_rank, key=vc.text_rank.get), 1.0)]
+    else:  # the hybrid ranking as one list (its own RRF), graph_first only filling in with it
+        w = GRAPH_FIRST_VECTOR_WEIGHT if strategy == "graph_first" else 1.0
+        fused.update({k: w * v for k, v in vc.scores.items()})
     subjects: list[str] = []
     if g is not None and strategy in ("graph_first", "parallel", "graph_only"):
         gc = graph_candidates(g, intent, text, flt, limit)
-        for k, v in gc.scores.items():
-            fused[k] = fused.get(k, 0.0) + v
+        if strategy == "parallel":
+            if gc.answers:  # a question pattern answered: its answers lead, the other graph matches fill
+                lists.append((gc.answers, 3.0))
+                lists.append(([k for k in ranked(gc.scores) if k not in gc.answers and k not in gc.subjects], 0.5))
+            else:
+                lists.append((ranked(gc.scores), 1.0))
+            fused = rrf(lists)
+        else:
+            for k, v in gc.scores.items():
+                fused[k] = fused.get(k, 0.0) + v
         for k, reason in gc.why.items():
             why.setdefault(k, []).insert(0, f"graph: {reason}")
         subjects = gc.subjects
+    elif strategy == "parallel":
+        fused = rrf(lists)
+    _phrase_boost(text, vc.rows, fused, why)
 
     edges: dict[str, list[Edge]] = {}
     if g is not None and expand_graph:
@@ -163,6 +176,17 @@ def retrieve(
     if g is not None and expand_graph and hits:
         _attach_neighbours(g, hits, edges, depth)
     return hits
+
+
+def _phrase_boost(text: str, rows: dict[str, dict], fused: dict[str, float], why: dict[str, list[str]]) -> None:
+    """An entry whose content holds the whole question verbatim counts as ranked first in two more lists."""
+    phrase = " ".join(text.split()).casefold()
+    if len(phrase) < 12:
+        return
+    for k, row in rows.items():
+        if phrase in " ".join((row.get("content") or "").split()).casefold():
+            fused[k] = fused.get(k, 0.0) + 2.0 / (RRF_K + 1)
+            why.setdefault(k, []).insert(0, "the question appears verbatim in its content")
 
 
 def _attach_neighbours(g: GraphView, hits: list[dict[str, Any]], edges: dict[str, list[Edge]], depth: int) -> None:

@@ -53,18 +53,18 @@ def test_rrf_rewards_agreement_between_lists():
 def test_ranking_weights_come_from_settings_then_environment():
     cfg = RankingConfig.load({"ranking": {"SEMANTIC_WEIGHT": 0.6}}, env={"LTM_GRAPH_WEIGHT": "0.4"})
     assert (cfg.semantic_weight, cfg.graph_weight) == (0.6, 0.4)
-    assert RankingConfig.load(None, env={}).semantic_weight == 0.8
+    assert RankingConfig.load(None, env={}).semantic_weight == 0.9
     with pytest.raises(QueryError, match="LTM_GRAPH_WEIGHT='lots' is not a number"):
         RankingConfig.load(None, env={"LTM_GRAPH_WEIGHT": "lots"})
 
 
 def test_blend_lifts_central_and_defect_prone_entities_only_with_graph_weight():
     fused = {"plain": 1.0, "hub": 0.9, "buggy": 0.9}
-    nodes = {"plain": Node("plain", "Function", pagerank=0.01), "hub": Node("hub", "Function", pagerank=0.5),
-             "buggy": Node("buggy", "Function", pagerank=0.01, defects=3)}
+    nodes = {"plain": Node("plain", "Function", pagerank=0.2), "hub": Node("hub", "Function", pagerank=20.0),
+             "buggy": Node("buggy", "Function", pagerank=0.2, defects=3)}
     semantic = blend(fused, nodes, RankingConfig(semantic_weight=1.0, graph_weight=0.0))
     assert max(semantic, key=lambda k: semantic[k].score) == "plain"
     graphy = blend(fused, nodes, RankingConfig(semantic_weight=0.5, graph_weight=0.5, centrality_share=0.5))
     order = sorted(graphy, key=lambda k: -graphy[k].score)
     assert order[0] == "hub" and graphy["buggy"].score > graphy["plain"].score
-    assert graphy["buggy"].defects == pytest.approx(0.75)
+    assert graphy["buggy"].defects == pytest.approx(0.75) and graphy["hub"].centrality == pytest.approx(20 / 21)
