@@ -17,7 +17,6 @@ FTS_PROPERTIES: dict[str, tuple[str, ...]] = {
     "Function": ("name", "qualified_name", "file_path", "docstring"),
     "Class": ("name", "qualified_name", "file_path", "docstring"),
     "Module": ("name", "path"),
-    "File": ("path",),
     "Commit": ("message", "author_name", "author_email"),
     "Bug": ("ref", "title"),
     "Memory": ("content", "category"),

@@ -8,6 +8,7 @@ name or bug, memory text that mentions the path) still answer. Everything is par
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ltm.retrieval.filters import Filters
@@ -70,11 +71,15 @@ class _Matcher:
         return self.ids("(m:Module)", "m", "m.name = $y OR m.name ENDS WITH $dy OR m.path = $y OR m.path ENDS WITH $sy",
                         {"y": name, "dy": dotted, "sy": "/" + name})
 
-    def commits_mentioning(self, pattern: str, why: str, weight: float = 1.0) -> list[str]:
+    def commits_mentioning(self, needle: str, boundary: str, why: str, weight: float = 1.0) -> list[str]:
+        """Commits whose message contains `needle` (CONTAINS, then `boundary`, a Python regex, on the hits)."""
         if not self.g.has("Commit", "message"):
             return []
-        ids = self.ids("(c:Commit)", "c", "regexp_matches(c.message, $re)", {"re": pattern}, order="ORDER BY c.committed_at DESC")
-        return self.add(ids, weight, why)
+        body, params = self._q("c", "c.message CONTAINS $s", "RETURN c.id, c.message ORDER BY c.committed_at DESC LIMIT $lim",
+                               {"s": needle})
+        rows = self.g.run(f"MATCH (c:Commit) WHERE {body}", {**params, "lim": 4 * self.limit})
+        pat = re.compile(boundary)
+        return self.add([r[0] for r in rows if pat.search(r[1] or "")][: self.limit], weight, why)
 
     # --- question kinds --------------------------------------------------------------------------
     def callers(self, subject: str, reverse: bool = False) -> list[str]:
@@ -122,7 +127,7 @@ class _Matcher:
         if bugs and "FIXES" in self.g.rels:
             fixes = self.ids("(c:Commit)-[:FIXES]->(b:Bug)", "c", "b.id IN $ids", {"ids": bugs}, order="ORDER BY c.committed_at")
             self.add(fixes, 3.0, f"fixes bug {ref}")
-        self.commits_mentioning(f"#{number}([^0-9]|$)", f"message mentions {ref}", 2.0)
+        self.commits_mentioning(ref, re.escape(ref) + r"(?!\d)", f"message mentions {ref}", 2.0)
         self.add(bugs, 2.0, f"bug {ref}")
         if bugs and "AFFECTS" in self.g.rels:
             self.add(self.ids("(b:Bug)-[:AFFECTS]->(n:Function)", "n", "b.id IN $ids", {"ids": bugs}), 1.0, f"affected by {ref}")
@@ -148,7 +153,7 @@ class _Matcher:
                                ret="c.id, c.committed_at", order="ORDER BY c.committed_at DESC")
                 self.add(ids, 3.0, f"last changed {subject}" if ids else "")
         short = subject.rsplit(".", 1)[-1]
-        self.commits_mentioning(r"(^|[^A-Za-z0-9_])" + _re_escape(short) + r"([^A-Za-z0-9_]|$)", f"message mentions {short}", 1.5)
+        self.commits_mentioning(short, r"(?<!\w)" + re.escape(short) + r"(?!\w)", f"message mentions {short}", 1.5)
         self.add(targets, 1.0, f"named {subject}")
         return targets
 
@@ -167,9 +172,9 @@ class _Matcher:
                      1.0 * w, f"defined in {p}")
             self.add(self.modules(p), 1.5 * w, f"module file {p}")
         for ref in intent.bug_refs if intent.kind != "bugfix" else ():
-            self.commits_mentioning(_re_escape(ref) + "([^0-9]|$)", f"message mentions {ref}", 1.5 * w)
+            self.commits_mentioning(ref, re.escape(ref) + r"(?!\d)", f"message mentions {ref}", 1.5 * w)
         terms = " ".join([*intent.names, *intent.words, *intent.paths])
-        if self.g.fts and terms:
+        if self.g.fts and terms and w == 1.0:  # full text only when no question pattern answered
             hits = [i for i, _ in self.g.full_text(terms, labels, self.limit)]
             if self.repo:
                 hits = [i for i in hits if i.split(":", 2)[1:2] == [self.repo]]
@@ -180,11 +185,6 @@ class _Matcher:
                 if words and label in self.g.props:
                     self.add(self.ids(f"(n:{label})", "n", "any(w IN $words WHERE lower(n.name) CONTAINS w)",
                                       {"words": words}), 1.0, "name contains a query word")
-
-
-def _re_escape(s: str) -> str:
-    """Escape for RE2 (Kuzu's regexp_matches)."""
-    return "".join("\\" + c if not (c.isalnum() or c == "_" or c == "#") else c for c in s)
 
 
 def graph_candidates(g: GraphView, intent: Intent, text: str, filters: Filters, limit: int = 50) -> GraphCandidates:

@@ -16,6 +16,7 @@ from typing import Any
 import kuzu
 
 from ltm.graph.kuzu_store import query
+from ltm.schema import REL_TABLES
 
 ID_PREFIX_LABEL = {
     "fn": "Function", "cls": "Class", "mod": "Module", "file": "File", "commit": "Commit",
@@ -24,6 +25,8 @@ ID_PREFIX_LABEL = {
 # Node properties a stage stores as defect signals (FunctionDefects: fix_count, bugs_introduced); summed.
 DEFECT_PROPS = ("fix_count", "bugs_introduced", "bug_count", "defect_count")
 CENTRALITY_PROPS = ("pagerank", "page_rank")
+# What a neighbour shows of itself, read in the same query as the edge.
+SHOWN_PROPS = ("qualified_name", "name", "path", "sha", "message", "committed_at", "author_name", "ref", "title", "category")
 
 
 def label_of(entity_id: str) -> str | None:
@@ -113,8 +116,8 @@ class GraphView:
         return next((p for p in names if self.has(label, p)), None)
 
     # --- nodes ---------------------------------------------------------------------------
-    def nodes(self, ids: Iterable[str]) -> dict[str, Node]:
-        """Summaries of the given entity ids (unknown ids are left out)."""
+    def nodes(self, ids: Iterable[str], defects: bool = True) -> dict[str, Node]:
+        """Summaries of the given entity ids (unknown ids are left out); `defects`: also the edge-derived count."""
         out: dict[str, Node] = {}
         for label, group in by_label(ids).items():
             if label not in self.props:
@@ -140,12 +143,14 @@ class GraphView:
                 elif vals.get("doc"):
                     node.text = f"{node.text}\n{vals['doc']}"
                 out[node.id] = node
-        self._derived_defects(out)
+        if defects:
+            self._derived_defects(out)
         return out
 
     def _derived_defects(self, nodes: dict[str, Node]) -> None:
-        """Defect signal from edges, where it exceeds the stored one: bugs affecting it, bug-fix commits modifying it."""
-        groups = by_label(n.id for n in nodes.values() if n.label in ("Function", "Class", "File"))
+        """Defect signal from edges where no stage stored one: bugs affecting it, bug-fix commits modifying it."""
+        groups = by_label(n.id for n in nodes.values() if n.label in ("Function", "Class")
+                          and not self.first_prop(n.label, DEFECT_PROPS))  # a stored count is authoritative
         for label, group in groups.items():
             counts: dict[str, int] = defaultdict(int)
             if "AFFECTS" in self.rels and label in ("Function", "Class"):
@@ -161,19 +166,33 @@ class GraphView:
                 nodes[eid].defects = max(nodes[eid].defects, float(n))
 
     # --- neighbours ------------------------------------------------------------------------
-    def neighbours(self, ids: Iterable[str], limit_per_node: int = 50) -> dict[str, list[tuple[str, str, str]]]:
-        """id -> [(relation, direction 'out'|'in', neighbour id)] one hop away, in both directions."""
-        out: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    def _reachable(self, label: str, direction: str) -> set[str]:
+        """Labels one hop from `label` in `direction`, from the schema's rel pairs present in this build."""
+        return {b if direction == "out" else a for name, rel in REL_TABLES.items() if name in self.rels
+                for a, b in rel.pairs if (a if direction == "out" else b) == label}
+
+    def neighbours(self, ids: Iterable[str], limit_per_node: int = 50) -> dict[str, list[tuple[str, str, str, dict]]]:
+        """id -> [(relation, direction 'out'|'in', neighbour id, what to show of it)] one hop away."""
+        out: dict[str, list[tuple[str, str, str, dict]]] = defaultdict(list)
         if not self.rels:
             return out
         for label, group in by_label(ids).items():
             if label not in self.props:
                 continue
             for direction, pattern in (("out", f"(n:{label})-[r]->(m)"), ("in", f"(n:{label})<-[r]-(m)")):
-                rows = self.run(f"MATCH {pattern} WHERE n.id IN $ids RETURN n.id, label(r), m.id", {"ids": group})
-                for src, rel, dst in rows:
+                near = self._reachable(label, direction)
+                if not near:
+                    continue
+                # Only properties some reachable label has: Kuzu refuses one that none of them has.
+                shown = [p for p in SHOWN_PROPS if any(self.has(lab, p) for lab in near)]
+                cols = "".join(f", m.{p} AS p{k}" for k, p in enumerate(shown))
+                # One LIMIT for the group: a hub (a function with thousands of callers) cannot flood the answer.
+                rows = self.run(f"MATCH {pattern} WHERE n.id IN $ids RETURN n.id, label(r), m.id, label(m){cols} LIMIT $lim",
+                                {"ids": group, "lim": limit_per_node * len(group)})
+                for src, rel, dst, mlabel, *vals in rows:
                     if len(out[src]) < 2 * limit_per_node:
-                        out[src].append((rel, direction, dst))
+                        info = {"label": mlabel, **{p: v for p, v in zip(shown, vals) if v is not None}}
+                        out[src].append((rel, direction, dst, info))
         return out
 
     # --- full text --------------------------------------------------------------------------
@@ -184,7 +203,7 @@ class GraphView:
             if labels is not None and label not in labels:
                 continue
             rows = self.run(
-                f"CALL QUERY_FTS_INDEX('{label}', '{index}', $q) RETURN node.id, score ORDER BY score DESC LIMIT $k",
+                f"CALL QUERY_FTS_INDEX('{label}', '{index}', $q, top := $k) RETURN node.id, score",
                 {"q": text, "k": limit},
             )
             hits.extend((r[0], float(r[1])) for r in rows)

@@ -73,16 +73,19 @@ def _record(key: str, node: Node | None, row: dict | None) -> dict[str, Any]:
     }
 
 
-def _neighbour_view(e: Edge, nodes: dict[str, Node]) -> dict[str, Any]:
-    n = nodes.get(e.neighbour)
-    name = n.name if n else None
-    if n is not None and n.label == "Commit":
-        first = (n.text or "").strip().splitlines()
-        name = f"{(n.name or '')[:10]} {first[0][:60] if first else ''}".strip()
-        if n.created_at is not None:
-            name += f" ({n.created_at:%Y-%m-%d}, {n.extra.get('author', '?')})"
+def _neighbour_view(e: Edge) -> dict[str, Any]:
+    info = e.info or {}
+    label = info.get("label")
+    name = info.get("qualified_name") or info.get("name") or info.get("path") or info.get("ref") or info.get("category")
+    if label == "Commit":
+        first = (info.get("message") or "").strip().splitlines()
+        name = f"{(info.get('sha') or '')[:10]} {first[0][:60] if first else ''}".strip()
+        if info.get("committed_at") is not None:
+            name += f" ({info['committed_at']:%Y-%m-%d}, {info.get('author_name', '?')})"
+    elif label == "Bug" and info.get("title"):
+        name = f"{info.get('ref')} {info['title'][:60]}"
     return {"relation": e.relation, "direction": e.direction, "hop": e.hop, "id": e.neighbour,
-            "label": n.label if n else None, "name": name, **({"via": e.via} if e.via else {})}
+            "label": label, "name": name, **({"via": e.via} if e.via else {})}
 
 
 def retrieve(
@@ -150,7 +153,7 @@ def retrieve(
                 fused[k] = s
                 why.setdefault(k, []).append(f"graph: {grown_why[k]}")
 
-    pool = ranked(fused)[: max(4 * top_k, 40)]
+    pool = ranked(fused)[: max(4 * top_k, 40) if flt.active else max(2 * top_k, 20)]
     nodes = g.nodes(pool) if g is not None else {}
     scored = blend({k: fused[k] for k in pool}, nodes, src.config)
     order = sorted(pool, key=lambda k: -scored[k].score)
@@ -194,10 +197,8 @@ def _attach_neighbours(g: GraphView, hits: list[dict[str, Any]], edges: dict[str
     todo = [i for i in ids if i not in edges]
     if todo:
         edges = {**edges, **neighbourhood(g, todo, depth)}
-    shown = {i: _prioritised(edges.get(i, [])) for i in ids}
-    nodes = g.nodes({e.neighbour for es in shown.values() for e in es})
     for h in hits:
-        h["neighbours"] = [_neighbour_view(e, nodes) for e in shown.get(h["graph_entity_id"], [])]
+        h["neighbours"] = [_neighbour_view(e) for e in _prioritised(edges.get(h["graph_entity_id"], []))]
 
 
 _SHOW_FIRST = ("CALLS", "HAS_METHOD", "MODIFIES", "FIXES", "AFFECTS", "DEFINED_IN", "BELONGS_TO", "IMPORTS")

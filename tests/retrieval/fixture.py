@@ -91,7 +91,8 @@ def extra_lake_rows(repo: str, shas: dict[str, str]) -> dict[str, list[dict]]:
              "content": "Don't call \"eval\" on headers'); MATCH (n) DETACH DELETE n //", "source": "notes",
              "created_at": when, "text": "Don't call \"eval\" on headers'); MATCH (n) DETACH DELETE n //"},
         ],
-        "FunctionDefects": [{"id": he, "repo": repo, "fix_count": 2, "churn": 10, "bugs_introduced": 1}],
+        "FunctionDefects": [{"id": he, "repo": repo, "fix_count": 2, "churn": 10, "bugs_introduced": 1},
+                            {"id": vt, "repo": repo, "fix_count": 1, "churn": 6, "bugs_introduced": 0}],
         "RELATES_TO_FILE": [_edge(mem, ids.file_id(repo, "app/auth.py"), "Memory", "File", repo,
                                   relevance_score=0.9, context="path", linked_at=when)],
     }

@@ -89,7 +89,7 @@ def test_vector_first_expands_to_structure_and_history(memory, shas):
 def test_defect_signal_only_on_entities_with_bug_history(memory):
     hits = memory.query("parse_header validate_token", strategy="graph_only", top_k=10, filters=SVC)
     by_id = {h["graph_entity_id"]: h for h in hits}
-    assert by_id[VALIDATE]["scores"]["defects"] == pytest.approx(2 / 3, abs=1e-3)  # AFFECTS + one bugfix MODIFIES
+    assert by_id[VALIDATE]["scores"]["defects"] == pytest.approx(1 / 2, abs=1e-3)  # FunctionDefects: one fix
     assert by_id["fn:svc:app/auth.py:parse_header"]["scores"]["defects"] == 0
     stored = memory.query("handle_error", strategy="graph_only", top_k=3, filters=SVC)[0]
     assert stored["graph_entity_id"] == "fn:svc:app/errors.py:handle_error"
