@@ -42,15 +42,17 @@ class HybridLTM:
         self.home = home if isinstance(home, Home) else Home.resolve(home).require()
         self.vectors = VectorStore(self.home.vectors)
         self._embedder: Embedder | None = None
+        self._embedder_for: tuple[str, int] | None = None
         self._graph: CurrentGraph | None = None
         self._sources_cache: Sources | None = None
 
     def _query_embedder(self) -> Embedder:
-        if self._embedder is None:
-            meta = self.vectors.model()
-            if meta is None:
-                raise NotIngestedError(f"no vectors in {self.home.root}: run `ltm ingest PATH` first")
-            self._embedder = embedder_for_model(meta["model"], meta["dim"])
+        meta = self.vectors.model()
+        if meta is None:
+            raise NotIngestedError(f"no vectors in {self.home.root}: run `ltm ingest PATH` first")
+        if self._embedder is None or self._embedder_for != (meta["model"], meta["dim"]):
+            self._embedder = embedder_for_model(meta["model"], meta["dim"])  # the table's model, after a switch too
+            self._embedder_for = (meta["model"], meta["dim"])
         return self._embedder
 
     def _sources(self) -> Sources:

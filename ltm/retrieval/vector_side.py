@@ -38,11 +38,13 @@ class VectorSide:
     def __init__(self, store: VectorStore):
         self.store = store
         self._tbl = None
+        self._name: str | None = None
         self._indexed: bool | None = None
 
     def table(self):
-        if self._tbl is None:
-            self._tbl = self.store.table()
+        name = self.store.table_name  # a model switch points the store at another table
+        if self._tbl is None or name != self._name:
+            self._tbl, self._name = self.store.table(name), name
             names = {i.name for i in self._tbl.list_indices()}
             self._indexed = "vector_idx" in names
             self._fts = "content_idx" in names
