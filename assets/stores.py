@@ -62,7 +62,7 @@ def graph(context: AssetExecutionContext, kuzu: KuzuGraphResource) -> Materializ
 
 @asset(
     partitions_def=repos_partitions,
-    deps=["embeddings"],
+    deps=["embeddings", "graph"],  # after the graph: a crash in the build leaves both stores as they were
     group_name="stores",
     kinds={"lancedb"},
     owners=OWNERS,

@@ -33,6 +33,7 @@ class LakeWriter:
     def write(self, table: str, data: pa.Table | Iterable[pa.RecordBatch] | list[dict]) -> int:
         """Stage the full content of `table` for this repository (replacing what was there)."""
         schema = lake_schema(table)
+        self._lake.recover(table, self._repo)
         stage = self._lake.root / table / f".stage-{self._repo}-{uuid.uuid4().hex[:8]}"
         stage.mkdir(parents=True)
         self._staged[table] = stage
@@ -105,6 +106,22 @@ class Lake:
 
     def partition(self, table: str, repo: str) -> Path:
         return self.root / table / f"repo={repo}"
+
+    def recover(self, table: str, repo: str) -> None:
+        """Clear what a process killed inside a write of this partition left (hidden, never read).
+
+        A kill between the two renames of a commit leaves the old partition under `.old-`: it is
+        put back. Stale staging folders are removed. Writers of one partition are serialised by
+        the ingest lock, so no live writer's folder is touched.
+        """
+        base, final = self.root / table, self.partition(table, repo)
+        for old in sorted(base.glob(f".old-{final.name}-{'?' * 8}")):
+            if final.exists():
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                old.rename(final)
+        for stage in base.glob(f".stage-{repo}-{'?' * 8}"):
+            shutil.rmtree(stage, ignore_errors=True)
 
     @contextmanager
     def write(self, repo: str) -> Iterator[LakeWriter]:

@@ -6,16 +6,62 @@ started from the terminal is recorded in `<home>/dagster` and shows up in the we
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from dagster import DagsterInstance
+from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
 
 from ltm.home import Home
 from pipelines.definitions import INGEST_JOB, build_definitions
 
 _QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+_PID, _HOST, _STARTED = "ltm/pid", "ltm/host", "ltm/process_start"
+_UNFINISHED = [DagsterRunStatus.NOT_STARTED, DagsterRunStatus.STARTING, DagsterRunStatus.STARTED]
+
+
+def _process_start(pid: int) -> str | None:
+    """When process `pid` started (to tell a reused pid apart); None if no such process."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except OSError:
+        if Path("/proc/self/stat").exists():
+            return None
+    try:  # no /proc (macOS): the pid alone
+        os.kill(pid, 0)
+        return ""
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        return ""
+
+
+def _process_tags() -> dict[str, str]:
+    return {_PID: str(os.getpid()), _HOST: socket.gethostname(), _STARTED: _process_start(os.getpid()) or ""}
+
+
+def release_dead_runs(instance: DagsterInstance) -> list[str]:
+    """Fail the runs an `ltm ingest` started whose process is gone (kill -9, OOM, power cut).
+
+    Such a run stays STARTED and keeps its slot in the `kuzu`/`lancedb` pools, and every later
+    run would wait for that slot forever. Runs of other hosts, and runs launched from the web UI
+    (the daemon's run monitoring handles those), are left alone.
+    """
+    released = []
+    for run in instance.get_runs(filters=RunsFilter(statuses=_UNFINISHED)):
+        tags = run.tags
+        if _PID not in tags or tags.get(_HOST) != socket.gethostname():
+            continue
+        start = _process_start(int(tags[_PID]))
+        if start is not None and start in ("", tags.get(_STARTED, "")):
+            continue  # still running
+        instance.report_run_failed(run, f"the process that ran it (pid {tags[_PID]}) is gone: it was killed or crashed")
+        instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
+        released.append(run.run_id)
+    return released
 
 
 @dataclass
@@ -33,15 +79,19 @@ def ingest_partitions(
 
     `commits_config` is the `commits` asset's config (branch, since, max_commits, skip_patterns, full);
     `bugs_config` the `bugs` asset's (issues_path, max_commit_files).
+    The caller holds the home's ingest lock; runs left behind by a killed ingest are failed first.
     """
     instance = DagsterInstance.from_config(str(home.dagster))
+    release_dead_runs(instance)
     job = build_definitions(home=str(home.root), embedder=embedder).resolve_job_def(INGEST_JOB)
     ops = {name: {"config": cfg} for name, cfg in (("commits", commits_config), ("bugs", bugs_config)) if cfg}
     run_config = {**_QUIET_RUN, **({"ops": ops} if ops else {})}
     summaries = []
     for key in keys:
         instance.add_dynamic_partitions("repos", [key])
-        result = job.execute_in_process(partition_key=key, instance=instance, run_config=run_config)
+        result = job.execute_in_process(
+            partition_key=key, instance=instance, run_config=run_config, tags=_process_tags()
+        )
         summary = RunSummary(result.run_id, key)
         for event in result.get_asset_materialization_events():
             mat = event.event_specific_data.materialization  # type: ignore[union-attr]

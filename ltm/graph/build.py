@@ -68,17 +68,22 @@ def _remove_build(path: Path) -> None:
 
 
 def prune_builds(graph_root: Path, retention: int) -> list[str]:
-    """Remove all but the newest `retention` builds (never the current one); return what left."""
+    """Remove killed builds and all but the newest `retention` builds (never the current one).
+
+    Call it under the graph lock: a build that still has its `.staging` folder then is one whose
+    process died mid-build (it was never switched to), so it goes first and never counts as kept.
+    """
+    removed = []
+    for stale in sorted(builds_dir(graph_root).glob("*.staging")):
+        _remove_build(stale.with_suffix(".kuzu"))
+        shutil.rmtree(stale, ignore_errors=True)
+        removed.append(stale.stem)
     current = current_build(graph_root)
     builds = sorted(builds_dir(graph_root).glob("*.kuzu"))
-    removed = []
     for b in builds[: max(0, len(builds) - retention)]:
         if current is None or b != current:
             _remove_build(b)
             removed.append(b.stem)
-    for stale in builds_dir(graph_root).glob("*.staging"):
-        if not any(stale.name.startswith(b.stem) for b in builds[-retention:]):
-            shutil.rmtree(stale, ignore_errors=True)
     return removed
 
 

@@ -1,0 +1,162 @@
+"""Shared helpers of the reliability suite: run `ltm` as a real process, hash a home's contents.
+
+`snapshot(home)` hashes the *content* of the lake, the current graph and the vector table (rows
+sorted by key, every column, vectors included), so two homes built from the same input compare
+equal even though their build ids, file names and Dagster run ids differ.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow as pa
+
+from ltm.graph.kuzu_store import query as kuzu_query
+from ltm.graph.read import open_current
+from ltm.lake import Lake
+from ltm.reconcile import reconcile
+from ltm.schema import NODE_TABLES, REL_TABLES
+from ltm.vectors import VectorStore
+
+ROOT = Path(__file__).resolve().parents[2]
+DRIVER = Path(__file__).with_name("driver.py")
+
+
+def env(**extra: str) -> dict[str, str]:
+    """The environment of an `ltm` subprocess: offline, importable from the checkout."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("LTM_", "OPENAI_"))}
+    base.update({"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONPATH": str(ROOT)})
+    base.update(extra)
+    return base
+
+
+def ltm(*args: object, check: bool = True, timeout: float = 300, **extra_env: str) -> subprocess.CompletedProcess:
+    """Run `python -m ltm.cli ARGS` to completion; assert success unless check=False."""
+    res = subprocess.run(
+        [sys.executable, "-m", "ltm.cli", *map(str, args)],
+        capture_output=True, text=True, timeout=timeout, env=env(**extra_env), cwd=ROOT,
+    )
+    if check:
+        assert res.returncode == 0, f"ltm {args} failed:\n{res.stdout}\n{res.stderr}"
+    return res
+
+
+def one_line_error(res: subprocess.CompletedProcess) -> str:
+    """The error of a failed command: exactly one line on stderr, no traceback."""
+    assert res.returncode != 0, res.stderr
+    assert "Traceback" not in res.stderr + res.stdout, res.stderr
+    lines = [line for line in res.stderr.strip().splitlines() if line.strip()]
+    assert len(lines) == 1, res.stderr
+    return lines[0]
+
+
+def start_stalled(fault: str, *args: object, marker: Path, **extra_env: str) -> subprocess.Popen:
+    """Start `driver.py` (ltm with a stall at `fault`); wait until it reaches the stall."""
+    proc = subprocess.Popen(
+        [sys.executable, str(DRIVER), fault, str(marker), *map(str, args)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(**extra_env), cwd=ROOT,
+    )
+    wait_for(lambda: marker.exists() or proc.poll() is not None, 240, f"{fault} stall")
+    if proc.poll() is not None:
+        out, err = proc.communicate()
+        raise AssertionError(f"driver exited before the {fault} stall ({proc.returncode}):\n{out}\n{err}")
+    return proc
+
+
+def kill9(proc: subprocess.Popen) -> None:
+    """SIGKILL, as a power cut or the OOM killer would: no cleanup handlers run."""
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    if proc.stdout:
+        proc.stdout.close()
+    if proc.stderr:
+        proc.stderr.close()
+
+
+def wait_for(cond, timeout: float, what: str, every: float = 0.01) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(every)
+
+
+def _digest(rows: list) -> str:
+    h = hashlib.sha256()
+    for r in sorted(json.dumps(r, sort_keys=True, default=str) for r in rows):
+        h.update(r.encode())
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def _table_rows(t: pa.Table) -> list[dict]:
+    return t.to_pylist()
+
+
+def lake_snapshot(home: Path) -> dict[str, str]:
+    lake = Lake(home / "lake")
+    tables = [*NODE_TABLES, *REL_TABLES, "embeddings"]
+    return {f"lake/{t}": _digest(_table_rows(lake.read(t))) for t in tables}
+
+
+def graph_snapshot(home: Path) -> dict[str, str]:
+    out = {}
+    with open_current(home / "graph") as conn:
+        for label, table in NODE_TABLES.items():
+            cols = table.graph.names
+            rows = kuzu_query(conn, f"MATCH (n:{label}) RETURN {', '.join('n.' + c for c in cols)}")
+            out[f"graph/{label}"] = _digest([dict(zip(cols, r)) for r in rows])
+        for name, rel in REL_TABLES.items():
+            props = rel.props.names
+            ret = ", ".join(["a.id", "b.id", *(f"r.{p}" for p in props)])
+            rows = kuzu_query(conn, f"MATCH (a)-[r:{name}]->(b) RETURN {ret}")
+            out[f"graph/{name}"] = _digest(rows)
+    return out
+
+
+def vector_snapshot(home: Path) -> dict[str, str]:
+    store = VectorStore(home / "vectors")
+    if not store.exists():
+        return {"vectors": _digest([])}
+    t = store.table().to_arrow()
+    rows = t.to_pylist()
+    for r in rows:  # float32 through JSON: round-trip exactly via repr of each float
+        r["vector"] = [float(x) for x in r["vector"]]
+    return {"vectors": _digest(rows)}
+
+
+def snapshot(home: Path) -> dict[str, str]:
+    """Content hashes of the lake tables, the current graph and the vector table."""
+    return {**lake_snapshot(home), **graph_snapshot(home), **vector_snapshot(home)}
+
+
+def vector_ids(home: Path) -> set[str]:
+    return set(VectorStore(home / "vectors").links())
+
+
+def assert_reconciled(home: Path) -> dict:
+    """Reconciliation over the whole home is clean, through the CLI a user would run."""
+    res = ltm("reconcile", "--json", "--home", home, check=False)
+    report = json.loads(res.stdout) if res.stdout.strip().startswith("{") else None
+    assert res.returncode == 0 and report and report["ok"], res.stdout + res.stderr
+    # and the library agrees
+    assert reconcile(home / "graph", home / "vectors").ok
+    return report
+
+
+def stats(home: Path) -> dict:
+    return json.loads(ltm("stats", "--json", "--home", home).stdout)
+
+
+def leftovers(home: Path) -> list[str]:
+    """Staging and half-written files a crash may leave behind (they must never be read)."""
+    pats = ["lake/*/.stage-*", "lake/*/.old-*", "graph/builds/*.staging", "graph/CURRENT.*.tmp"]
+    return sorted(str(p.relative_to(home)) for pat in pats for p in home.glob(pat))
