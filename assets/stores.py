@@ -37,7 +37,7 @@ def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: Emb
 
 @asset(
     partitions_def=repos_partitions,
-    deps=["commits", "code_entities", "bugs", "memory_links"],
+    deps=["commits", "code_entities", "bugs", "memory_links", "embeddings"],  # a failed stage never switches the graph
     group_name="stores",
     kinds={"kuzu"},
     owners=OWNERS,

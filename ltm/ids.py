@@ -20,6 +20,7 @@ def is_valid_repo_key(key: str) -> bool:
 def repo_key_from_name(name: str) -> str:
     """A readable repository key from a folder or URL name: lower case, [a-z0-9._-] only."""
     key = re.sub(r"[^A-Za-z0-9._-]+", "-", name.strip()).strip("-.").lower()
+    key = re.sub(r"\.{2,}", ".", key)  # `..` is refused in a key (it is also a folder name)
     key = key.removesuffix(".git")
     return key or "repo"
 

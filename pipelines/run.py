@@ -18,7 +18,8 @@ from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
 from ltm.home import Home
 from pipelines.definitions import INGEST_JOB, build_definitions
 
-_QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+# A failed step is reported by the CLI as one line (the LtmError); its traceback stays in the run log.
+_QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 _PID, _HOST, _STARTED = "ltm/pid", "ltm/host", "ltm/process_start"
 _UNFINISHED = [DagsterRunStatus.NOT_STARTED, DagsterRunStatus.STARTING, DagsterRunStatus.STARTED]
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from ltm import ids
 from ltm.extract.chunks import class_chunk, function_chunk, module_chunk
 from ltm.extract.filters import MAX_FILE_BYTES, skip_reason
-from ltm.extract.gitrepo import GitRepo, TreeEntry
+from ltm.extract.gitrepo import GitRepo, TreeEntry, is_safe_path
 from ltm.extract.languages import LANGUAGES, LanguageSpec, language_for
 from ltm.extract.modules import RepoContext, go_module_path
 from ltm.extract.parse import MAX_TEXT_CHARS, parse_definitions, parse_source  # noqa: F401  (re-exported)
@@ -193,6 +193,9 @@ def extract_code(
     sources: list[bytes] = []
     with repo.blobs() as blobs:
         for entry in repo.tree(rev):
+            if not is_safe_path(entry.path):
+                out.skipped["unsafe_path"] += 1
+                continue
             spec = language_for(entry.path)
             row = {"id": ids.file_id(repo_key, entry.path), "repo": repo_key, "path": entry.path,
                    "language": spec.name if spec else None, "size": entry.size, "hash": entry.blob, "skip_reason": None}

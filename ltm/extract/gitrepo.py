@@ -37,6 +37,20 @@ def decode_path(raw: bytes) -> str:
     return raw.decode("utf-8", errors="backslashreplace")
 
 
+def _one_line(stderr: str) -> str:
+    return "; ".join(line.strip() for line in stderr.strip().splitlines() if line.strip())
+
+
+def is_safe_path(path: str) -> bool:
+    """False for a tree path git itself refuses to check out: `..`, `.` or `.git` parts, absolute.
+
+    Such trees can be crafted (`git mktree`; `git fsck` flags them). Their paths would point out
+    of the repository if a reader joined them to its root, so extraction skips and counts them.
+    """
+    parts = path.split("/")
+    return bool(path) and not path.startswith("/") and not any(p in ("", ".", "..") or p.lower() == ".git" for p in parts)
+
+
 class GitRepo:
     """A validated repository opened read-only."""
 
@@ -61,7 +75,7 @@ class GitRepo:
         res = subprocess.run(self._cmd(*args), capture_output=True, check=False)
         if check and res.returncode != 0:
             raise RepositoryError(
-                f"git {' '.join(args[:2])} failed in {self.path}: {res.stderr.decode(errors='replace').strip()}"
+                f"git {' '.join(args[:2])} failed in {self.path}: {_one_line(res.stderr.decode(errors='replace'))}"
             )
         return res.stdout.decode("utf-8", errors="replace")
 
@@ -99,7 +113,9 @@ class GitRepo:
             err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
             rc = proc.wait()
         if rc != 0:
-            raise RepositoryError(f"git {args[0]} failed in {self.path}: {err.strip()}")
+            raise RepositoryError(
+                f"git {args[0]} failed in {self.path}: {_one_line(err)} (is the repository corrupt? `git fsck` tells)"
+            )
 
     def stream_lines(self, *args: str) -> Iterator[bytes]:
         """Stream stdout of one git process line by line (bytes, newline kept); raise if it fails."""
@@ -141,6 +157,11 @@ def _tree_entries(records: list[bytes]) -> Iterator[TreeEntry]:
         # 100644/100755 are regular files; 120000 is a symlink (never followed), 160000 a submodule.
         if kind != b"blob" or mode not in (b"100644", b"100755"):
             continue
+        if not size.isdigit():  # ls-tree -l prints no size for a blob it cannot read
+            raise RepositoryError(
+                f"blob {blob.decode()} ({decode_path(raw_path)}) is missing or corrupt in the repository: "
+                "run `git fsck` there and restore it (e.g. re-clone)"
+            )
         yield TreeEntry(decode_path(raw_path), blob.decode(), int(size), mode.decode())
 
 

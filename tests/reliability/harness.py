@@ -49,12 +49,14 @@ def ltm(*args: object, check: bool = True, timeout: float = 300, **extra_env: st
 
 
 def one_line_error(res: subprocess.CompletedProcess) -> str:
-    """The error of a failed command: exactly one line on stderr, no traceback."""
+    """The error of a failed command: one `Error:` line on stderr (after any progress), no traceback."""
     assert res.returncode != 0, res.stderr
     assert "Traceback" not in res.stderr + res.stdout, res.stderr
     lines = [line for line in res.stderr.strip().splitlines() if line.strip()]
-    assert len(lines) == 1, res.stderr
-    return lines[0]
+    errors = [line for line in lines if line.startswith("Error:")]
+    assert len(errors) == 1 and lines[-1] == errors[0], res.stderr
+    assert all(line.startswith(("ingesting ", "  ", "done: ")) for line in lines[:-1]), res.stderr
+    return errors[0]
 
 
 def start_stalled(fault: str, *args: object, marker: Path, **extra_env: str) -> subprocess.Popen:
