@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOME_DIR ?= .ltm
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install bench clean
+.PHONY: run test install bench clean reliability
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,3 +30,7 @@ test: install
 
 clean:
 	rm -rf $(VENV) $(HOME_DIR) .pytest_cache
+
+## make reliability: the whole reliability suite, heavy cases included (kill -9, full disk, 50,000 commits; RELIABILITY.md)
+reliability: install
+	$(BIN)/python -m pytest tests/reliability -m "slow or not slow" -s --durations=0

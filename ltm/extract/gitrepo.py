@@ -132,7 +132,7 @@ class GitRepo:
             errf.seek(0)
             err = errf.read().decode(errors="replace")
         if rc not in (0, -9):
-            raise RepositoryError(f"git {args[0]} failed in {self.path}: {err.strip()}")
+            raise RepositoryError(f"git {args[0]} failed in {self.path}: {_one_line(err)} (is the repository corrupt? `git fsck` tells)")
 
     def tree(self, rev: str) -> Iterator[TreeEntry]:
         """Every blob in the tree of `rev` (regular files only: no symlinks, no submodules)."""

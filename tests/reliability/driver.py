@@ -1,7 +1,8 @@
 """`ltm` with a stall at one point, so a test can SIGKILL it there: python driver.py FAULT MARKER ARGS...
 
 The library has no fault hooks. This driver wraps one library function in the process it runs,
-touches MARKER when execution reaches the point and then sleeps until it is killed:
+touches MARKER when execution reaches the point and then waits until it is killed, or until
+MARKER.go appears (then it carries on):
 
 - `graph`:     inside a graph build, after the first node table was COPYed into the new database
 - `vectors`:   inside LanceDB's merge_insert, after half of the repository's rows were streamed in
@@ -16,9 +17,11 @@ from pathlib import Path
 
 
 def _stall(marker: Path) -> None:
+    """Touch MARKER, then wait until MARKER.go appears (or forever, until killed)."""
     marker.write_text("stalled\n")
-    while True:
-        time.sleep(60)
+    go = marker.with_name(marker.name + ".go")
+    while not go.exists():
+        time.sleep(0.05)
 
 
 def install(fault: str, marker: Path) -> None:

@@ -99,8 +99,12 @@ def _digest(rows: list) -> str:
     return h.hexdigest()
 
 
+# Columns that legitimately differ between runs over the same input: when a memory link was made.
+VOLATILE = {"linked_at"}
+
+
 def _table_rows(t: pa.Table) -> list[dict]:
-    return t.to_pylist()
+    return t.drop_columns([c for c in t.column_names if c in VOLATILE]).to_pylist()
 
 
 def lake_snapshot(home: Path) -> dict[str, str]:
@@ -117,7 +121,7 @@ def graph_snapshot(home: Path) -> dict[str, str]:
             rows = kuzu_query(conn, f"MATCH (n:{label}) RETURN {', '.join('n.' + c for c in cols)}")
             out[f"graph/{label}"] = _digest([dict(zip(cols, r)) for r in rows])
         for name, rel in REL_TABLES.items():
-            props = rel.props.names
+            props = [p for p in rel.props.names if p not in VOLATILE]
             ret = ", ".join(["a.id", "b.id", *(f"r.{p}" for p in props)])
             rows = kuzu_query(conn, f"MATCH (a)-[r:{name}]->(b) RETURN {ret}")
             out[f"graph/{name}"] = _digest(rows)

@@ -112,6 +112,7 @@ def test_nothing_outside_the_repository_was_read(hostile_home):
         assert b"root:x:0:0" not in data and b"OUTSIDE_SECRET" not in data, p
 
 
+@pytest.mark.slow
 def test_shallow_clone_ingests_without_parent_edges(tmp_path):
     src = sample_repo(tmp_path / "src")
     src.write("app/more.py", "def more():\n    return 2\n").commit("Add more")
@@ -164,9 +165,10 @@ def _break(kind: str, tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     "kind, says",
     [
-        ("not_a_repository", "is not a git repository"),
-        ("empty", "has no commits yet"),
-        ("missing_path", "does not exist"),
+        # these three are also refused in-process by tests/test_cli.py: here the real process, heavy
+        pytest.param("not_a_repository", "is not a git repository", marks=pytest.mark.slow),
+        pytest.param("empty", "has no commits yet", marks=pytest.mark.slow),
+        pytest.param("missing_path", "does not exist", marks=pytest.mark.slow),
         ("missing_blob", "missing"),
         ("corrupt_blob", "missing"),
         ("missing_commit", "failed"),

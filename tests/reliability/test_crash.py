@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from tests.reliability.harness import (
     assert_reconciled,
     graph_snapshot,
@@ -62,6 +64,7 @@ def test_kill9_during_graph_build_keeps_the_old_graph_and_recovers(two_versions,
     assert not any(p.startswith("graph/") for p in leftovers(home)), leftovers(home)
 
 
+@pytest.mark.slow
 def test_kill9_during_vector_write_keeps_the_old_rows_and_recovers(two_versions, tmp_path):
     b, home, v1, v1_stats = _crash_then_recover(two_versions, tmp_path, "vectors")
     # LanceDB commits a merge_insert as one new table version: the killed write left the old rows.
@@ -97,6 +100,7 @@ def test_kill9_during_embedding_resumes_from_the_cache(two_versions, tmp_path):
     assert_reconciled(home)
 
 
+@pytest.mark.slow
 def test_kill9_of_plain_ltm_ingest_when_its_build_appears(two_versions, tmp_path):
     """No hook at all: SIGKILL `ltm ingest` the moment its new graph build shows up on disk."""
     import subprocess
