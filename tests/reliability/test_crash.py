@@ -94,7 +94,7 @@ def test_kill9_during_embedding_resumes_from_the_cache(two_versions, tmp_path):
     assert_reconciled(home)
     res = _ingest(b.path, home)
     # v2 has 42 new texts; two batches of 4 were committed to the cache before the kill.
-    embedded_now = int(re.search(r"embedded_now=(\d+)", res.stderr).group(1))
+    embedded_now = int(re.search(r"^\s*embeddings\s.*?embedded_now=(\d+)", res.stderr, re.M).group(1))
     assert embedded_now == 42 - 8, res.stderr
     assert snapshot(home) == snapshot(_reference(b.path, tmp_path))
     assert_reconciled(home)
