@@ -1,6 +1,6 @@
 """A tiny OpenAI-compatible embeddings server on 127.0.0.1 for tests (no network).
 
-POST /v1/embeddings answers deterministic 8-dimensional vectors when the bearer token matches;
+POST /v1/embeddings answers deterministic 1536-dimensional vectors when the bearer token matches;
 401 otherwise. Every request's headers are kept so a test can see what the client sent.
 """
 
@@ -11,7 +11,7 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-DIM = 8
+DIM = 1536  # what text-embedding-3-small returns (the query side checks it)
 
 
 class EmbeddingServer:
@@ -33,8 +33,8 @@ class EmbeddingServer:
                 texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
                 data = []
                 for i, t in enumerate(texts):
-                    h = hashlib.sha256(t.encode()).digest()
-                    data.append({"object": "embedding", "index": i, "embedding": [(b - 128) / 128 for b in h[:DIM]]})
+                    h = hashlib.shake_256(t.encode()).digest(DIM)
+                    data.append({"object": "embedding", "index": i, "embedding": [(b - 128) / 128 for b in h]})
                 return self._send(200, {"object": "list", "data": data, "model": body["model"],
                                         "usage": {"prompt_tokens": 1, "total_tokens": 1}})
 
