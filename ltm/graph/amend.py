@@ -9,14 +9,12 @@ old build serving. The next batch build (from the lake) replaces the amended one
 from __future__ import annotations
 
 import shutil
-import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 import kuzu
 
-from ltm.graph.build import _remove_build, _switch, builds_dir, current_build, prune_builds
+from ltm.graph.build import _remove_build, _switch, builds_dir, current_build, new_build_id, prune_builds
 from ltm.graph.kuzu_store import open_database
 
 
@@ -28,7 +26,7 @@ def amend_current(graph_root: Path, change: Callable[[kuzu.Connection], None], r
     current = current_build(graph_root)
     if current is None:
         return None
-    build_id = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{uuid.uuid4().hex[:8]}"
+    build_id = new_build_id()
     path = builds_dir(graph_root) / f"{build_id}.kuzu"
     try:
         shutil.copyfile(current, path)

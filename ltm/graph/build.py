@@ -53,6 +53,13 @@ def current_build(graph_root: Path) -> Path | None:
     return build if build.exists() else None
 
 
+def new_build_id() -> str:
+    """A build id whose name order is its time order, to the microsecond (pruning sorts by name)."""
+    now_us = time.time_ns() // 1000
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now_us // 1_000_000))
+    return f"{stamp}_{now_us % 1_000_000:06d}-{uuid.uuid4().hex[:8]}"
+
+
 def _switch(graph_root: Path, build_id: str) -> None:
     tmp = graph_root / f"CURRENT.{uuid.uuid4().hex[:8]}.tmp"
     with open(tmp, "w", encoding="utf-8") as f:
@@ -164,7 +171,7 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3) -> BuildStats:
     started = time.perf_counter()
     builds = builds_dir(graph_root)
     builds.mkdir(parents=True, exist_ok=True)
-    build_id = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{uuid.uuid4().hex[:8]}"
+    build_id = new_build_id()
     path, staging = builds / f"{build_id}.kuzu", builds / f"{build_id}.staging"
     staging.mkdir()
     stats = BuildStats(build_id)

@@ -71,3 +71,10 @@ def test_second_writer_on_one_path_is_refused(tmp_path):
         with pytest.raises(GraphError, match="already open"):
             with open_database(path, read_only=False):
                 pass
+
+
+def test_build_ids_sort_in_creation_order_within_one_second():
+    from ltm.graph.build import new_build_id
+
+    made = [new_build_id() for _ in range(50)]
+    assert sorted(made) == made and len(set(made)) == 50
