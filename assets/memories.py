@@ -5,14 +5,13 @@ unpartitioned assets inside the partitioned ingest job (Dagster 1.13 runs them i
 run), before the graph build, so every build has the current links.
 """
 
-from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
-from pydantic import Field
+from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 
 from assets.partitions import OWNERS, repos_partitions
 from ltm.memory.backfill import backfill_links, sync_memory_vectors
 from ltm.memory.docs import stage_docs
 from ltm.memory.store import refresh_sources
-from resources import EmbedderResource, HomeResource, LanceVectorsResource
+from resources import EmbedderResource, HomeResource, LanceVectorsResource, MemorySourcesResource
 
 
 @asset(
@@ -31,14 +30,6 @@ def doc_memories(context: AssetExecutionContext, home: HomeResource) -> Material
     )
 
 
-class MemorySourcesConfig(Config):
-    """Memory sources re-read on every run, besides those `ltm memory import` registered."""
-
-    sources: list[str] = Field(
-        default=[], description="'format:path' entries; format one of jsonl, tracemem, amplihack, docs"
-    )
-
-
 @asset(
     group_name="memories",
     kinds={"parquet", "lancedb"},
@@ -49,11 +40,11 @@ class MemorySourcesConfig(Config):
     "equal to the lake (upsert by vector_id, delete what left).",
 )
 def imported_memories(
-    context: AssetExecutionContext, config: MemorySourcesConfig, home: HomeResource, embedder: EmbedderResource,
-    lance: LanceVectorsResource,
+    context: AssetExecutionContext, memory_sources: MemorySourcesResource, home: HomeResource,
+    embedder: EmbedderResource, lance: LanceVectorsResource,
 ) -> MaterializeResult:
     h = home.home()
-    reports = refresh_sources(h, config.sources)
+    reports = refresh_sources(h, memory_sources.sources)
     with h.lock("memories", timeout=lance.lock_timeout_s), h.lock("vectors", timeout=lance.lock_timeout_s):
         stats = sync_memory_vectors(home.lake(), embedder.embedder(), h.cache / "embeddings", lance.store())
     return MaterializeResult(

@@ -6,7 +6,7 @@ from dagster import AssetSelection, Definitions, define_asset_job
 
 from assets import ALL_ASSETS
 from assets.partitions import repos_partitions
-from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource
+from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource, MemorySourcesResource
 
 INGEST_JOB = "ingest"
 
@@ -33,6 +33,7 @@ def build_definitions(home: str = "", embedder: str = "") -> Definitions:
             "embedder": EmbedderResource(home=h, provider=embedder),
             "kuzu": KuzuGraphResource(home=h),
             "lance": LanceVectorsResource(home=h),
+            "memory_sources": MemorySourcesResource(),
         },
     )
 

@@ -90,3 +90,11 @@ class LanceVectorsResource(ConfigurableResource):
 
     def store(self) -> VectorStore:
         return VectorStore(self.home.home().vectors)
+
+
+class MemorySourcesResource(ConfigurableResource):
+    """Memory sources re-read on every run, besides those `ltm memory import` registered in the home."""
+
+    sources: list[str] = Field(
+        default=[], description="'format:path' entries; format one of jsonl, tracemem, amplihack, docs"
+    )

@@ -9,7 +9,7 @@ from ltm.graph.kuzu_store import query
 from ltm.graph.read import open_current
 from ltm.home import Home
 from ltm.stages import register_repository
-from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource
+from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource, MemorySourcesResource
 from tests.bugs.test_stage import _history
 
 
@@ -27,7 +27,8 @@ def test_bugs_asset_puts_fixes_affects_szz_and_signals_in_the_graph(tmp_path):
     result = materialize(
         ALL_ASSETS, partition_key=key, instance=instance,
         resources={"home": h, "embedder": EmbedderResource(home=h, provider="hash"),
-                   "kuzu": KuzuGraphResource(home=h), "lance": LanceVectorsResource(home=h)},
+                   "kuzu": KuzuGraphResource(home=h), "lance": LanceVectorsResource(home=h),
+                   "memory_sources": MemorySourcesResource()},
         run_config={"ops": {"bugs": {"config": {"issues_path": str(issues)}}}},
     )
     assert result.success

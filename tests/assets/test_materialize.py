@@ -7,16 +7,17 @@ from ltm.graph.read import open_current
 from ltm.graph.kuzu_store import query
 from ltm.home import Home
 from ltm.stages import register_repository
-from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource
+from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource, MemorySourcesResource
 
 
-def _resources(home: str):
+def _resources(home: str, memory_sources: list[str] | None = None):
     h = HomeResource(path=home)
     return {
         "home": h,
         "embedder": EmbedderResource(home=h, provider="hash"),
         "kuzu": KuzuGraphResource(home=h),
         "lance": LanceVectorsResource(home=h),
+        "memory_sources": MemorySourcesResource(sources=memory_sources or []),
     }
 
 

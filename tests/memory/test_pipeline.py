@@ -135,12 +135,10 @@ def test_registered_and_configured_sources_are_reread_on_every_run(repo, home_di
     key = register_repository(home, repo.path)
     instance = DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("repos", [key])
-    run_config = {"ops": {"imported_memories": {"config": {
-        "sources": [f"tracemem:{conv}", f"jsonl:{tmp_path / 'missing.jsonl'}"]}}}}
+    configured = [f"tracemem:{conv}", f"jsonl:{tmp_path / 'missing.jsonl'}"]
 
     def run():
-        result = materialize(ALL_ASSETS, partition_key=key, instance=instance, resources=_resources(str(home_dir)),
-                             run_config=run_config)
+        result = materialize(ALL_ASSETS, partition_key=key, instance=instance, resources=_resources(str(home_dir), configured))
         assert result.success
         return result.asset_materializations_for_node("imported_memories")[0].metadata["sources"].value
 
