@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOME_DIR ?= .ltm
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install bench clean reliability
+.PHONY: run test install browser bench clean reliability
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,17 @@ run: install
 	$(BIN)/ltm reconcile --home $(HOME_DIR)
 	$(BIN)/ltm query "how is the Kuzu graph built from the lake" --home $(HOME_DIR) --top-k 3
 
+# The web UI test drives Debian's chromium (never a browser download): install it where it is
+# missing and we may (root with apt-get); elsewhere the test says what to install.
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@if [ ! -x $(CHROMIUM) ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing chromium and chromium-driver (for the web UI test)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+
 ## make test: set up and run the whole suite
-test: install
+test: install browser
 	$(BIN)/python -m pytest
 
 clean:

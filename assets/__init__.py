@@ -3,15 +3,20 @@
 from assets.bugs import bugs
 from assets.code import code_entities
 from assets.history import commits
+from assets.maintenance import maintenance
 from assets.memories import doc_memories, imported_memories, memory_links
+from assets.repository import repository
 from assets.stores import embeddings, graph, reconciliation, vectors
 
 ALL_ASSETS = [
-    commits, code_entities, bugs, doc_memories, embeddings, imported_memories, memory_links, graph, vectors,
-    reconciliation,
+    repository, commits, code_entities, bugs, doc_memories, embeddings, imported_memories, memory_links, graph,
+    vectors, reconciliation,
 ]
 
+# Not partitioned, outside the ingest job: its own job and schedule.
+MAINTENANCE_ASSETS = [maintenance]
+
 __all__ = [
-    "ALL_ASSETS", "bugs", "code_entities", "commits", "doc_memories", "embeddings", "graph", "imported_memories",
-    "memory_links", "reconciliation", "vectors",
+    "ALL_ASSETS", "MAINTENANCE_ASSETS", "bugs", "code_entities", "commits", "doc_memories", "embeddings", "graph",
+    "imported_memories", "maintenance", "memory_links", "reconciliation", "repository", "vectors",
 ]

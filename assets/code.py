@@ -9,6 +9,7 @@ from resources import HomeResource
 
 @asset(
     partitions_def=repos_partitions,
+    deps=["repository"],
     group_name="extract",
     kinds={"tree-sitter", "parquet"},
     owners=OWNERS,

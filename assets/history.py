@@ -27,6 +27,7 @@ class CommitsConfig(Config):
 
 @asset(
     partitions_def=repos_partitions,
+    deps=["repository"],
     group_name="extract",
     kinds={"git", "parquet"},
     owners=OWNERS,

@@ -93,8 +93,8 @@ def main() -> None:
     pass
 
 
-@main.command(help="Mine, embed and store repositories (a full Dagster run per repository, in-process).")
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@main.command(help="Mine, embed and store repositories, local paths or URLs (a full Dagster run per repository, in-process).")
+@click.argument("paths", nargs=-1, required=True)
 @click.option("--embedder", type=click.Choice(PROVIDERS), default=None,
               help="Embedding provider (default: the home's, else local). `hash` is for tests only.")
 @click.option("--branch", default=None, help="Branch or ref whose history is mined (default: the branch at HEAD).")
@@ -111,12 +111,13 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
            max_commits: int | None, skip: tuple[str, ...], full_history: bool, issues: str | None,
            home: str | None) -> None:
     from ltm.extract.gitrepo import GitRepo
+    from ltm.repos import add_repository, is_url, remote_head
     from ltm.stages import register_repository
 
     run_module = importlib.import_module("pipelines.run")  # the Dagster side; ltm/ never imports dagster
     h = Home.resolve(home)
     for p in paths:  # validate every input before the home is touched
-        GitRepo(p).head(branch or "HEAD")
+        remote_head(p) if is_url(p) else GitRepo(p).head(branch or "HEAD")
     if issues and not Path(issues).is_file():
         raise IssueExportError(f"issue export {issues} does not exist: pass the path of a JSON Lines file")
     recorded = h.settings().get("embedder") if h.exists() else None
@@ -130,7 +131,7 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
     h.create()
     with h.lock("ingest"):
         h.update_settings(embedder=provider)
-        keys = [register_repository(h, p) for p in paths]
+        keys = [add_repository(h, p) if is_url(p) else register_repository(h, p) for p in paths]
         started = time.perf_counter()
 
         def report(summary: Any) -> None:
@@ -287,6 +288,51 @@ def reembed(embedder: str, model: str | None, dimensions: int | None, home: str 
     prev = f"{out.previous['model']} ({out.previous['dim']})" if out.previous else "nothing"
     click.echo(f"{'switched' if out.switched else 'already current'}: {prev} -> {out.model} ({out.dim}), "
                f"{out.rows} vectors, {out.embedded_now} embedded now")
+
+
+@main.group(help="Register, list and remove the repositories the pipeline mines (the `repos` partitions).")
+def repo() -> None:
+    pass
+
+
+@repo.command("add", help="Register a local repository, or clone a URL read-only into <home>/repos.")
+@click.argument("source")
+@click.option("--name", default=None, help="Partition key (default: from the folder or URL name).")
+@home_option
+@user_errors
+def repo_add(source: str, name: str | None, home: str | None) -> None:
+    from ltm.repos import add_repository
+
+    h = Home.resolve(home).create()
+    key = add_repository(h, source, name)
+    importlib.import_module("pipelines.run").add_partitions(h, [key])
+    click.echo(key)
+
+
+@repo.command("list", help="The registered repositories: key, path and URL.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def repo_list(as_json: bool, home: str | None) -> None:
+    from ltm.repos import list_repositories
+
+    rows = list_repositories(Home.resolve(home).require())
+    _emit(rows, as_json, lambda rs: "\n".join(
+        f"{r['key']:<24} {r['url'] or r['path']}" for r in rs) or "no repositories registered")
+
+
+@repo.command("remove", help="Forget a repository: its lake data, vector rows, graph nodes and partition.")
+@click.argument("name")
+@home_option
+@user_errors
+def repo_remove(name: str, home: str | None) -> None:
+    from ltm.repos import remove_repository
+
+    h = Home.resolve(home).require()
+    with h.lock("ingest"):
+        out = remove_repository(h, name)
+        importlib.import_module("pipelines.run").remove_partition(h, name)
+    click.echo(f"removed {name} ({out['vector_rows_deleted']} vector rows)", err=True)
 
 
 @main.command(help="Open the Dagster web UI on this home (assets, checks and the runs `ltm ingest` made).")

@@ -127,6 +127,12 @@ class Home:
         reg[key] = {"path": str(path), **({"url": url} if url else {})}
         _atomic_write_json(self.registry_path, reg)
 
+    def unregister(self, key: str) -> None:
+        """Forget partition `key` (nothing else is removed here)."""
+        reg = self.registry()
+        reg.pop(key, None)
+        _atomic_write_json(self.registry_path, reg)
+
     def repo_path(self, key: str) -> Path:
         """The working path of a registered repository."""
         entry = self.registry().get(key)

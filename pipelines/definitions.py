@@ -1,33 +1,77 @@
-"""Definitions: the assets, their resources and the ingest job, for `dagster dev` and the CLI."""
+"""Definitions: the assets, their resources, the jobs, sensors and schedules, for `dagster dev` and the CLI."""
 
 from __future__ import annotations
 
-from dagster import AssetSelection, Definitions, define_asset_job
+import os
 
-from assets import ALL_ASSETS
+from dagster import (
+    AssetSelection,
+    DefaultScheduleStatus,
+    DefaultSensorStatus,
+    Definitions,
+    ExecutorDefinition,
+    define_asset_job,
+)
+
+from assets import ALL_ASSETS, MAINTENANCE_ASSETS
 from assets.partitions import repos_partitions
+from pipelines.automation import (
+    MAINTENANCE_CRON,
+    NIGHTLY_CRON,
+    make_head_moved_sensor,
+    make_maintenance_schedule,
+    make_nightly_schedule,
+    make_repos_yaml_sensor,
+)
 from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource, MemorySourcesResource
 
 INGEST_JOB = "ingest"
+MAINTENANCE_JOB = "maintenance_job"
 
 
-def build_definitions(home: str = "", embedder: str = "") -> Definitions:
+def build_definitions(
+    home: str = "",
+    embedder: str = "",
+    executor: ExecutorDefinition | None = None,
+    nightly_cron: str | None = None,
+    timezone: str | None = None,
+    automation: bool | None = None,
+) -> Definitions:
     """Definitions bound to a home (empty: $LTM_HOME, else ./.ltm) and an embedder provider.
 
+    `executor` runs the same jobs elsewhere (e.g. `dagster_dask.dask_executor`); the default is
+    Dagster's multiprocess executor. `nightly_cron` / `timezone` default to `$LTM_NIGHTLY_CRON` /
+    `$LTM_TIMEZONE`, else 02:00 UTC. Sensors and schedules start stopped (turn them on in the UI)
+    unless `automation` is True or `$LTM_AUTOMATION=on`.
     The OpenAI key is read from $OPENAI_API_KEY when the run starts; to bind it explicitly use
     `EmbedderResource(api_key=EnvVar("OPENAI_API_KEY"))`.
     """
     h = HomeResource(path=home)
+    cron = nightly_cron or os.environ.get("LTM_NIGHTLY_CRON") or NIGHTLY_CRON
+    tz = timezone or os.environ.get("LTM_TIMEZONE") or "UTC"
+    on = automation if automation is not None else os.environ.get("LTM_AUTOMATION", "").lower() in ("1", "on", "true")
+    sensor_status = DefaultSensorStatus.RUNNING if on else DefaultSensorStatus.STOPPED
+    schedule_status = DefaultScheduleStatus.RUNNING if on else DefaultScheduleStatus.STOPPED
+    ingest = define_asset_job(
+        INGEST_JOB,
+        selection=AssetSelection.assets(*ALL_ASSETS),
+        partitions_def=repos_partitions,
+        description="Fetch, mine, embed and store one repository, then rebuild the graph and reconcile.",
+    )
+    maintenance = define_asset_job(
+        MAINTENANCE_JOB,
+        selection=AssetSelection.assets(*MAINTENANCE_ASSETS),
+        description="Compact LanceDB, remove old graph builds, check index coverage.",
+    )
     return Definitions(
-        assets=ALL_ASSETS,
-        jobs=[
-            define_asset_job(
-                INGEST_JOB,
-                selection=AssetSelection.all(),
-                partitions_def=repos_partitions,
-                description="Mine, embed and store one repository, then rebuild the graph and reconcile.",
-            )
+        assets=[*ALL_ASSETS, *MAINTENANCE_ASSETS],
+        jobs=[ingest, maintenance],
+        sensors=[make_repos_yaml_sensor(home, sensor_status), make_head_moved_sensor(home, ingest, sensor_status)],
+        schedules=[
+            make_nightly_schedule(home, ingest, cron, tz, schedule_status),
+            make_maintenance_schedule(maintenance, MAINTENANCE_CRON, tz, schedule_status),
         ],
+        executor=executor,
         resources={
             "home": h,
             "embedder": EmbedderResource(home=h, provider=embedder),

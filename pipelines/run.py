@@ -101,3 +101,16 @@ def ingest_partitions(
         if on_done:
             on_done(summary)
     return summaries
+
+
+def add_partitions(home: Home, keys: list[str]) -> None:
+    """Add `keys` to the `repos` partitions of the home's instance (so the UI lists them)."""
+    DagsterInstance.from_config(str(home.dagster)).add_dynamic_partitions("repos", keys)
+
+
+def remove_partition(home: Home, key: str) -> None:
+    """Delete `key` from the `repos` partitions of the home's instance, if it is there."""
+    if (home.dagster / "dagster.yaml").exists():
+        instance = DagsterInstance.from_config(str(home.dagster))
+        if instance.has_dynamic_partition("repos", key):
+            instance.delete_dynamic_partition("repos", key)

@@ -12,20 +12,26 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_definitions_load_with_every_stage_described_and_owned():
     repo = defs.get_repository_def()
     keys = {k.to_user_string() for k in repo.asset_graph.get_all_asset_keys()}
-    assert keys >= {"commits", "code_entities", "bugs", "embeddings", "graph", "vectors", "reconciliation",
-                    "doc_memories", "imported_memories", "memory_links"}
+    assert keys >= {"repository", "commits", "code_entities", "bugs", "embeddings", "graph", "vectors",
+                    "reconciliation", "doc_memories", "imported_memories", "memory_links", "maintenance"}
     for key in keys:
         node = repo.asset_graph.get(AssetKey(key))
         assert node.description, key
         assert node.owners, key
-        if key in ("imported_memories", "memory_links"):  # whole-home assets, run in every partition's run
+        assert node.kinds, key
+        if key in ("imported_memories", "memory_links", "maintenance"):  # whole-home assets
             assert node.partitions_def is None, key
             continue
         assert node.partitions_def is not None and node.partitions_def.name == "repos"
     checks = {k.name for k in repo.asset_graph.asset_check_keys}
-    assert checks == {"graph_nodes_have_vector_rows", "vector_rows_have_graph_nodes"}
+    assert checks == {"graph_nodes_have_vector_rows", "vector_rows_have_graph_nodes", "index_coverage"}
+    for check in repo.asset_graph.asset_check_keys:
+        assert repo.asset_graph.get(check).description, check
     assert defs.resolve_job_def(INGEST_JOB).partitions_def.name == "repos"
     assert repo.asset_graph.get(AssetKey("graph")).pools == {"kuzu"}
+    assert {s.name for s in defs.sensors} == {"repos_yaml_sensor", "head_moved_sensor"}
+    assert {s.name for s in defs.schedules} == {"nightly_ingest", "weekly_maintenance"}
+    assert "maintenance" not in {k.to_user_string() for k in defs.resolve_job_def(INGEST_JOB).asset_layer.executable_asset_keys}
 
 
 def test_dagster_validates_the_workspace(tmp_path):

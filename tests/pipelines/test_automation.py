@@ -1,0 +1,107 @@
+"""Sensors, schedules and backfills against a real Dagster instance (`instance_for_test`)."""
+
+import os
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from dagster import AssetKey, DagsterRunStatus, SensorResult, SkipReason, build_schedule_context, build_sensor_context
+from dagster._core.test_utils import instance_for_test
+
+from ltm.graph.kuzu_store import query
+from ltm.graph.read import open_current
+from ltm.home import Home
+from ltm.repos import add_repository
+from pipelines.definitions import INGEST_JOB, build_definitions
+from tests.builder import RepoBuilder
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def small_repo(path: Path, fn: str) -> RepoBuilder:
+    b = RepoBuilder(path)
+    b.write(f"{fn}.py", f"def {fn}():\n    return 1\n").commit(f"Add {fn}")
+    return b
+
+
+def test_repos_yaml_sensor_adds_the_listed_repositories_as_partitions(tmp_path):
+    small_repo(tmp_path / "alpha", "a")
+    small_repo(tmp_path / "beta", "b")
+    home = Home.resolve(tmp_path / "home").create()
+    (home.root / "repos.yaml").write_text(
+        "repositories:\n  - ../alpha\n  - path: ../beta\n    name: beta-svc\n  - ../missing\n"
+    )
+    sensor = build_definitions(home=str(home.root)).resolve_sensor_def("repos_yaml_sensor")
+    with instance_for_test() as instance:
+        result = sensor(build_sensor_context(instance=instance))
+        assert isinstance(result, SensorResult)
+        [request] = result.dynamic_partitions_requests
+        assert request.partitions_def_name == "repos"
+        assert list(request.partition_keys) == ["alpha", "beta-svc"]  # the missing path is skipped
+        assert result.run_requests in (None, [])  # adding partitions launches nothing by itself
+        assert set(home.registry()) == {"alpha", "beta-svc"}
+        instance.add_dynamic_partitions("repos", list(request.partition_keys))  # what the daemon does
+        again = sensor(build_sensor_context(instance=instance))
+        assert isinstance(again, SkipReason)
+
+
+def test_head_moved_sensor_requests_one_run_per_new_head(tmp_path):
+    alpha = small_repo(tmp_path / "alpha", "a")
+    beta = small_repo(tmp_path / "beta", "b")
+    home = Home.resolve(tmp_path / "home").create()
+    keys = [add_repository(home, str(alpha.path)), add_repository(home, str(beta.path))]
+    sensor = build_definitions(home=str(home.root)).resolve_sensor_def("head_moved_sensor")
+    with instance_for_test() as instance:
+        instance.add_dynamic_partitions("repos", keys)
+        first = sensor(build_sensor_context(instance=instance)).run_requests
+        assert {(r.partition_key, r.run_key) for r in first} == {
+            ("alpha", f"alpha@{alpha.head()}"), ("beta", f"beta@{beta.head()}"),
+        }
+        same = sensor(build_sensor_context(instance=instance)).run_requests
+        assert {r.run_key for r in same} == {r.run_key for r in first}  # same head, same key: never twice
+        moved = alpha.write("a2.py", "def a2():\n    return 2\n").commit("Add a2")
+        after = {r.partition_key: r.run_key for r in sensor(build_sensor_context(instance=instance)).run_requests}
+        assert after == {"alpha": f"alpha@{moved}", "beta": f"beta@{beta.head()}"}
+
+
+def test_nightly_schedule_requests_one_run_per_repository(tmp_path):
+    home = Home.resolve(tmp_path / "home").create()
+    keys = [add_repository(home, str(small_repo(tmp_path / n, n).path)) for n in ("one", "two", "three")]
+    defs = build_definitions(home=str(home.root), nightly_cron="30 1 * * *", timezone="Europe/Berlin")
+    nightly = defs.resolve_schedule_def("nightly_ingest")
+    assert nightly.cron_schedule == "30 1 * * *" and nightly.execution_timezone == "Europe/Berlin"
+    assert nightly.job_name == INGEST_JOB
+    assert build_definitions(home=str(home.root)).resolve_schedule_def("nightly_ingest").cron_schedule == "0 2 * * *"
+    with instance_for_test() as instance:
+        instance.add_dynamic_partitions("repos", keys + ["unregistered"])
+        when = datetime(2026, 3, 1, 1, 30, tzinfo=timezone.utc)
+        requests = nightly(build_schedule_context(instance=instance, scheduled_execution_time=when))
+        assert sorted(r.partition_key for r in requests) == ["one", "three", "two"]
+        assert len({r.run_key for r in requests}) == 3
+
+
+def test_backfill_of_three_partitions_materializes_all_of_them(tmp_path):
+    home = Home.resolve(tmp_path / "home").create()
+    home.update_settings(embedder="hash")
+    keys = [add_repository(home, str(small_repo(tmp_path / n, f"fn_{n}").path)) for n in ("red", "green", "blue")]
+    overrides = {"concurrency": {"pools": {"default_limit": 1}}}
+    (tmp_path / "dagster").mkdir()
+    with instance_for_test(overrides, temp_dir=str(tmp_path / "dagster"),
+                           synchronous_run_coordinator=True, synchronous_run_launcher=True) as instance:
+        instance.add_dynamic_partitions("repos", keys)
+        env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "dagster"), "LTM_HOME": str(home.root)}
+        res = subprocess.run(
+            [str(Path(sys.executable).with_name("dagster")), "job", "backfill", "-m", "pipelines.definitions",
+             "-a", "defs", "-j", INGEST_JOB, "--partitions", ",".join(keys), "--noprompt"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+        )
+        assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-3000:]
+        runs = instance.get_runs()
+        assert sorted(r.tags["dagster/partition"] for r in runs) == sorted(keys)
+        assert all(r.status == DagsterRunStatus.SUCCESS for r in runs)
+        for asset in ("repository", "commits", "code_entities", "embeddings", "graph", "vectors", "reconciliation"):
+            assert instance.get_materialized_partitions(AssetKey(asset)) == set(keys), asset
+    with open_current(home.graph) as conn:
+        names = sorted(r[0] for r in query(conn, "MATCH (f:Function) RETURN f.name"))
+    assert names == ["fn_blue", "fn_green", "fn_red"]

@@ -1,0 +1,110 @@
+"""The Dagster web UI in a real headless Chromium: our assets and the finished run are shown.
+
+Chromium is Debian's (`apt-get install chromium chromium-driver`, done by `make test` where it is
+missing); Playwright only drives it and never downloads a browser.
+"""
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ltm.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("LTM_CHROMIUM", "/usr/bin/chromium"))
+ASSETS = ["repository", "commits", "code_entities", "embeddings", "graph", "vectors", "reconciliation"]
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_server(url: str, proc: subprocess.Popen, log: Path, timeout: float = 300) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"dagster-webserver exited with {proc.returncode}: {log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(1)
+    pytest.fail(f"dagster-webserver did not answer on {url} in {timeout}s: {log.read_text()[-3000:]}")
+
+
+@pytest.fixture
+def chromium() -> Path:
+    if not CHROMIUM.exists():
+        msg = f"{CHROMIUM} is missing: `apt-get install chromium chromium-driver` (make test does it as root)"
+        if os.environ.get("CI"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return CHROMIUM
+
+
+def test_web_ui_shows_our_assets_and_the_successful_run(repo, tmp_path, chromium):
+    from playwright.sync_api import expect, sync_playwright
+
+    home = tmp_path / "home"
+    res = CliRunner().invoke(main, ["ingest", str(repo.path), "--home", str(home), "--embedder", "hash"])
+    assert res.exit_code == 0, res.output
+    run_id = re.search(r"\(run ([0-9a-f-]{36})\)", res.output).group(1)
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "webserver.log"
+    env = {**os.environ, "DAGSTER_HOME": str(home / "dagster"), "LTM_HOME": str(home)}
+    exe = Path(sys.executable).with_name("dagster-webserver")
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [str(exe), "-m", "pipelines.definitions", "-a", "defs", "-h", "127.0.0.1", "-p", str(port)],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_for_server(f"{base}/server_info", proc, log)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(chromium), headless=True, args=ARGS)
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.set_default_timeout(120_000)
+
+            # the lineage of `reconciliation`: every ingest asset, expanded, with its partition status
+            page.goto(f"{base}/assets/reconciliation?view=lineage&lineageScope=upstream&lineageDepth=6",
+                      wait_until="domcontentloaded")
+            for name in ASSETS:
+                page.get_by_text(name, exact=True).first.wait_for(state="visible")
+            # every asset's one partition is materialized, and both reconciliation checks passed
+            expect(page.get_by_text("100% filled")).to_have_count(len(ASSETS), timeout=120_000)
+            page.get_by_text("2 / 2 Passed").first.wait_for(state="visible")
+            page.screenshot(path=str(tmp_path / "asset-graph.png"), full_page=True)
+
+            page.goto(f"{base}/runs/{run_id}", wait_until="domcontentloaded")
+            page.get_by_text("Success", exact=True).first.wait_for(state="visible")
+            page.get_by_text("Succeeded (7)").first.wait_for(state="visible")
+            page.get_by_text("RUN_SUCCESS").first.wait_for(state="visible")
+            page.get_by_text("reconciliation", exact=True).first.wait_for(state="visible")
+            assert run_id.split("-")[0] in page.content()
+            page.screenshot(path=str(tmp_path / "run.png"), full_page=True)
+            browser.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    assert (tmp_path / "asset-graph.png").stat().st_size > 10_000
+    assert (tmp_path / "run.png").stat().st_size > 10_000

@@ -1,0 +1,58 @@
+"""Maintenance: LanceDB compaction with a safe retention, old graph builds removed, index coverage."""
+
+from datetime import timedelta
+
+import pytest
+from dagster import materialize
+
+from assets import MAINTENANCE_ASSETS
+from ltm.errors import LtmError
+from ltm.graph.build import build_graph, builds_dir, current_build
+from ltm.home import Home
+from ltm.lake import Lake
+from ltm.maintenance import run_maintenance
+from ltm.stages import register_repository
+from pipelines.run import ingest_partitions
+from resources import HomeResource
+
+
+@pytest.fixture
+def ingested(repo, home_dir) -> Home:
+    home = Home.resolve(home_dir).create()
+    home.update_settings(embedder="hash")
+    ingest_partitions(home, [register_repository(home, repo.path)], "hash")
+    return home
+
+
+def test_old_builds_go_current_stays_and_indexes_cover_every_row(ingested):
+    for _ in range(3):
+        build_graph(ingested.graph, Lake(ingested.lake), retention=10)
+    assert len(list(builds_dir(ingested.graph).glob("*.kuzu"))) == 4
+    current = current_build(ingested.graph)
+    report = run_maintenance(ingested, timedelta(hours=1), graph_retention=1)
+    assert len(report.builds_removed) == 3 and report.builds_kept == 1
+    assert current_build(ingested.graph) == current and current.exists()
+    assert report.vector_rows == 13  # 2 commits, 6 functions, 2 classes, 3 modules
+    assert report.missing_indexes == []
+    assert set(report.index_coverage) == {"vector_id_idx", "graph_entity_id_idx", "repo_idx", "content_idx"}
+    assert all(c == {"indexed": 13, "unindexed": 0} for c in report.index_coverage.values())
+    assert report.indexes_complete and report.versions_after <= report.versions_before
+
+
+def test_unsafe_retention_is_refused_before_anything_is_touched(ingested):
+    before = sorted(p.name for p in builds_dir(ingested.graph).iterdir())
+    with pytest.raises(LtmError, match="safe minimum"):
+        run_maintenance(ingested, timedelta(minutes=5), graph_retention=1)
+    with pytest.raises(LtmError, match="at least the current build"):
+        run_maintenance(ingested, timedelta(hours=2), graph_retention=0)
+    assert sorted(p.name for p in builds_dir(ingested.graph).iterdir()) == before
+
+
+def test_maintenance_asset_reports_and_checks_coverage(ingested):
+    result = materialize(MAINTENANCE_ASSETS, resources={"home": HomeResource(path=str(ingested.root))},
+                         run_config={"ops": {"maintenance": {"config": {"graph_retention": 1}}}})
+    assert result.success
+    [check] = result.get_asset_check_evaluations()
+    assert check.check_name == "index_coverage" and check.passed
+    meta = result.asset_materializations_for_node("maintenance")[0].metadata
+    assert meta["vector_rows"].value == 13 and meta["builds_kept"].value == 1
