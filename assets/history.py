@@ -8,6 +8,7 @@ from pydantic import Field
 from assets.partitions import OWNERS, repos_partitions
 from ltm.extract.history import DEFAULT_SKIP_PATTERNS
 from ltm.history_stage import HistoryOptions, stage_history
+from ltm.run_report import most_changed_functions, most_changed_markdown
 from resources import HomeResource
 
 
@@ -23,6 +24,10 @@ class CommitsConfig(Config):
     )
     full: bool = Field(default=False, description="Ignore the cursor and mine the whole range again")
     workers: int = Field(default=0, description="Processes that parse blobs; 0 means one per CPU (at most 4)")
+    until: Optional[str] = Field(
+        default=None, description="Mine only up to this commit of the branch (a backfill window); the next run "
+        "continues from it. See `ltm backfill`."
+    )
 
 
 @asset(
@@ -38,7 +43,8 @@ def commits(context: AssetExecutionContext, config: CommitsConfig, home: HomeRes
     key = context.partition_key
     h = home.home()
     opts = HistoryOptions(
-        config.branch, config.since, config.max_commits, tuple(config.skip_patterns), config.full, workers=config.workers
+        config.branch, config.since, config.max_commits, tuple(config.skip_patterns), config.full,
+        workers=config.workers, until=config.until,
     )
     stats = stage_history(h.repo_path(key), key, home.lake(), h.cache, opts)
     context.log.info(f"history of {key}: {stats.mode}, {stats.commits_mined} commits mined, tip {stats.tip[:12]}")
@@ -50,6 +56,9 @@ def commits(context: AssetExecutionContext, config: CommitsConfig, home: HomeRes
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
             "commits_per_second": MetadataValue.float(
                 round(stats.commits_mined / stats.seconds, 1) if stats.seconds else 0.0
+            ),
+            "most_changed_functions": MetadataValue.md(
+                most_changed_markdown(most_changed_functions(home.lake(), key, stats.commits_mined))
             ),
         }
     )

@@ -16,6 +16,7 @@ from resources import EmbedderResource, HomeResource, LanceVectorsResource, Memo
 
 @asset(
     partitions_def=repos_partitions,
+    deps=["repository"],
     group_name="extract",
     kinds={"markdown", "parquet"},
     owners=OWNERS,

@@ -13,6 +13,7 @@ from dagster import (
 from assets.partitions import OWNERS, repos_partitions
 from ltm.embed.stage import embed_repo
 from ltm.reconcile import reconcile
+from ltm.run_report import reconciliation_markdown
 from ltm.vectors import VectorStore, vector_rows
 from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource
 
@@ -109,6 +110,7 @@ def reconciliation(context: AssetExecutionContext, home: HomeResource) -> Materi
             "ok": report.ok, "graph_nodes_with_vector": report.graph_nodes_with_vector,
             "vector_rows": report.vector_rows, "coverage": MetadataValue.float(report.coverage),
             "report": MetadataValue.json(report.to_dict()),
+            "summary": MetadataValue.md(reconciliation_markdown(report.to_dict())),
         },
         check_results=[
             AssetCheckResult(check_name="graph_nodes_have_vector_rows", passed=forward == 0,

@@ -290,6 +290,59 @@ def reembed(embedder: str, model: str | None, dimensions: int | None, home: str 
                f"{out.rows} vectors, {out.embedded_now} embedded now")
 
 
+@main.command(help="Mine a long history in restartable windows (one Dagster run each, oldest first), "
+              "then run the whole pipeline once. Run it again to resume after a failure or --max-windows.")
+@click.argument("source")
+@click.option("--window-commits", type=click.IntRange(1), default=None, help="Commits of the first-parent chain per window.")
+@click.option("--window-days", type=click.IntRange(1), default=None, help="Days of committer time per window.")
+@click.option("--max-windows", type=click.IntRange(1), default=None,
+              help="Stop after this many windows (e.g. a nightly time box); the next call continues.")
+@click.option("--embedder", type=click.Choice(PROVIDERS), default=None,
+              help="Embedding provider (default: the home's, else local). `hash` is for tests only.")
+@home_option
+@user_errors
+def backfill(source: str, window_commits: int | None, window_days: int | None, max_windows: int | None,
+             embedder: str | None, home: str | None) -> None:
+    from ltm.backfill import history_cursor, plan_windows
+    from ltm.extract.gitrepo import GitRepo
+    from ltm.lake import Lake
+    from ltm.repos import add_repository, is_url, remote_head, sync_repository
+
+    run_module = importlib.import_module("pipelines.run")
+    h = Home.resolve(home)
+    if (window_commits is None) == (window_days is None):
+        raise click.UsageError("give exactly one of --window-commits and --window-days")
+    remote_head(source) if is_url(source) else GitRepo(source).head()
+    recorded = h.settings().get("embedder") if h.exists() else None
+    provider = embedder or recorded or "local"
+    if recorded and recorded != provider:
+        raise EmbeddingError(
+            f"{h.root} was built with --embedder {recorded}; backfill with the same embedder or into a new --home"
+        )
+    h.create()
+    with h.lock("ingest"):
+        h.update_settings(embedder=provider)
+        key = add_repository(h, source)
+        state = sync_repository(h, key)
+        cursor = history_cursor(Lake(h.lake), key)
+        after = cursor["tip_sha"] if cursor and cursor["branch"] == (state.branch or "HEAD") else None
+        windows = plan_windows(state.path, None, after, window_commits, window_days)
+        todo = windows[:max_windows] if max_windows else windows
+        click.echo(f"{key}: {sum(w.commits for w in windows)} first-parent commits to mine in {len(windows)} "
+                   f"windows{f', {len(todo)} now' if len(todo) < len(windows) else ''}", err=True)
+
+        def report(w: Any, run_id: str) -> None:
+            click.echo(f"  window {w.index + 1}/{len(windows)}: {w.commits} commits up to {w.end[:12]} (run {run_id})",
+                       err=True)
+
+        run_module.backfill_history(h, key, todo, provider, on_window=report)
+        if len(todo) < len(windows):
+            click.echo(f"{len(windows) - len(todo)} windows left: run the same command again to continue", err=True)
+            return
+        [summary] = run_module.ingest_partitions(h, [key], provider)
+        click.echo(f"done: {key} backfilled (run {summary.run_id})", err=True)
+
+
 @main.group(help="Register, list and remove the repositories the pipeline mines (the `repos` partitions).")
 def repo() -> None:
     pass

@@ -42,6 +42,7 @@ class HistoryOptions:
     skip_patterns: tuple[str, ...] = DEFAULT_SKIP_PATTERNS
     full: bool = False
     max_file_bytes: int = MAX_FILE_BYTES
+    until: str | None = None  # mine up to this commit of the branch (a backfill window), not its tip
     workers: int = 0
     """Processes that parse blobs; 0 means one per CPU (at most 4), 1 parses in-process."""
 
@@ -132,7 +133,7 @@ def stage_history(
     started = time.perf_counter()
     repo = GitRepo(repo_path)
     rev = opts.branch or "HEAD"
-    tip = repo.head(rev)
+    tip = repo.head(opts.until or rev)
     branch = opts.branch or repo.branch() or "HEAD"
     cursor = _cursor(lake, repo_key)
     mode, exclude = _plan(repo, cursor, branch, tip, opts)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
+from dagster import AssetKey, DagsterInstance, DagsterRunStatus, RunsFilter
 
 from ltm.home import Home
 from pipelines.definitions import INGEST_JOB, build_definitions
@@ -114,3 +114,27 @@ def remove_partition(home: Home, key: str) -> None:
         instance = DagsterInstance.from_config(str(home.dagster))
         if instance.has_dynamic_partition("repos", key):
             instance.delete_dynamic_partition("repos", key)
+
+
+def backfill_history(
+    home: Home, key: str, windows: list[Any], embedder: str, on_window: Callable[[Any, str], None] | None = None
+) -> list[str]:
+    """Mine one history window per Dagster run (`repository` + `commits` with `until` = window end).
+
+    Each run moves the history cursor to its window's end; a failed run leaves it at the previous
+    one, so planning the windows again resumes there. Returns the run ids.
+    """
+    instance = DagsterInstance.from_config(str(home.dagster))
+    job = build_definitions(home=str(home.root), embedder=embedder).resolve_job_def(INGEST_JOB)
+    instance.add_dynamic_partitions("repos", [key])
+    run_ids = []
+    for w in windows:
+        result = job.execute_in_process(
+            partition_key=key, instance=instance, asset_selection=[AssetKey("repository"), AssetKey("commits")],
+            run_config={**_QUIET_RUN, "ops": {"commits": {"config": {"until": w.end}}}},
+            tags={"ltm/backfill_window": str(w.index + 1), "ltm/window_end": w.end},
+        )
+        run_ids.append(result.run_id)
+        if on_window:
+            on_window(w, result.run_id)
+    return run_ids

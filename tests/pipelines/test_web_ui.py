@@ -57,7 +57,7 @@ def chromium() -> Path:
 
 
 def test_web_ui_shows_our_assets_and_the_successful_run(repo, tmp_path, chromium):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
     home = tmp_path / "home"
     res = CliRunner().invoke(main, ["ingest", str(repo.path), "--home", str(home), "--embedder", "hash"])
@@ -86,14 +86,17 @@ def test_web_ui_shows_our_assets_and_the_successful_run(repo, tmp_path, chromium
                       wait_until="domcontentloaded")
             for name in ASSETS:
                 page.get_by_text(name, exact=True).first.wait_for(state="visible")
-            # every asset's one partition is materialized, and both reconciliation checks passed
-            expect(page.get_by_text("100% filled")).to_have_count(len(ASSETS), timeout=120_000)
+            # every partitioned asset's one partition is materialized, both reconciliation checks passed
+            page.wait_for_function(
+                f"() => document.body.innerText.split('100% filled').length - 1 >= {len(ASSETS)}", timeout=120_000
+            )
             page.get_by_text("2 / 2 Passed").first.wait_for(state="visible")
             page.screenshot(path=str(tmp_path / "asset-graph.png"), full_page=True)
 
             page.goto(f"{base}/runs/{run_id}", wait_until="domcontentloaded")
             page.get_by_text("Success", exact=True).first.wait_for(state="visible")
-            page.get_by_text("Succeeded (7)").first.wait_for(state="visible")
+            page.get_by_text(re.compile(r"^Succeeded \(\d+\)$")).first.wait_for(state="visible")
+            page.get_by_text("Errored (0)").first.wait_for(state="visible")
             page.get_by_text("RUN_SUCCESS").first.wait_for(state="visible")
             page.get_by_text("reconciliation", exact=True).first.wait_for(state="visible")
             assert run_id.split("-")[0] in page.content()
