@@ -11,6 +11,7 @@ from dagster import (
     Definitions,
     ExecutorDefinition,
     define_asset_job,
+    in_process_executor,
 )
 
 from assets import ALL_ASSETS, MAINTENANCE_ASSETS
@@ -40,13 +41,15 @@ def build_definitions(
     """Definitions bound to a home (empty: $LTM_HOME, else ./.ltm) and an embedder provider.
 
     `executor` runs the same jobs elsewhere (e.g. `dagster_dask.dask_executor`); the default is
-    Dagster's multiprocess executor. `nightly_cron` / `timezone` default to `$LTM_NIGHTLY_CRON` /
+    Dagster's multiprocess executor (`$LTM_EXECUTOR=in_process`: the in-process one). `nightly_cron` / `timezone` default to `$LTM_NIGHTLY_CRON` /
     `$LTM_TIMEZONE`, else 02:00 UTC. Sensors and schedules start stopped (turn them on in the UI)
     unless `automation` is True or `$LTM_AUTOMATION=on`.
     The OpenAI key is read from $OPENAI_API_KEY when the run starts; to bind it explicitly use
     `EmbedderResource(api_key=EnvVar("OPENAI_API_KEY"))`.
     """
     h = HomeResource(path=home)
+    if executor is None and os.environ.get("LTM_EXECUTOR") == "in_process":
+        executor = in_process_executor  # every step in the run's own process, one after another
     cron = nightly_cron or os.environ.get("LTM_NIGHTLY_CRON") or NIGHTLY_CRON
     tz = timezone or os.environ.get("LTM_TIMEZONE") or "UTC"
     on = automation if automation is not None else os.environ.get("LTM_AUTOMATION", "").lower() in ("1", "on", "true")

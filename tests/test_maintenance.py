@@ -32,10 +32,10 @@ def test_old_builds_go_current_stays_and_indexes_cover_every_row(ingested):
     report = run_maintenance(ingested, timedelta(hours=1), graph_retention=1)
     assert len(report.builds_removed) == 3 and report.builds_kept == 1
     assert current_build(ingested.graph) == current and current.exists()
-    assert report.vector_rows == 13  # 2 commits, 6 functions, 2 classes, 3 modules
+    assert report.vector_rows == 14  # 2 commits, 6 functions, 2 classes, 3 modules, the README heading
     assert report.missing_indexes == []
     assert set(report.index_coverage) == {"vector_id_idx", "graph_entity_id_idx", "repo_idx", "content_idx"}
-    assert all(c == {"indexed": 13, "unindexed": 0} for c in report.index_coverage.values())
+    assert all(c == {"indexed": 14, "unindexed": 0} for c in report.index_coverage.values())
     assert report.indexes_complete and report.versions_after <= report.versions_before
 
 
@@ -55,4 +55,4 @@ def test_maintenance_asset_reports_and_checks_coverage(ingested):
     [check] = result.get_asset_check_evaluations()
     assert check.check_name == "index_coverage" and check.passed
     meta = result.asset_materializations_for_node("maintenance")[0].metadata
-    assert meta["vector_rows"].value == 13 and meta["builds_kept"].value == 1
+    assert meta["vector_rows"].value == 14 and meta["builds_kept"].value == 1

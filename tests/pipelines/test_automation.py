@@ -85,12 +85,14 @@ def test_backfill_of_three_partitions_materializes_all_of_them(tmp_path):
     home = Home.resolve(tmp_path / "home").create()
     home.update_settings(embedder="hash")
     keys = [add_repository(home, str(small_repo(tmp_path / n, f"fn_{n}").path)) for n in ("red", "green", "blue")]
-    overrides = {"concurrency": {"pools": {"default_limit": 1}}}
+    overrides = {}
     (tmp_path / "dagster").mkdir()
     with instance_for_test(overrides, temp_dir=str(tmp_path / "dagster"),
                            synchronous_run_coordinator=True, synchronous_run_launcher=True) as instance:
         instance.add_dynamic_partitions("repos", keys)
-        env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "dagster"), "LTM_HOME": str(home.root)}
+        # the synchronous launcher runs each run inside the CLI process: steps in-process too
+        env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "dagster"), "LTM_HOME": str(home.root),
+               "LTM_EXECUTOR": "in_process"}
         res = subprocess.run(
             [str(Path(sys.executable).with_name("dagster")), "job", "backfill", "-m", "pipelines.definitions",
              "-a", "defs", "-j", INGEST_JOB, "--partitions", ",".join(keys), "--noprompt"],

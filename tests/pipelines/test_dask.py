@@ -32,7 +32,8 @@ def _snapshot(home: Home) -> dict:
     lake = Lake(home.lake)
     tables = {}
     for name in [*NODE_TABLES, *REL_TABLES]:
-        df = pl.from_arrow(lake.read(name)).drop("path", strict=False)  # Repository.path: same repo, same
+        # linked_at: when a memory was linked, the one wall-clock value in the lake
+        df = pl.from_arrow(lake.read(name)).drop("path", "linked_at", strict=False)
         tables[name] = sorted(map(repr, df.rows())) if df.height else []
     with open_current(home.graph) as conn:
         nodes = sorted(r[0] for r in query(conn, "MATCH (n) RETURN n.id"))
@@ -72,5 +73,7 @@ def test_ingest_on_dask_equals_an_in_process_run(repo, tmp_path, monkeypatch):
 
     a, b = _snapshot(serial), _snapshot(distributed)
     assert a["lake"]["Function"] and a["lake"]["Commit"]
+    differing = [t for t in a["lake"] if a["lake"][t] != b["lake"][t]]
+    assert differing == []
     assert b == a
     assert len(b["nodes"]) == summary.metadata["graph"]["node_total"]

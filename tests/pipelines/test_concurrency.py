@@ -1,0 +1,70 @@
+"""Two runs at once on one home: both finish (they wait for each other), and a second `ltm ingest` is refused."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+from dagster import DagsterInstance, DagsterRunStatus
+
+from ltm.cli import main
+from ltm.home import Home
+from ltm.stages import register_repository
+from tests.builder import RepoBuilder
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN_ONE = (
+    "import sys; from ltm.home import Home; from pipelines.run import ingest_partitions; "
+    "ingest_partitions(Home.resolve(sys.argv[1]), [sys.argv[2]], 'hash')"
+)
+
+
+def _repo(path: Path, fn: str) -> RepoBuilder:
+    b = RepoBuilder(path)
+    b.write(f"{fn}.py", f"def {fn}():\n    return 1\n").commit(f"Add {fn}")
+    return b
+
+
+def test_two_runs_started_at_once_both_succeed(tmp_path):
+    home = Home.resolve(tmp_path / "home").create()
+    home.update_settings(embedder="hash")
+    keys = [register_repository(home, _repo(tmp_path / n, f"fn_{n}").path) for n in ("left", "right")]
+    # what `ltm repo add` does: the instance's sqlite storage exists before any run starts
+    # (two processes creating it at the same moment race in its schema migration)
+    DagsterInstance.from_config(str(home.dagster)).add_dynamic_partitions("repos", keys)
+    procs = [
+        subprocess.Popen([sys.executable, "-c", RUN_ONE, str(home.root), key], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for key in keys
+    ]
+    outputs = [p.communicate(timeout=600)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [o[-2000:] for o in outputs]
+    runs = DagsterInstance.from_config(str(home.dagster)).get_runs()
+    assert sorted(r.tags["dagster/partition"] for r in runs) == ["left", "right"]
+    assert all(r.status == DagsterRunStatus.SUCCESS for r in runs)
+    cli = CliRunner()
+    stats = json.loads(cli.invoke(main, ["stats", "--json", "--home", str(home.root)]).output)
+    assert stats["nodes"]["Repository"] == 2 and stats["nodes"]["Function"] == 2
+    assert json.loads(cli.invoke(main, ["reconcile", "--json", "--home", str(home.root)]).output)["ok"] is True
+
+
+def test_second_ingest_on_a_busy_home_is_refused_with_one_clear_line(tmp_path):
+    repo = _repo(tmp_path / "r", "f")
+    home = Home.resolve(tmp_path / "home").create()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from ltm.home import Home\n"
+         "with Home.resolve(sys.argv[1]).lock('ingest'):\n    print('held', flush=True); time.sleep(120)",
+         str(home.root)],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        res = CliRunner().invoke(main, ["ingest", str(repo.path), "--home", str(home.root), "--embedder", "hash"])
+    finally:
+        holder.kill()
+        holder.wait()
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert "holds the ingest lock" in res.output and "wait for it to finish" in res.output
+    assert home.registry() == {}  # nothing was registered while refused
