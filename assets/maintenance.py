@@ -34,6 +34,7 @@ def maintenance(config: MaintenanceConfig, home: HomeResource) -> MaterializeRes
             "versions_before": report.versions_before, "versions_after": report.versions_after,
             "disk_bytes_before": report.disk_bytes_before, "disk_bytes_after": report.disk_bytes_after,
             "builds_removed": MetadataValue.json(report.builds_removed), "builds_kept": report.builds_kept,
+            "vector_tables_dropped": MetadataValue.json(report.tables_dropped),
             "seconds": MetadataValue.float(round(report.seconds, 3)),
         },
         check_results=[AssetCheckResult(

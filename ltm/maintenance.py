@@ -1,5 +1,8 @@
 """Housekeeping of a home: compact LanceDB, remove old graph builds, check index coverage.
 
+Vector tables left behind by a model switch (`ltm reembed`) are dropped once the switch is older
+than the vector retention.
+
 Run on a schedule (the `maintenance` asset). Each part takes the same lock as the writer it
 could disturb, so it never runs in the middle of a graph build or a vector upsert. Old LanceDB
 versions are removed only past a retention of at least `MIN_RETENTION`, so a reader that opened
@@ -31,6 +34,7 @@ class MaintenanceReport:
     versions_after: int = 0
     disk_bytes_before: int = 0
     disk_bytes_after: int = 0
+    tables_dropped: list[str] = field(default_factory=list)
     builds_removed: list[str] = field(default_factory=list)
     builds_kept: int = 0
     index_coverage: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -87,6 +91,7 @@ def run_maintenance(home: Home, vector_retention: timedelta, graph_retention: in
             tbl = store.table()
             report.versions_before = len(tbl.list_versions())
             report.disk_bytes_before = _disk_bytes(home.vectors)
+            report.tables_dropped = store.drop_stale_tables(vector_retention)
             tbl.optimize(cleanup_older_than=vector_retention)
             report.versions_after = len(tbl.list_versions())
             report.disk_bytes_after = _disk_bytes(home.vectors)

@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +182,31 @@ class VectorStore:
             if name.startswith(TABLE) and name not in keep:
                 self._db.drop_table(name)
         return previous
+
+    def drop_stale_tables(self, older_than: timedelta) -> list[str]:
+        """Drop the tables a model switch left behind, once the switch is older than `older_than`.
+
+        `switch` keeps the previous table so a reader that read the old pointer a moment ago can
+        finish; past the retention nobody can still hold it. Tables being filled by a `reembed`
+        in progress are newer than the pointer and stay.
+        """
+        meta = self.model()
+        if meta is None:
+            return []
+        switched_at = datetime.fromtimestamp(self._meta_path.stat().st_mtime, tz=timezone.utc)
+        if datetime.now(timezone.utc) - switched_at < older_than:
+            return []
+        dropped = []
+        for name in self._db.list_tables().tables:
+            if name.startswith(TABLE) and name != meta["table"] and self._modified_before(name, switched_at):
+                self._db.drop_table(name)
+                dropped.append(name)
+        return dropped
+
+    def _modified_before(self, table: str, moment: datetime) -> bool:
+        folder = self.root / f"{table}.lance"
+        newest = max((p.stat().st_mtime for p in folder.rglob("*") if p.is_file()), default=0.0)
+        return datetime.fromtimestamp(newest, tz=timezone.utc) <= moment
 
     def upsert_repo(self, repo: str, rows: pa.Table, table: str | None = None) -> UpsertStats:
         """Make the repository's rows equal `rows`: upsert by vector_id, delete what left.

@@ -1,5 +1,6 @@
 """Maintenance: LanceDB compaction with a safe retention, old graph builds removed, index coverage."""
 
+import os
 from datetime import timedelta
 
 import pytest
@@ -56,3 +57,28 @@ def test_maintenance_asset_reports_and_checks_coverage(ingested):
     assert check.check_name == "index_coverage" and check.passed
     meta = result.asset_materializations_for_node("maintenance")[0].metadata
     assert meta["vector_rows"].value == 14 and meta["builds_kept"].value == 1
+
+
+def test_table_left_by_a_model_switch_goes_once_the_switch_is_past_retention(ingested):
+    from ltm.embed.providers import HashEmbedder
+    from ltm.embed.switch import reembed_home
+    from ltm.vectors import VectorStore
+
+    store = VectorStore(ingested.vectors)
+    old = store.table_name
+    switched = reembed_home(ingested, HashEmbedder(32))
+    assert switched.switched and switched.table != old
+    assert set(store._db.list_tables().tables) == {old, switched.table}
+
+    # Right after the switch a reader may still hold the old table: it stays.
+    assert run_maintenance(ingested, timedelta(hours=1), graph_retention=1).tables_dropped == []
+    assert old in store._db.list_tables().tables
+
+    two_hours_ago = store._meta_path.stat().st_mtime - 7200
+    os.utime(store._meta_path, (two_hours_ago, two_hours_ago))
+    for f in (ingested.vectors / f"{old}.lance").rglob("*"):
+        os.utime(f, (two_hours_ago - 60, two_hours_ago - 60))
+    report = run_maintenance(ingested, timedelta(hours=1), graph_retention=1)
+    assert report.tables_dropped == [old]
+    assert store._db.list_tables().tables == [switched.table]
+    assert report.vector_rows == 14 and report.indexes_complete  # the current table is untouched
