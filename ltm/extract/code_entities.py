@@ -10,26 +10,24 @@ reason on their File row. Imports, calls and base types are resolved across file
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import posixpath
-import threading
 from collections import Counter
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from ltm import ids
-from ltm.extract.chunks import class_chunk, function_chunk, module_chunk
+from ltm.extract.chunks import module_chunk
+from ltm.extract.file_rows import row_pool
 from ltm.extract.filters import MAX_FILE_BYTES, skip_reason
 from ltm.extract.gitrepo import GitRepo, TreeEntry, is_safe_path
-from ltm.extract.languages import LANGUAGES, LanguageSpec, language_for
+from ltm.extract.languages import LanguageSpec, language_for
 from ltm.extract.modules import RepoContext, go_module_path
 from ltm.extract.parse import MAX_TEXT_CHARS, parse_definitions, parse_source  # noqa: F401  (re-exported)
 from ltm.extract.resolve import Bindings, ParsedFile, Resolver
 
 PARALLEL_MIN_BYTES = 1_000_000  # below this a pool costs more to start than it saves
-BATCH_BYTES = 32_000_000
+BATCH_BYTES = 4_000_000  # at most this much source per batch: memory stays flat, workers stay busy
+BATCH_MIN_BYTES = 64_000
 _SHARED_MODULES = {"go", "java", "c_sharp", "c"}  # families whose files share one module
 _TABLES = ("File", "Module", "Class", "Function", "DEFINED_IN", "BELONGS_TO", "HAS_METHOD",
            "IMPORTS", "DEPENDS_ON", "EXTENDS", "IMPLEMENTS", "CALLS")
@@ -52,31 +50,6 @@ class CodeExtraction:
 
 def _edge(src: str, dst: str, src_label: str, dst_label: str, repo: str) -> dict:
     return {"src": src, "dst": dst, "src_label": src_label, "dst_label": dst_label, "repo": repo}
-
-
-def _parse_job(job: tuple[str, bytes]) -> dict:
-    return parse_source(LANGUAGES[job[0]], job[1])
-
-
-def parse_many(jobs: list[tuple[str, bytes]], workers: int) -> Iterator[dict]:
-    """`parse_source` over (language, source) pairs, in order; a process pool when workers > 1."""
-    if workers <= 1 or len(jobs) < 2:
-        yield from map(_parse_job, jobs)
-        return
-    if threading.active_count() == 1:
-        ctx = multiprocessing.get_context("fork")  # cheapest start (~0.05 s), safe without threads
-    else:  # never fork a threaded process (Dagster's): a forkserver with the grammars preloaded
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["ltm.extract.parse"])
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        start = 0
-        while start < len(jobs):  # bounded batches keep memory flat on a large repository
-            size, end = 0, start
-            while end < len(jobs) and (size < BATCH_BYTES or end == start):
-                size += len(jobs[end][1])
-                end += 1
-            yield from pool.map(_parse_job, jobs[start:end], chunksize=8)
-            start = end
 
 
 class _Modules:
@@ -117,34 +90,6 @@ class _Modules:
         return out
 
 
-def _unique(entity_id: str, seen: set[str], line: int) -> str:
-    """Same qualified name twice in a file (redefinitions): later ones get `@L<line>`."""
-    if entity_id in seen:
-        entity_id = f"{entity_id}@L{line}"
-    seen.add(entity_id)
-    return entity_id
-
-
-def _entities(out: CodeExtraction, repo: str, path: str, fid: str, mid: str, facts: dict) -> list[str]:
-    t, seen, def_ids = out.tables, set(), []
-    for d in facts["defs"]:
-        common = {"repo": repo, "name": d["name"], "qualified_name": d["qualified_name"], "file_path": path,
-                  "line_start": d["line_start"], "line_end": d["line_end"], "docstring": d["docstring"]}
-        if d["kind"] == "class":
-            eid = _unique(ids.class_id(repo, path, d["qualified_name"]), seen, d["line_start"])
-            t["Class"].append({"id": eid, "vector_id": ids.vector_id(eid), **common, "kind": d["class_kind"],
-                               "text": class_chunk(path, d)})
-            t["DEFINED_IN"].append(_edge(eid, fid, "Class", "File", repo))
-        else:
-            eid = _unique(ids.function_id(repo, path, d["qualified_name"]), seen, d["line_start"])
-            t["Function"].append({"id": eid, "vector_id": ids.vector_id(eid), **common, "signature": d["signature"],
-                                  "is_method": d["parent_kind"] == "class", "body_hash": d["body_hash"],
-                                  "text": function_chunk(path, d)})
-            t["DEFINED_IN"].append(_edge(eid, fid, "Function", "File", repo))
-        def_ids.append(eid)
-    return def_ids
-
-
 def _bind_imports(out: CodeExtraction, mods: _Modules, f: ParsedFile, module_name: str, names: set[str]) -> Bindings:
     """IMPORTS and DEPENDS_ON rows of one file, and the names its imports bind."""
     b, repo = Bindings(), mods.repo
@@ -180,47 +125,62 @@ def _dedupe(rows: list[dict]) -> list[dict]:
     return sorted(out, key=lambda r: (r["src"], r["dst"]))
 
 
+def _workers(requested: int | None, total_bytes: int, files: int) -> int:
+    n = (requested or os.cpu_count() or 1) if total_bytes >= PARALLEL_MIN_BYTES else (requested or 1)
+    return max(1, min(n, files))
+
+
 def extract_code(
     repo: GitRepo, repo_key: str, rev: str = "HEAD", max_file_bytes: int = MAX_FILE_BYTES, workers: int | None = None
 ) -> CodeExtraction:
     """Every file at `rev` as a File row; files in a supported language parsed into entities and edges.
 
-    `workers` processes parse in parallel (default: one per core) when there is enough source.
+    `workers` processes parse in parallel (default: one per core) when there is enough source:
+    blobs are read in one `cat-file` stream and handed to the workers in batches while the rest
+    are still being read; each worker returns finished rows (see `file_rows.py`).
     """
     out = CodeExtraction()
-    entries: list[tuple[TreeEntry, LanguageSpec]] = []
+    listed: list[tuple[TreeEntry, LanguageSpec | None, str | None]] = []
+    for entry in repo.tree(rev):
+        if not is_safe_path(entry.path):
+            out.skipped["unsafe_path"] += 1
+            continue
+        spec = language_for(entry.path)
+        reason = skip_reason(entry.path, entry.size, None, max_file_bytes) if spec else None
+        listed.append((entry, spec, reason))
+    wanted = [(e, spec) for e, spec, reason in listed if spec is not None and reason is None]
+    out.workers = _workers(workers, sum(e.size for e, _ in wanted), len(wanted))
+    batch = max(BATCH_MIN_BYTES, min(BATCH_BYTES, sum(e.size for e, _ in wanted) // (out.workers * 4)))
     go_mods: dict[str, str] = {}
-    sources: list[bytes] = []
-    with repo.blobs() as blobs:
-        for entry in repo.tree(rev):
-            if not is_safe_path(entry.path):
-                out.skipped["unsafe_path"] += 1
-                continue
-            spec = language_for(entry.path)
-            row = {"id": ids.file_id(repo_key, entry.path), "repo": repo_key, "path": entry.path,
-                   "language": spec.name if spec else None, "size": entry.size, "hash": entry.blob, "skip_reason": None}
-            out.tables["File"].append(row)
-            if posixpath.basename(entry.path) == "go.mod" and entry.size < 100_000:
-                if (mod := go_module_path(blobs.read(entry.blob))) is not None:
+    parsed_entries: list[tuple[TreeEntry, LanguageSpec]] = []
+    with row_pool(repo_key, out.workers, batch, sorted({s.name for _, s in wanted})) as pool:
+        to_read = [e.blob for e, spec, reason in listed if (spec is not None and reason is None) or _is_go_mod(e)]
+        with repo.blobs() as blobs:  # one stream in tree order: batches reach the workers while it runs
+            contents = blobs.read_many(to_read)
+            for entry, spec, reason in listed:
+                row = {"id": ids.file_id(repo_key, entry.path), "repo": repo_key, "path": entry.path,
+                       "language": spec.name if spec else None, "size": entry.size, "hash": entry.blob,
+                       "skip_reason": None}
+                out.tables["File"].append(row)
+                src = next(contents)[1] if (spec is not None and reason is None) or _is_go_mod(entry) else b""
+                if _is_go_mod(entry) and (mod := go_module_path(src)) is not None:
                     go_mods[posixpath.dirname(entry.path)] = mod
-            if spec is None:
-                continue
-            reason = skip_reason(entry.path, entry.size, None, max_file_bytes)
-            src = blobs.read(entry.blob) if reason is None else b""
-            reason = reason or skip_reason(entry.path, entry.size, src, max_file_bytes)
-            if reason:
-                row["skip_reason"] = reason
-                out.skipped[reason] += 1
-                continue
-            entries.append((entry, spec))
-            sources.append(src)
-    total = sum(map(len, sources))
-    out.workers = (workers or os.cpu_count() or 1) if total >= PARALLEL_MIN_BYTES else (workers or 1)
-    out.workers = min(out.workers, max(1, len(sources)))
-    facts_all = list(parse_many([(s.name, src) for (_, s), src in zip(entries, sources)], out.workers))
-    del sources
+                if spec is None:
+                    continue
+                reason = reason or skip_reason(entry.path, entry.size, src, max_file_bytes)
+                if reason:
+                    row["skip_reason"] = reason
+                    out.skipped[reason] += 1
+                    continue
+                pool.add(entry.path, spec.name, src)
+                parsed_entries.append((entry, spec))
+            for _ in contents:  # ends the stream (and its feeding thread)
+                pass
+        results = list(pool.results())
     ctx, mods, parsed, names = RepoContext(go_mods), _Modules(repo_key), [], {}
-    for (entry, spec), facts in zip(entries, facts_all):
+    t = out.tables
+    for (entry, spec), res in zip(parsed_entries, results):
+        facts = res["facts"]
         out.files_parsed += 1
         out.bytes_parsed += entry.size
         out.syntax_error_files += int(facts["had_error"])
@@ -228,10 +188,12 @@ def extract_code(
         name = spec.module_name(entry.path, facts["module"], ctx)
         fid = ids.file_id(repo_key, entry.path)
         mid = mods.internal(spec, name, entry.path)
-        mods.rows[mid]["top"].extend(d["name"] for d in facts["defs"] if d["parent_kind"] is None)
-        out.tables["BELONGS_TO"].append(_edge(fid, mid, "File", "Module", repo_key))
-        def_ids = _entities(out, repo_key, entry.path, fid, mid, facts)
-        parsed.append(ParsedFile(entry.path, spec, fid, mid, facts, def_ids))
+        mods.rows[mid]["top"].extend(res["top"])
+        t["BELONGS_TO"].append(_edge(fid, mid, "File", "Module", repo_key))
+        t["Class"].extend(res["Class"])
+        t["Function"].extend(res["Function"])
+        t["DEFINED_IN"].extend(res["DEFINED_IN"])
+        parsed.append(ParsedFile(entry.path, spec, fid, mid, facts, res["def_ids"]))
         names[entry.path] = name
     known = {group: set(by_name) for group, by_name in mods.known.items()}
     bindings = {f.path: _bind_imports(out, mods, f, names[f.path], known.get(f.spec.group, set())) for f in parsed}
@@ -239,7 +201,6 @@ def extract_code(
     resolver.resolve_bases()
     resolver.resolve_calls()
     out.resolution.update(resolver.stats)
-    t = out.tables
     t["HAS_METHOD"] = resolver.rows("HAS_METHOD", "Class", "Function")
     t["EXTENDS"] = resolver.rows("EXTENDS", "Class", "Class")
     t["IMPLEMENTS"] = resolver.rows("IMPLEMENTS", "Class", "Class")
@@ -248,3 +209,7 @@ def extract_code(
     t["Module"] = mods.lake_rows()
     out.module_ids = set(mods.rows)
     return out
+
+
+def _is_go_mod(entry: TreeEntry) -> bool:
+    return posixpath.basename(entry.path) == "go.mod" and entry.size < 100_000

@@ -48,6 +48,11 @@ class LanguageSpec:
     constructors: tuple[str, ...] = ()
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
+    query: str = ""  # the query file's name when another language's file fits this grammar too
+
+    @property
+    def query_file(self) -> str:
+        return f"{self.query or self.name}.scm"
 
     @property
     def group(self) -> str:
@@ -66,7 +71,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      m.js_module, **_JS),
         LanguageSpec("typescript", (".ts", ".mts", ".cts"), tree_sitter_typescript.language_typescript,
                      m.js_module, **_JS),
-        LanguageSpec("tsx", (".tsx",), tree_sitter_typescript.language_tsx, m.js_module, **_JS),
+        LanguageSpec("tsx", (".tsx",), tree_sitter_typescript.language_tsx, m.js_module, query="typescript", **_JS),
         LanguageSpec("go", (".go",), tree_sitter_go.language, m.go_module, resolve_import=m.go_import,
                      self_names=()),
         LanguageSpec("java", (".java",), tree_sitter_java.language, m.dotted_module,
@@ -100,7 +105,12 @@ def ts_language(name: str) -> Language:
 
 
 @cache
+def query_text(name: str) -> bytes:
+    """The entity query source of a language: `queries/<name>.scm` (TSX shares TypeScript's)."""
+    return resources.files("ltm.extract").joinpath("queries", LANGUAGES[name].query_file).read_bytes()
+
+
+@cache
 def ts_query(name: str) -> Query:
-    """The compiled entity query of a language, from `queries/<name>.scm`."""
-    text = resources.files("ltm.extract").joinpath("queries", f"{name}.scm").read_text(encoding="utf-8")
-    return Query(ts_language(name), text)
+    """The compiled entity query of a language (compiled against the language's own grammar)."""
+    return Query(ts_language(name), query_text(name).decode("utf-8"))

@@ -3,7 +3,7 @@
 Capture names are the contract between the `.scm` files and this module (see queries/python.scm):
 `@class`, `@function` (with `.name`, `.doc`, `.owner`, `.self`), `@scope` (a namespace that
 qualifies names), `@impl` (a block whose functions are methods of `@impl.type`), `@import`
-(`.module`, `.name`, `.alias`, `.kind`), `@call` (`.name`, `.receiver`, `.new`), `@extends`,
+(`.module`, `.name`, `.alias`, `.kind`), `@call.name` or `@call.new` (one per call site) with `@call.receiver`, `@extends`,
 `@implements`, `@base` and `@module.name`. The output is plain data, so it crosses processes.
 """
 
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import cache
 from typing import Any
 
 from tree_sitter import Node, Parser, QueryCursor
 
-from ltm.extract.languages import LanguageSpec, ts_language, ts_query
+from ltm.extract.languages import LanguageSpec, query_text, ts_language, ts_query
 
 MAX_TEXT_CHARS = 2_000
 _DEF_KINDS = ("class", "function")
@@ -45,14 +46,20 @@ def _strip_docstring(raw: str | None) -> str | None:
     return s
 
 
-def _leading_comment(lines: list[bytes], line: int, spec: LanguageSpec) -> str | None:
-    """The comment block directly above a definition (attributes and decorators between are skipped)."""
+def _leading_comment(src: bytes, start: int, spec: LanguageSpec) -> str | None:
+    """The comment block directly above a definition (attributes and decorators between are skipped).
+
+    Reads backwards from the definition's first byte, line by line: only the lines above it that
+    belong to the comment are decoded, never the whole file.
+    """
     if not spec.comment_prefixes:
         return None
     out: list[str] = []
-    i, in_block = line - 1, False
-    while i >= 0:
-        s = lines[i].decode("utf-8", errors="replace").strip()
+    in_block = False
+    end = src.rfind(b"\n", 0, start)  # the newline that ends the line above the definition
+    while end >= 0:
+        begin = src.rfind(b"\n", 0, end) + 1
+        s = src[begin:end].decode("utf-8", errors="replace").strip()
         if in_block or s.endswith("*/"):
             out.append(s)
             in_block = "/*" not in s
@@ -62,7 +69,9 @@ def _leading_comment(lines: list[bytes], line: int, spec: LanguageSpec) -> str |
             pass
         else:
             break
-        i -= 1
+        end = begin - 1
+    if not out:
+        return None
     cleaned = []
     for s in reversed(out):
         for marker in ("/**", "/*", "*/", "///", "//!", "//", "#"):
@@ -110,7 +119,37 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
 
 
 _MAX_RECEIVER = 80
-_ROLES = ("call", "function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name")
+_ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name")
+_PARSERS: dict[str, Parser] = {}
+_CALL, _CALL_RECV, _CALL_NEW = "call", "call.receiver", "call.new"
+_COMMENT = re.compile(r";[^\n]*")
+_CAPTURE = re.compile(r"@([\w.]+)")
+_DEF_CAPS = {k: (f"{k}.name", f"{k}.owner", f"{k}.self", f"{k}.doc") for k in _DEF_KINDS}
+
+
+@cache
+def _pattern_roles(language: str) -> tuple[str, ...]:
+    """The role of each pattern of a language's query, from the captures the pattern has."""
+    q, text = ts_query(language), query_text(language)
+    roles = []
+    for p in range(q.pattern_count):
+        pattern = _COMMENT.sub("", text[q.start_byte_for_pattern(p) : q.end_byte_for_pattern(p)].decode())
+        caps = set(_CAPTURE.findall(pattern))
+        if "call.new" in caps:
+            roles.append(_CALL_NEW)
+        elif "call.name" in caps:
+            roles.append(_CALL_RECV if "call.receiver" in caps else _CALL)
+        else:
+            roles.append(next(r for r in _ROLES if r in caps))
+    return tuple(roles)
+
+
+def _span_key(t: tuple) -> tuple[int, int]:
+    return t[0], t[1]
+
+
+def _first_item(t: tuple) -> int:
+    return t[0]
 
 
 def _innermost(points: list[int], spans: list[tuple[int, int, int]]) -> list[int | None]:
@@ -121,9 +160,9 @@ def _innermost(points: list[int], spans: list[tuple[int, int, int]]) -> list[int
     """
     out: list[int | None] = []
     stack: list[tuple[int, int, int]] = []
-    j = 0
+    j, n = 0, len(spans)
     for p in points:
-        while j < len(spans) and spans[j][0] <= p:
+        while j < n and spans[j][0] <= p:
             while stack and stack[-1][1] <= spans[j][0]:
                 stack.pop()
             stack.append(spans[j])
@@ -138,41 +177,44 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     """Everything the graph needs from one file, as plain data (no tree-sitter objects).
 
     Keys: `defs` (as `parse_definitions`), `had_error`, `module` (a declared package or
-    namespace, or None), `imports` (module, name, alias, kind, line), `calls` (name, receiver,
-    new, caller: index into defs or None, line), `bases` (owner: index into defs, or
-    owner_name for an impl block; name; relation extends/implements/base).
+    namespace, or None), `imports` (module, name, alias, kind, line), `calls` (tuples of name,
+    receiver or None, is `new`, caller: index into defs or None), `bases` (owner: index into
+    defs, or owner_name for an impl block; name; relation extends/implements/base).
+
+    One parse and one query pass per file. Calls are most of the matches, so their branches
+    are a couple of dictionary reads: each pattern's role is known from the query beforehand,
+    and a call site is placed at its callee's name (which lies in the same innermost function
+    as the whole call expression).
     """
-    tree = Parser(ts_language(spec.name)).parse(src)
-    found: list[dict] = []
+    parser = _PARSERS.get(spec.name)
+    if parser is None:
+        parser = _PARSERS[spec.name] = Parser(ts_language(spec.name))
+    tree = parser.parse(src)
+    roles = _pattern_roles(spec.name)
+    found: list[tuple] = []  # (start, -end, node, kind, name node, caps)
     scopes: list[tuple[Node, str, str]] = []  # (node, scope|impl, name)
     imports, raw_calls, raw_bases, declared = [], [], [], None
-    roles: dict[int, str] = {}
+    add_call = raw_calls.append
     for pattern, caps in QueryCursor(ts_query(spec.name)).matches(tree.root_node):
-        role = roles.get(pattern)
-        if role is None:
-            role = roles[pattern] = next(r for r in _ROLES if r in caps)
-        if role == "call":
-            new = caps.get("call.new")
-            name_node = new[0] if new else caps.get("call.name", (None,))[0]
-            if name_node is not None:
-                recv = caps.get("call.receiver")
-                if recv:  # only a short receiver can name a module, a class or self: skip long chains
-                    r = recv[0]
-                    recv = r.text.decode("utf-8", "replace") if r.end_byte - r.start_byte <= _MAX_RECEIVER else "(...)"
-                node = caps["call"][0]
-                raw_calls.append((node.start_byte, name_node.text.decode("utf-8", "replace"), recv or None,
-                                  bool(new), node.start_point[0] + 1))
-        elif role in _DEF_KINDS:
-            raw = _text(_first(caps, f"{role}.name"))
-            if raw:
-                owner, name = _split_name(raw)
-                owner = _text(_first(caps, f"{role}.owner")) or owner
-                doc = _first(caps, f"{role}.doc")
-                found.append({
-                    "kind": role, "node": caps[role][0], "name": name, "owner": owner,
-                    "self": _text(_first(caps, f"{role}.self")),
-                    "doc": _strip_docstring(_text(doc)) if doc is not None else None,
-                })
+        role = roles[pattern]
+        if role is _CALL:
+            n = caps["call.name"][0]
+            add_call((n.start_byte, n.text, None, False))
+        elif role is _CALL_RECV:
+            n = caps["call.name"][0]
+            recv = caps.get("call.receiver")
+            if recv is not None:  # only a short receiver can name a module, a class or self
+                r = recv[0]
+                recv = r.text.decode("utf-8", "replace") if r.end_byte - r.start_byte <= _MAX_RECEIVER else "(...)"
+            add_call((n.start_byte, n.text, recv or None, False))
+        elif role is _CALL_NEW:
+            n = caps["call.new"][0]
+            add_call((n.start_byte, n.text, None, True))
+        elif role in _DEF_CAPS:
+            names = caps.get(_DEF_CAPS[role][0])
+            if names:
+                node = caps[role][0]
+                found.append((node.start_byte, -node.end_byte, node, role, names[0], caps))
         elif role == "import":
             if mod := _text(_first(caps, "import.module")):
                 imports.append({
@@ -187,50 +229,16 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             declared = declared or _text(caps[role][0])
         else:
             raw_bases.append((caps[role][0], role))
+    found = [d for d in map(_found, sorted(found, key=_span_key)) if d is not None]
 
     # Definitions and scopes as nested spans: keys >= 0 are defs (in source order), < 0 scopes.
-    found.sort(key=lambda d: (d["node"].start_byte, -d["node"].end_byte))
     spans = sorted(
-        [(d["node"].start_byte, d["node"].end_byte, i) for i, d in enumerate(found)]
+        [(d["start"], d["end"], i) for i, d in enumerate(found)]
         + [(n.start_byte, n.end_byte, -1 - k) for k, (n, _, _) in enumerate(scopes)],
         key=lambda t: (t[0], -t[1]),
     )
     parents = _innermost_parents(spans)
-    lines = src.split(b"\n") if spec.comment_prefixes else []
-    defs: list[dict] = []
-    for i, d in enumerate(found):
-        node = d["node"]
-        chain, parent_kind, impl_owner = [], None, None
-        p = parents.get(i)
-        while p is not None:
-            if p >= 0:
-                chain.append(found[p]["name"])
-                parent_kind = parent_kind or found[p]["kind"]
-            else:
-                _, kind, name = scopes[-1 - p]
-                chain.append(name)
-                if kind == "impl" and parent_kind is None:
-                    parent_kind, impl_owner = "class", name
-            p = parents.get(p)
-        if d["owner"] and parent_kind is None:  # a Go receiver or a C++ `A::f` outside its class
-            chain, parent_kind = [d["owner"]], "class"
-        text = src[node.start_byte : node.end_byte]
-        defs.append({
-            "kind": d["kind"],
-            "name": d["name"],
-            "qualified_name": ".".join([*reversed(chain), d["name"]]),
-            "parent_kind": parent_kind,
-            "parent_qualified": ".".join(reversed(chain)) or None,
-            "line_start": node.start_point[0] + 1,
-            "line_end": node.end_point[0] + 1,
-            "signature": _signature(node, src),
-            "docstring": d["doc"] if d["doc"] is not None else _leading_comment(lines, node.start_point[0], spec),
-            "text": text[: MAX_TEXT_CHARS * 2].decode("utf-8", errors="replace")[:MAX_TEXT_CHARS],
-            "body_hash": hashlib.sha1(text).hexdigest(),
-            "class_kind": _class_kind(node) if d["kind"] == "class" else None,
-            "self_name": d["self"],
-            "impl_owner": impl_owner,
-        })
+    defs = [_definition(spec, src, d, _chain(found, scopes, parents, i)) for i, d in enumerate(found)]
     members: dict[int, list[int]] = {}
     for j, parent in parents.items():
         if j >= 0 and parent >= 0 and found[j]["kind"] == "function":
@@ -239,11 +247,11 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         if d["kind"] == "class":
             own = sorted(members.get(i, []))
             d["outline"] = _outline(found[i]["node"], src, [(found[j]["node"], defs[j]["signature"]) for j in own])
-    raw_calls.sort(key=lambda c: c[0])
+    raw_calls.sort(key=_first_item)
     fn_spans = [(s, e, k) for s, e, k in spans if k >= 0 and found[k]["kind"] == "function"]
     callers = _innermost([c[0] for c in raw_calls], fn_spans)
-    calls = [{"name": name, "receiver": recv, "new": new, "caller": caller, "line": line}
-             for (_, name, recv, new, line), caller in zip(raw_calls, callers)]
+    calls = [(name.decode("utf-8", "replace"), recv, new, caller)
+             for (_, name, recv, new), caller in zip(raw_calls, callers)]
     raw_bases.sort(key=lambda b: b[0].start_byte)
     owners = _innermost([b[0].start_byte for b in raw_bases], spans)
     bases = []
@@ -255,6 +263,63 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                       "name": _text(node), "relation": rel})
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bases": bases}
+
+
+def _found(match: tuple) -> dict | None:
+    """A definition match as the fields the naming rules need (None when its name is empty)."""
+    start, neg_end, node, kind, name_node, caps = match
+    raw = _text(name_node)
+    if not raw:
+        return None
+    name_cap, owner_cap, self_cap, doc_cap = _DEF_CAPS[kind]
+    owner, name = _split_name(raw)
+    owner = _text(_first(caps, owner_cap)) or owner
+    doc = _first(caps, doc_cap)
+    return {"kind": kind, "node": node, "start": start, "end": -neg_end, "name": name, "owner": owner,
+            "self": _text(_first(caps, self_cap)), "doc": _strip_docstring(_text(doc)) if doc is not None else None}
+
+
+def _chain(found: list[dict], scopes: list, parents: dict[int, int], i: int) -> tuple[list[str], str | None, str | None]:
+    """The enclosing names of definition `i` (innermost first), its parent kind and impl owner."""
+    chain, parent_kind, impl_owner = [], None, None
+    p = parents.get(i)
+    while p is not None:
+        if p >= 0:
+            chain.append(found[p]["name"])
+            parent_kind = parent_kind or found[p]["kind"]
+        else:
+            _, kind, name = scopes[-1 - p]
+            chain.append(name)
+            if kind == "impl" and parent_kind is None:
+                parent_kind, impl_owner = "class", name
+        p = parents.get(p)
+    d = found[i]
+    if d["owner"] and parent_kind is None:  # a Go receiver or a C++ `A::f` outside its class
+        chain, parent_kind = [d["owner"]], "class"
+    return chain, parent_kind, impl_owner
+
+
+def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
+    chain, parent_kind, impl_owner = where
+    node, start, end = d["node"], d["start"], d["end"]
+    text = src[start:end]
+    qualified = ".".join(reversed(chain))
+    return {
+        "kind": d["kind"],
+        "name": d["name"],
+        "qualified_name": f"{qualified}.{d['name']}" if chain else d["name"],
+        "parent_kind": parent_kind,
+        "parent_qualified": qualified or None,
+        "line_start": node.start_point[0] + 1,
+        "line_end": node.end_point[0] + 1,
+        "signature": _signature(node, src),
+        "docstring": d["doc"] if d["doc"] is not None else _leading_comment(src, start, spec),
+        "text": text[: MAX_TEXT_CHARS * 2].decode("utf-8", errors="replace")[:MAX_TEXT_CHARS],
+        "body_hash": hashlib.sha1(text).hexdigest(),
+        "class_kind": _class_kind(node) if d["kind"] == "class" else None,
+        "self_name": d["self"],
+        "impl_owner": impl_owner,
+    }
 
 
 def _innermost_parents(spans: list[tuple[int, int, int]]) -> dict[int, int]:

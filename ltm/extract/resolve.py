@@ -188,18 +188,19 @@ class Resolver:
         self.stats["calls_ambiguous" if hits else "calls_unknown"] += 1
         return None
 
-    def resolve_call(self, f: ParsedFile, call: dict) -> tuple[str, float] | None:
-        """The function a call site names and the confidence, or None (counted)."""
+    def resolve_call(self, f: ParsedFile, call: tuple) -> tuple[str, float] | None:
+        """The function a call site (name, receiver, new, caller) names and the confidence, or None (counted)."""
         spec, b = f.spec, self.bindings[f.path]
-        d = f.facts["defs"][call["caller"]]
-        caller = f.def_ids[call["caller"]]
-        name, recv, cls = call["name"], call["receiver"], self.owner.get(caller)
-        target = self.find_class(f, name) if call["new"] or (recv is None and name[:1].isupper()) else None
-        if call["new"] or target is not None:
+        name, recv, new, caller_index = call
+        d = f.facts["defs"][caller_index]
+        caller = f.def_ids[caller_index]
+        cls = self.owner.get(caller)
+        target = self.find_class(f, name) if new or (recv is None and name[:1].isupper()) else None
+        if new or target is not None:
             ctor = self._constructor(spec, target) if target else None
             if ctor:
                 return ctor, IMPORTED
-            if target or call["new"]:
+            if target or new:
                 self.stats["calls_to_classes"] += 1
                 return None
         if recv is not None and (recv in spec.self_names or recv == d["self_name"]):
@@ -259,7 +260,7 @@ class Resolver:
     def resolve_calls(self) -> None:
         for f in self.files:
             for call in f.facts["calls"]:
-                if call["caller"] is None:
+                if call[3] is None:
                     self.stats["calls_outside_functions"] += 1
                     continue
                 hit = self.resolve_call(f, call)
@@ -267,7 +268,7 @@ class Resolver:
                     self.stats["calls_unresolved"] += 1
                     continue
                 self.stats["calls_resolved"] += 1
-                self._edge("CALLS", f.def_ids[call["caller"]], hit[0], hit[1])
+                self._edge("CALLS", f.def_ids[call[3]], hit[0], hit[1])
 
     def rows(self, rel: str, src_label: str, dst_label: str) -> list[dict]:
         """One rel type's edges as lake rows, in a stable order."""

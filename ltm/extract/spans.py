@@ -14,13 +14,12 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
 from ltm.extract.code_entities import parse_definitions
-from ltm.extract.languages import LanguageSpec, ts_language
+from ltm.extract.languages import LanguageSpec, query_text, ts_language
 from ltm.extract.parse import _DEF_KINDS, _first, _split_name, _text
 
 _VERSION = "2"  # bump when the cached fields change
@@ -42,8 +41,7 @@ class Span:
 @cache
 def query_version(language: str) -> str:
     """A short hash of the language's query file and our cache format."""
-    text = resources.files("ltm.extract").joinpath("queries", f"{language}.scm").read_bytes()
-    return hashlib.sha1(text + _VERSION.encode()).hexdigest()[:12]
+    return hashlib.sha1(query_text(language) + _VERSION.encode()).hexdigest()[:12]
 
 
 def _patterns(text: str) -> list[str]:
@@ -81,8 +79,7 @@ _SPAN_CAPTURE = re.compile(r"@(class|function|scope|impl)\b")
 @cache
 def spans_query(language: str) -> Query | None:
     """The language's query reduced to the patterns that define or qualify entities (faster to run)."""
-    text = resources.files("ltm.extract").joinpath("queries", f"{language}.scm").read_text(encoding="utf-8")
-    keep = [p for p in _patterns(text) if _SPAN_CAPTURE.search(p)]
+    keep = [p for p in _patterns(query_text(language).decode("utf-8")) if _SPAN_CAPTURE.search(p)]
     try:
         return Query(ts_language(language), "\n".join(keep))
     except Exception:  # a query this splitter can't cut: fall back to the full parse

@@ -10,5 +10,5 @@
 
 (preproc_include path: (_) @import.module) @import
 
-(call_expression function: (identifier) @call.name) @call
-(call_expression function: (field_expression argument: (_) @call.receiver field: (field_identifier) @call.name)) @call
+(call_expression function: (identifier) @call.name)
+(call_expression function: (field_expression argument: (_) @call.receiver field: (field_identifier) @call.name))

@@ -17,7 +17,7 @@
 (using_directive . [(identifier) (qualified_name)] @import.module) @import
 (using_directive name: (identifier) @import.alias [(identifier) (qualified_name)] @import.module) @import
 
-(invocation_expression function: (identifier) @call.name) @call
+(invocation_expression function: (identifier) @call.name)
 (invocation_expression
-  function: (member_access_expression expression: _ @call.receiver name: (identifier) @call.name)) @call
-(object_creation_expression type: (identifier) @call.new) @call
+  function: (member_access_expression expression: _ @call.receiver name: (identifier) @call.name))
+(object_creation_expression type: (identifier) @call.new)

@@ -17,6 +17,6 @@
 
 (import_spec name: (_)? @import.alias path: (_) @import.module) @import
 
-(call_expression function: (identifier) @call.name) @call
+(call_expression function: (identifier) @call.name)
 (call_expression
-  function: (selector_expression operand: (_) @call.receiver field: (field_identifier) @call.name)) @call
+  function: (selector_expression operand: (_) @call.receiver field: (field_identifier) @call.name))

@@ -15,5 +15,5 @@
 
 (import_declaration [(scoped_identifier) (identifier)] @import.module) @import
 
-(method_invocation object: (_)? @call.receiver name: (identifier) @call.name) @call
-(object_creation_expression type: (type_identifier) @call.new) @call
+(method_invocation object: (_)? @call.receiver name: (identifier) @call.name)
+(object_creation_expression type: (type_identifier) @call.new)

@@ -27,7 +27,7 @@
     arguments: (arguments . (string (string_fragment) @import.module)))
   (#eq? @_require "require")) @import
 
-(call_expression function: (identifier) @call.name) @call
+(call_expression function: (identifier) @call.name)
 (call_expression
-  function: (member_expression object: (_) @call.receiver property: (property_identifier) @call.name)) @call
-(new_expression constructor: (identifier) @call.new) @call
+  function: (member_expression object: (_) @call.receiver property: (property_identifier) @call.name))
+(new_expression constructor: (identifier) @call.new)

@@ -1,7 +1,7 @@
 ; Python. Capture names are the contract with ltm/extract/parse.py:
 ;   @class @class.name @class.doc   @function @function.name @function.doc
 ;   @import @import.module @import.name @import.alias
-;   @call @call.name @call.receiver   @extends @implements
+;   @call.name (or @call.new: a constructor) @call.receiver: one call site   @extends @implements
 (class_definition
   name: (identifier) @class.name
   body: (block . (expression_statement (string) @class.doc)?)) @class
@@ -20,7 +20,7 @@
   module_name: (_) @import.module
   name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 
-(call function: (identifier) @call.name) @call
-(call function: (attribute object: (_) @call.receiver attribute: (identifier) @call.name)) @call
+(call function: (identifier) @call.name)
+(call function: (attribute object: (_) @call.receiver attribute: (identifier) @call.name))
 
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @extends))

@@ -11,4 +11,4 @@
   arguments: (argument_list . (string (string_content) @import.module))
   (#match? @import.kind "^require(_relative)?$")) @import
 
-(call receiver: (_)? @call.receiver method: (identifier) @call.name) @call
+(call receiver: (_)? @call.receiver method: (identifier) @call.name)

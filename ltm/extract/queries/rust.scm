@@ -13,6 +13,6 @@
 
 (use_declaration argument: (_) @import.module) @import
 
-(call_expression function: (identifier) @call.name) @call
-(call_expression function: (scoped_identifier path: (_) @call.receiver name: (identifier) @call.name)) @call
-(call_expression function: (field_expression value: (_) @call.receiver field: (field_identifier) @call.name)) @call
+(call_expression function: (identifier) @call.name)
+(call_expression function: (scoped_identifier path: (_) @call.receiver name: (identifier) @call.name))
+(call_expression function: (field_expression value: (_) @call.receiver field: (field_identifier) @call.name))

@@ -1,4 +1,4 @@
-; TypeScript (tsx.scm is the same file). Capture names: see python.scm.
+; TypeScript and TSX (both grammars accept this file). Capture names: see python.scm.
 [(class_declaration name: (type_identifier) @class.name)
  (abstract_class_declaration name: (type_identifier) @class.name)
  (interface_declaration name: (type_identifier) @class.name)
@@ -32,7 +32,7 @@
     arguments: (arguments . (string (string_fragment) @import.module)))
   (#eq? @_require "require")) @import
 
-(call_expression function: (identifier) @call.name) @call
+(call_expression function: (identifier) @call.name)
 (call_expression
-  function: (member_expression object: (_) @call.receiver property: (property_identifier) @call.name)) @call
-(new_expression constructor: (identifier) @call.new) @call
+  function: (member_expression object: (_) @call.receiver property: (property_identifier) @call.name))
+(new_expression constructor: (identifier) @call.new)

@@ -1,0 +1,133 @@
+"""One file's lake rows and resolution facts, made where the file is parsed (in a worker process).
+
+A worker parses a batch of files and returns, per file, its Class and Function rows (ids, chunks),
+its DEFINED_IN edges and the slim facts cross-file resolution needs (definitions without their
+text, imports, calls as tuples, base types). Everything per file happens here, so the parent only
+reads blobs and resolves; a batch crosses the process boundary once each way.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
+
+from ltm import ids
+from ltm.extract.chunks import class_chunk, function_chunk
+from ltm.extract.languages import LANGUAGES, ts_query
+from ltm.extract.parse import parse_source
+
+# What cross-file resolution reads of a definition; the rest (text, signature, ...) is in its row.
+_SLIM = ("kind", "name", "qualified_name", "parent_kind", "parent_qualified", "class_kind", "self_name")
+
+FileJob = tuple[str, str, bytes]  # path, language, source
+
+
+def _unique(entity_id: str, seen: set[str], line: int) -> str:
+    """Same qualified name twice in a file (redefinitions): later ones get `@L<line>`."""
+    if entity_id in seen:
+        entity_id = f"{entity_id}@L{line}"
+    seen.add(entity_id)
+    return entity_id
+
+
+def file_rows(repo: str, path: str, language: str, src: bytes) -> dict:
+    """Parse one file into its entity rows and facts.
+
+    Keys: `Class`, `Function`, `DEFINED_IN` (lake rows), `def_ids` (one per definition, in
+    source order), `top` (names defined at the top level), `facts` (as `parse_source`, with
+    slim definitions).
+    """
+    facts = parse_source(LANGUAGES[language], src)
+    fid = ids.file_id(repo, path)
+    classes, functions, defined_in, def_ids, top, seen = [], [], [], [], [], set()
+    for d in facts["defs"]:
+        common = {"repo": repo, "name": d["name"], "qualified_name": d["qualified_name"], "file_path": path,
+                  "line_start": d["line_start"], "line_end": d["line_end"], "docstring": d["docstring"]}
+        if d["kind"] == "class":
+            eid = _unique(ids.class_id(repo, path, d["qualified_name"]), seen, d["line_start"])
+            classes.append({"id": eid, "vector_id": ids.vector_id(eid), **common, "kind": d["class_kind"],
+                            "text": class_chunk(path, d)})
+            label = "Class"
+        else:
+            eid = _unique(ids.function_id(repo, path, d["qualified_name"]), seen, d["line_start"])
+            functions.append({"id": eid, "vector_id": ids.vector_id(eid), **common, "signature": d["signature"],
+                              "is_method": d["parent_kind"] == "class", "body_hash": d["body_hash"],
+                              "text": function_chunk(path, d)})
+            label = "Function"
+        defined_in.append({"src": eid, "dst": fid, "src_label": label, "dst_label": "File", "repo": repo})
+        def_ids.append(eid)
+        if d["parent_kind"] is None:
+            top.append(d["name"])
+    facts["defs"] = [{k: d[k] for k in _SLIM} for d in facts["defs"]]
+    return {"Class": classes, "Function": functions, "DEFINED_IN": defined_in, "def_ids": def_ids, "top": top,
+            "facts": facts}
+
+
+def _batch(repo: str, jobs: list[FileJob]) -> list[dict]:
+    return [file_rows(repo, path, language, src) for path, language, src in jobs]
+
+
+def _warm(languages: list[str]) -> None:
+    for name in languages:
+        ts_query(name)
+
+
+class RowPool:
+    """Batches of files to `workers` processes; results come back in submission order.
+
+    With one worker everything runs in this process. The pool forks (or uses a forkserver in a
+    threaded process, such as Dagster's) when it is opened, before any git pipe exists, so the
+    workers inherit no file descriptor that could keep a git process waiting.
+    """
+
+    def __init__(self, repo: str, workers: int, batch_bytes: int):
+        self.repo, self.workers, self.batch_bytes = repo, workers, batch_bytes
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: list[FileJob] = []
+        self._size = 0
+        self._futures: list[Future | list[dict]] = []
+
+    def add(self, path: str, language: str, src: bytes) -> None:
+        """Queue one file; a full batch goes to a worker at once."""
+        self._pending.append((path, language, src))
+        self._size += len(src)
+        if self._size >= self.batch_bytes:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        jobs, self._pending, self._size = self._pending, [], 0
+        if self._pool is None:
+            self._futures.append(_batch(self.repo, jobs))
+        else:
+            self._futures.append(self._pool.submit(_batch, self.repo, jobs))
+
+    def results(self) -> Iterator[dict]:
+        """Every file's `file_rows`, in the order the files were added."""
+        self._flush()
+        for f in self._futures:
+            yield from (f if isinstance(f, list) else f.result())
+        self._futures = []
+
+
+@contextmanager
+def row_pool(repo: str, workers: int, batch_bytes: int, languages: list[str]) -> Iterator[RowPool]:
+    """A `RowPool`, its worker processes started (and the languages' queries compiled) on entry."""
+    pool = RowPool(repo, workers, batch_bytes)
+    if workers <= 1:
+        yield pool
+        return
+    _warm(languages)  # compiled once here: forked workers inherit the queries
+    if threading.active_count() == 1:
+        ctx = multiprocessing.get_context("fork")  # cheapest start, safe without threads
+    else:  # never fork a threaded process: a forkserver with the grammars preloaded
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["ltm.extract.file_rows"])
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as executor:
+        executor.submit(_warm, languages)  # with fork, every worker starts here
+        pool._pool = executor
+        yield pool
