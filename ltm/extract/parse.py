@@ -81,7 +81,8 @@ def _leading_comment(src: bytes, start: int, spec: LanguageSpec) -> str | None:
     return text or None
 
 
-def _signature(node: Node, src: bytes) -> str:
+def _signature(node: Node, src: bytes) -> tuple[str, bool]:
+    """The definition's text up to its body, and whether it is a stub (no body of its own)."""
     body = node.child_by_field_name("body")
     if body is None and (value := node.child_by_field_name("value")) is not None:
         body = value.child_by_field_name("body")
@@ -91,7 +92,30 @@ def _signature(node: Node, src: bytes) -> str:
     else:
         end = body.start_byte
     sig = src[node.start_byte : end].decode("utf-8", errors="replace").strip().rstrip("{:").strip()
-    return sig[:300]
+    return sig[:300], _is_stub(node.type, body)
+
+
+_STUB_STATEMENTS = {"pass_statement", "ellipsis", "raise_statement"}
+
+
+def _is_stub(node_type: str, body: Node | None) -> bool:
+    """An abstract, interface or placeholder method: subclasses supply the code a call runs.
+
+    Java and C# methods without a body; Python functions whose body is only a docstring and
+    `...`, `pass` or a `raise` (NotImplementedError, by convention).
+    """
+    if node_type == "method_declaration":
+        return body is None
+    if node_type != "function_definition" or body is None or body.type != "block" or body.named_child_count > 2:
+        return False
+    stmts = body.named_children
+    if len(stmts) == 2 and not (stmts[0].type == "expression_statement" and stmts[0].named_child_count == 1
+                                and stmts[0].named_children[0].type == "string"):
+        return False
+    last = stmts[-1] if stmts else None
+    if last is not None and last.type == "expression_statement" and last.named_child_count == 1:
+        last = last.named_children[0]
+    return last is not None and last.type in _STUB_STATEMENTS
 
 
 def _class_kind(node: Node) -> str:
@@ -304,6 +328,7 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
     node, start, end = d["node"], d["start"], d["end"]
     text = src[start:end]
     qualified = ".".join(reversed(chain))
+    signature, stub = _signature(node, src)
     return {
         "kind": d["kind"],
         "name": d["name"],
@@ -312,7 +337,8 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "parent_qualified": qualified or None,
         "line_start": node.start_point[0] + 1,
         "line_end": node.end_point[0] + 1,
-        "signature": _signature(node, src),
+        "signature": signature,
+        "stub": stub,
         "docstring": d["doc"] if d["doc"] is not None else _leading_comment(src, start, spec),
         "text": text[: MAX_TEXT_CHARS * 2].decode("utf-8", errors="replace")[:MAX_TEXT_CHARS],
         "body_hash": hashlib.sha1(text).hexdigest(),

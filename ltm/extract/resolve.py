@@ -4,8 +4,10 @@ Runs after every file is parsed, over plain data. A call is resolved, in order, 
 nested function, the file, the caller's own class for `self`/`this` or an implicit receiver,
 its base classes, the module), by imports (an imported name, a module alias, an imported
 class's static method or constructor), then by a name unique in the repository's language
-family (0.5; 0.3 for `x.m()` with a receiver of unknown type). Each edge carries the confidence of the rule that found it; a call no rule resolves
-is counted in `stats`, never guessed into an edge.
+family (0.5; 0.3 for `x.m()` with a receiver of unknown type). A call that lands on an abstract or
+stub method (no body, or only `...`, `pass` or `raise`) also gets an edge to each override in the
+classes that extend or implement its class (0.5). Each edge carries the confidence of the rule that
+found it; a call no rule resolves is counted in `stats`, never guessed into an edge.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from ltm.extract.languages import LanguageSpec
 
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
+OVERRIDE = 0.5  # an override of the abstract or stub method a call names (the code that runs)
 UNIQUE_METHOD = 0.3  # `x.m()` with x of unknown type: m is the only method of that name in the repository
 _GENERIC = re.compile(r"[<\[(]")
 
@@ -72,6 +75,8 @@ class Resolver:
         self.class_name: dict[str, str] = {}
         self.class_kind: dict[str, str] = {}
         self.bases: dict[str, list[str]] = defaultdict(list)
+        self.subclasses: dict[str, list[str]] = defaultdict(list)  # extends and implements, reversed
+        self.stubs: dict[str, tuple[str, str]] = {}  # stub method id -> (its class id, its name)
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
         self.global_classes = defaultdict(lambda: defaultdict(list))
@@ -113,6 +118,8 @@ class Resolver:
                         self._edge("HAS_METHOD", cls, eid)
                         self.methods[cls][d["name"]] = eid  # the last of overloads or redefinitions
                         self.owner[eid] = cls
+                        if d["stub"]:
+                            self.stubs[eid] = (cls, d["name"])
                 elif d["parent_kind"] == "function" and by_qn.get(d["parent_qualified"]) in self.owner:
                     self.owner[eid] = self.owner[by_qn[d["parent_qualified"]]]
 
@@ -159,6 +166,7 @@ class Resolver:
                 if rel == "base":
                     rel = "implements" if self.class_kind.get(target) == "interface" else "extends"
                 self._edge("EXTENDS" if rel == "extends" else "IMPLEMENTS", src, target)
+                self.subclasses[target].append(src)
                 if rel == "extends":
                     self.bases[src].append(target)
 
@@ -244,6 +252,11 @@ class Resolver:
                 mid = self.modules.get(spec.group, {}).get(f"{self.module_name.get(mid)}.{rest}", mid)
             if len(hits := self.top[mid].get(name, [])) == 1:
                 return hits[0], IMPORTED
+            if len(hits := self.classes[mid].get(name, [])) == 1:  # `module.Class()` constructs
+                if ctor := self._constructor(spec, hits[0]):
+                    return ctor, IMPORTED
+                self.stats["calls_to_classes"] += 1
+                return None
         if head in b.external or recv in b.external:
             self.stats["calls_external"] += 1
             return None
@@ -269,6 +282,18 @@ class Resolver:
                     continue
                 self.stats["calls_resolved"] += 1
                 self._edge("CALLS", f.def_ids[call[3]], hit[0], hit[1])
+                if hit[0] in self.stubs:
+                    for impl in self._overrides(*self.stubs[hit[0]]):
+                        self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
+
+    def _overrides(self, cls: str, name: str) -> list[str]:
+        """Methods `name` of the classes that extend or implement `cls` (four levels down at most)."""
+        out, level, seen = [], [cls], {cls}
+        for _ in range(4):
+            level = [sub for c in level for sub in self.subclasses.get(c, ()) if sub not in seen]
+            seen.update(level)
+            out.extend(m for sub in level if (m := self.methods[sub].get(name)) is not None)
+        return out
 
     def rows(self, rel: str, src_label: str, dst_label: str) -> list[dict]:
         """One rel type's edges as lake rows, in a stable order."""

@@ -6,7 +6,7 @@ from ltm.graph.kuzu_store import query
 from ltm.graph.read import open_current
 from ltm.lake import Lake
 from ltm.stages import stage_code
-from tests.extract.graphs import extract
+from tests.extract.graphs import confidences, extract
 from tests.extract.test_lang_managed import JAVA
 from tests.extract.test_lang_python_js import PY
 from tests.extract.test_lang_systems import GO
@@ -66,3 +66,37 @@ def test_graph_answers_what_calls_and_ranks_by_pagerank(tmp_path):
         assert least[0][0] in {"make", "Circle.dump"}  # nobody calls them
         assert query(conn, "MATCH (m:Module {name: 'json'}) RETURN m.external, m.pagerank > 0")[0] == [True, True]
         assert query(conn, "MATCH (:Class {name: 'Circle'})-[:EXTENDS]->(b:Class) RETURN b.name") == [["Base"]]
+
+
+def test_module_qualified_constructor_and_overrides_of_a_stub_method(tmp_path):
+    # requests' shape: a mixin declares `send` as a stub and calls it; Session overrides it;
+    # api.py builds a Session through the module (`sessions.Session()`).
+    out = extract(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/sessions.py": '''class Mixin:
+    def send(self, req): ...
+
+    def redirect(self, req):
+        return self.send(req)
+
+
+class Session(Mixin):
+    def __init__(self):
+        self.n = 0
+
+    def send(self, req):
+        return req
+''',
+        "pkg/api.py": '''from pkg import sessions
+
+
+def request():
+    return sessions.Session()
+''',
+    })
+    s = "fn:pkg/sessions.py:"
+    assert confidences(out) == {
+        (s + "Mixin.redirect", s + "Mixin.send"): 1.0,  # what the code names
+        (s + "Mixin.redirect", s + "Session.send"): 0.5,  # what runs for a Session
+        ("fn:pkg/api.py:request", s + "Session.__init__"): 0.9,
+    }
