@@ -49,36 +49,46 @@ def _strip_docstring(raw: str | None) -> str | None:
 def _leading_comment(src: bytes, start: int, spec: LanguageSpec) -> str | None:
     """The comment block directly above a definition (attributes and decorators between are skipped).
 
-    Reads backwards from the definition's first byte, line by line: only the lines above it that
-    belong to the comment are decoded, never the whole file.
+    Reads backwards from the definition's first byte, line by line, on bytes: only the lines of
+    the comment itself are decoded, never the whole file.
     """
     if not spec.comment_prefixes:
         return None
-    out: list[str] = []
+    prefixes, attributes = _as_bytes(spec.comment_prefixes), _as_bytes(spec.attribute_prefixes)
+    out: list[bytes] = []
     in_block = False
     end = src.rfind(b"\n", 0, start)  # the newline that ends the line above the definition
     while end >= 0:
         begin = src.rfind(b"\n", 0, end) + 1
-        s = src[begin:end].decode("utf-8", errors="replace").strip()
-        if in_block or s.endswith("*/"):
+        s = src[begin:end].strip()
+        if in_block or s.endswith(b"*/"):
             out.append(s)
-            in_block = "/*" not in s
-        elif s.startswith(spec.comment_prefixes) or (out and s.startswith("*")):
+            in_block = b"/*" not in s
+        elif s.startswith(prefixes) or (out and s.startswith(b"*")):
             out.append(s)
-        elif s.startswith(spec.attribute_prefixes) and not out:
-            pass
-        else:
+        elif not (s.startswith(attributes) and not out):
             break
         end = begin - 1
     if not out:
         return None
     cleaned = []
-    for s in reversed(out):
-        for marker in ("/**", "/*", "*/", "///", "//!", "//", "#"):
-            s = s.replace(marker, "", 1) if s.startswith(marker) or marker == "*/" else s
-        cleaned.append(s.lstrip("*").strip())
-    text = _XML_TAGS.sub("", "\n".join(c for c in cleaned if c)).strip()
+    for raw in reversed(out):
+        s = raw.decode("utf-8", errors="replace").strip()
+        if s[:1] == "*" and "*/" not in s:  # the middle lines of a /** */ block
+            s = s.lstrip("*").strip()
+        else:
+            for marker in ("/**", "/*", "*/", "///", "//!", "//", "#"):
+                s = s.replace(marker, "", 1) if s.startswith(marker) or marker == "*/" else s
+            s = s.lstrip("*").strip()
+        if s:
+            cleaned.append(s)
+    text = _XML_TAGS.sub("", "\n".join(cleaned)).strip()
     return text or None
+
+
+@cache
+def _as_bytes(prefixes: tuple[str, ...]) -> tuple[bytes, ...]:
+    return tuple(p.encode() for p in prefixes)
 
 
 def _signature(node: Node, src: bytes) -> tuple[str, bool]:
