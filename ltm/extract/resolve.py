@@ -77,6 +77,7 @@ class Resolver:
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # extends and implements, reversed
         self.stubs: dict[str, tuple[str, str]] = {}  # stub method id -> (its class id, its name)
+        self._override_cache: dict[str, list[str]] = {}
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
         self.global_classes = defaultdict(lambda: defaultdict(list))
@@ -283,7 +284,10 @@ class Resolver:
                 self.stats["calls_resolved"] += 1
                 self._edge("CALLS", f.def_ids[call[3]], hit[0], hit[1])
                 if hit[0] in self.stubs:
-                    for impl in self._overrides(*self.stubs[hit[0]]):
+                    impls = self._override_cache.get(hit[0])
+                    if impls is None:
+                        impls = self._override_cache[hit[0]] = self._overrides(*self.stubs[hit[0]])
+                    for impl in impls:
                         self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
 
     def _overrides(self, cls: str, name: str) -> list[str]:
