@@ -278,6 +278,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--embedder", default="local", choices=["local", "hash"])
     ap.add_argument("--json", action="store_true", help="Print JSON only.")
+    ap.add_argument("--per-question", action="store_true", help="Also print each question's recall@5 and rank per strategy.")
     args = ap.parse_args()
     ltm = str(Path(sys.executable).with_name("ltm"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -296,6 +297,7 @@ def main() -> None:
         questions = labelled("shop", shas, mem)
         per: dict[str, dict[str, list[tuple[float, float]]]] = defaultdict(lambda: defaultdict(list))
         misses: dict[str, list[str]] = defaultdict(list)
+        detail: dict[str, dict[str, list[float]]] = defaultdict(dict)
         with HybridLTM(Home(home)) as memory:
             for strategy in STRATEGIES:
                 for kind, q, expected in questions:
@@ -303,6 +305,7 @@ def main() -> None:
                     r, rr = score(hits, expected)
                     per[strategy][kind].append((r, rr))
                     per[strategy]["all"].append((r, rr))
+                    detail[q][strategy] = [round(r, 2), round(rr, 2)]
                     if r < 1.0:
                         misses[strategy].append(q)
     table = {
@@ -314,6 +317,7 @@ def main() -> None:
     beats = {s: {k: table[s][k]["recall@5"] > base[k]["recall@5"] or (table[s][k]["recall@5"] == base[k]["recall@5"] and table[s][k]["mrr"] > base[k]["mrr"])
                  for k in ("structural", "history")} for s in STRATEGIES if s != "vector_only"}
     out = {"embedder": args.embedder, "questions": len(questions), "by_strategy": table,
+           **({"per_question": detail} if args.per_question else {}),
            "graph_aware_beat_vector_only": beats, "not_fully_recalled": misses}
     if args.json:
         print(json.dumps(out, indent=2))
@@ -324,6 +328,10 @@ def main() -> None:
         print(f"{s:<13}" + "".join(f"{table[s][k]['recall@5']:>14.3f} /{table[s][k]['mrr']:.3f}" for k in ("structural", "history", "topical", "memory", "all")))
     print("graph-aware beat vector_only on structural and history:", json.dumps(beats))
     print("not fully recalled:", json.dumps(misses, indent=1))
+    if args.per_question:
+        print(f"{'question (recall@5 / reciprocal rank)':<48}" + "".join(f"{s:>14}" for s in STRATEGIES))
+        for q, by in detail.items():
+            print(f"{q[:47]:<48}" + "".join(f"{by[s][0]:>8.2f}/{by[s][1]:.2f}" for s in STRATEGIES))
 
 
 if __name__ == "__main__":

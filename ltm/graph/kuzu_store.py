@@ -83,9 +83,25 @@ def open_database(path: Path, read_only: bool, buffer_pool_mb: int = 512) -> Ite
                 _open_paths.pop(key, None)
 
 
-def query(conn: kuzu.Connection, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
-    """Run a parameterised query and return all rows. Never pass `{}`: it skips binding."""
+def query(conn: kuzu.Connection, cypher: str | kuzu.PreparedStatement, params: dict[str, Any] | None = None) -> list[list[Any]]:
+    """Run a parameterised query (text or prepared) and return all rows. Never pass `{}`: it skips binding."""
     result = conn.execute(cypher, params or None)
     rows = result.get_all()
     result.close()
     return rows
+
+
+def query_arrow(conn: kuzu.Connection, cypher: str, params: dict[str, Any] | None = None) -> pa.Table:
+    """Run a parameterised query and return its rows as one Arrow table (bulk reads)."""
+    result = conn.execute(cypher, params or None)
+    table = result.get_as_arrow()
+    result.close()
+    return table
+
+
+def prepare(conn: kuzu.Connection, cypher: str) -> kuzu.PreparedStatement:
+    """Parse and plan a query once, to run it many times with `query(conn, prepared, params)`."""
+    stmt = kuzu.PreparedStatement(conn, cypher)
+    if not stmt.is_success():
+        raise GraphError(f"cannot prepare query: {stmt.get_error_message()}")
+    return stmt

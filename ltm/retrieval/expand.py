@@ -35,25 +35,24 @@ class Edge:
     direction: str
     neighbour: str
     via: str | None = None
-    info: dict | None = None
 
 
 def neighbourhood(g: GraphView, seeds: list[str], depth: int, per_node: int = 25) -> dict[str, list[Edge]]:
     """seed -> edges to its neighbours within `depth` (1 or 2) hops, excluding the seed itself."""
-    first = g.neighbours(seeds, per_node)
+    first = g.neighbours(seeds, 2 * per_node)
     out: dict[str, list[Edge]] = defaultdict(list)
     for s in seeds:
-        out[s] = [Edge(1, rel, d, n, info=i) for rel, d, n, i in first.get(s, []) if n != s]
+        out[s] = [Edge(1, rel, d, n) for rel, d, n in first.get(s, []) if n != s]
     if depth >= 2:
         mids = list(dict.fromkeys(e.neighbour for s in seeds for e in out[s]))
-        second = g.neighbours(mids, per_node) if mids else {}
+        second = g.neighbours(mids, 2 * per_node) if mids else {}
         for s in seeds:
             seen = {s} | {e.neighbour for e in out[s]}
             for e in list(out[s]):
-                for rel, d, n, i in second.get(e.neighbour, [])[:per_node]:
+                for rel, d, n in second.get(e.neighbour, [])[:per_node]:
                     if n not in seen:
                         seen.add(n)
-                        out[s].append(Edge(2, rel, d, n, via=e.neighbour, info=i))
+                        out[s].append(Edge(2, rel, d, n, via=e.neighbour))
     return out
 
 

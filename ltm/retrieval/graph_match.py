@@ -13,10 +13,12 @@ from dataclasses import dataclass
 
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
-from ltm.retrieval.graph_side import GraphView
+from ltm.retrieval.graph_side import GraphView, label_of, path_from_id
 from ltm.retrieval.intent import Intent
 
 CODE_LABELS = ("Function", "Class")
+NAMED_LABELS = ("Function", "Class", "Module")  # matched by their names' words, not Kuzu's full text
+MAX_FTS_TERMS = 4  # Kuzu's full-text cost grows by tens of ms per common term on a large label
 
 
 @dataclass
@@ -27,6 +29,8 @@ class GraphCandidates:
     why: dict[str, str]
     subjects: list[str]
     answers: list[str]  # what the question pattern's traversal found, best first ([] for a plain search)
+    text_labels: tuple[str, ...] | None = None  # plain search without Kuzu's full text: labels the caller's may add
+    wants_text: bool = False
 
 
 class _Matcher:
@@ -35,6 +39,7 @@ class _Matcher:
         self.repo = filters.repo
         self.lists: list[tuple[list[str], float]] = []
         self.why: dict[str, str] = {}
+        self.wants_text = False
 
     def _q(self, label_var: str, cypher_where: str, tail: str, params: dict) -> tuple[str, dict]:
         where = cypher_where
@@ -47,6 +52,10 @@ class _Matcher:
         distinct = "" if order else "DISTINCT "  # DISTINCT hides the ORDER BY variable from scope
         body, params = self._q(var, where, f"RETURN {distinct}{ret or var + '.id'} {order} LIMIT $lim", params)
         return [r[0] for r in self.g.run(f"MATCH {match} WHERE {body}", {**params, "lim": self.limit})]
+
+    def at(self, var: str, label: str, ids: list[str]) -> tuple[str, dict]:
+        """`var` is one of `ids` (of `label`): by internal offset, so Kuzu reads no string column to test it."""
+        return f"offset(id({var})) IN $o_{var}", {f"o_{var}": self.g.offsets(label, ids) or [-1]}
 
     def add(self, ids: list[str], weight: float, why: str) -> list[str]:
         if ids:
@@ -62,8 +71,17 @@ class _Matcher:
         for label in labels:
             if label not in self.g.props:
                 continue
-            cond = "n.name IN $names" + (" OR n.qualified_name IN $names" if self.g.has(label, "qualified_name") else "")
-            out += self.ids(f"(n:{label})", "n", cond, {"names": names})
+            # A dotted name is a qualified one: each column is read only when some name needs it.
+            plain, dotted = [n for n in names if "." not in n], [n for n in names if "." in n]
+            conds, params = [], {}
+            if plain:
+                conds.append("n.name IN $names")
+                params["names"] = plain
+            if dotted and self.g.has(label, "qualified_name"):
+                conds.append("n.qualified_name IN $qnames")
+                params["qnames"] = dotted
+            if conds:
+                out += self.ids(f"(n:{label})", "n", " OR ".join(conds), params)
         return out
 
     def modules(self, name: str) -> list[str]:
@@ -88,7 +106,7 @@ class _Matcher:
         if "CALLS" not in self.g.rels or not targets:
             return targets
         arrow = "(f:Function)-[:CALLS]->(c:Function)" if reverse else "(c:Function)-[:CALLS]->(f:Function)"
-        found = self.ids(arrow, "c", "f.id IN $ids", {"ids": targets})
+        found = self.ids(arrow, "c", *self.at("f", "Function", targets))
         self.add(found, 3.0, f"{'called by' if reverse else 'calls'} {subject}")
         return targets
 
@@ -98,20 +116,27 @@ class _Matcher:
         if not mods:
             return mods
         if "IMPORTS" in self.g.rels:
-            files = self.ids("(f:File)-[:IMPORTS]->(m:Module)", "f", "m.id IN $ids", {"ids": mods})
-            importers = self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "m", "f.id IN $ids", {"ids": files})
+            files = self.ids("(f:File)-[:IMPORTS]->(m:Module)", "f", *self.at("m", "Module", mods))
+            importers = self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "m", *self.at("f", "File", files)) if files else []
             self.add(importers, 3.0, f"imports {subject}")
             if files:
-                users = self.ids("(n:Function)-[:DEFINED_IN]->(f:File)", "n", "f.id IN $ids", {"ids": files})
+                users = self.ids("(n:Function)-[:DEFINED_IN]->(f:File)", "n", *self.at("f", "File", files))
                 self.add(users, 1.0, f"in a file that imports {subject}")
         if "DEPENDS_ON" in self.g.rels:
-            self.add(self.ids("(a:Module)-[:DEPENDS_ON]->(m:Module)", "a", "m.id IN $ids", {"ids": mods}), 3.0,
+            self.add(self.ids("(a:Module)-[:DEPENDS_ON]->(m:Module)", "a", *self.at("m", "Module", mods)), 3.0,
                      f"depends on {subject}")
         if "CALLS" in self.g.rels:
-            paths = [r[0] for r in self.g.run("MATCH (m:Module) WHERE m.id IN $ids RETURN m.path", {"ids": mods}) if r[0]]
-            self.add(self.ids("(c:Function)-[:CALLS]->(f:Function)", "c",
-                              "f.file_path IN $paths AND NOT c.file_path IN $paths", {"paths": paths}),
-                     2.0, f"calls into {subject}")
+            paths = [d["path"] for d in self.g.details(mods).values() if d.get("path")]
+            inside = self.ids("(f:Function)", "f", "f.file_path IN $paths", {"paths": paths}) if paths else []
+            if inside:  # the callers of what the module defines, not a join of two file_path scans
+                cond, params = self.at("f", "Function", inside)
+                # Internal ids, no DISTINCT (it would read every caller of a hub first) and no caller
+                # column scan: the first rows, deduplicated and outside the module's files, kept here.
+                rows = self.g.run(f"MATCH (c:Function)-[:CALLS]->(f:Function) WHERE {cond} RETURN id(c) LIMIT $lim",
+                                  {**params, "lim": 8 * self.limit})
+                callers = [c for c in dict.fromkeys(self.g.id_of(r[0]) for r in rows)
+                           if c and path_from_id(c) not in paths and (not self.repo or c.split(":", 2)[1] == self.repo)]
+                self.add(callers[: self.limit], 2.0, f"calls into {subject}")
         return mods
 
     def author(self, subject: str) -> list[str]:
@@ -125,12 +150,12 @@ class _Matcher:
         ref = f"#{number}"
         bugs = self.ids("(b:Bug)", "b", "b.ref = $ref OR b.ref ENDS WITH $ref", {"ref": ref}) if "Bug" in self.g.props else []
         if bugs and "FIXES" in self.g.rels:
-            fixes = self.ids("(c:Commit)-[:FIXES]->(b:Bug)", "c", "b.id IN $ids", {"ids": bugs}, order="ORDER BY c.committed_at")
+            fixes = self.ids("(c:Commit)-[:FIXES]->(b:Bug)", "c", *self.at("b", "Bug", bugs), order="ORDER BY c.committed_at")
             self.add(fixes, 3.0, f"fixes bug {ref}")
         self.commits_mentioning(ref, re.escape(ref) + r"(?!\d)", f"message mentions {ref}", 2.0)
         self.add(bugs, 2.0, f"bug {ref}")
         if bugs and "AFFECTS" in self.g.rels:
-            self.add(self.ids("(b:Bug)-[:AFFECTS]->(n:Function)", "n", "b.id IN $ids", {"ids": bugs}), 1.0, f"affected by {ref}")
+            self.add(self.ids("(b:Bug)-[:AFFECTS]->(n:Function)", "n", *self.at("b", "Bug", bugs)), 1.0, f"affected by {ref}")
         return bugs
 
     def file_memories(self, path: str) -> list[str]:
@@ -138,8 +163,8 @@ class _Matcher:
         for rel, label, prop in (("RELATES_TO_FILE", "File", "id"), ("RELATES_TO_FUNCTION", "Function", "file_path"),
                                  ("RELATES_TO_CLASS", "Class", "file_path")):
             if rel in self.g.rels and files:
-                cond = "t.id IN $ids" if prop == "id" else "t.file_path = $p OR t.file_path ENDS WITH $sp"
-                params = {"ids": files} if prop == "id" else {"p": path, "sp": "/" + path}
+                cond, params = (self.at("t", "File", files) if prop == "id"
+                                else ("t.file_path = $p OR t.file_path ENDS WITH $sp", {"p": path, "sp": "/" + path}))
                 self.add(self.ids(f"(m:Memory)-[:{rel}]->(t:{label})", "m", cond, params), 3.0, f"linked to {path}")
         if self.g.has("Memory", "content"):
             self.add(self.ids("(m:Memory)", "m", "m.content CONTAINS $p", {"p": path}), 1.5, f"mentions {path}")
@@ -149,7 +174,10 @@ class _Matcher:
         targets = self.resolve([subject])
         if "MODIFIES" in self.g.rels and targets:
             for label in CODE_LABELS:
-                ids = self.ids(f"(c:Commit)-[:MODIFIES]->(n:{label})", "c", "n.id IN $ids", {"ids": targets},
+                of_label = [t for t in targets if label_of(t) == label]
+                if not of_label:
+                    continue
+                ids = self.ids(f"(c:Commit)-[:MODIFIES]->(n:{label})", "c", *self.at("n", label, of_label),
                                ret="c.id, c.committed_at", order="ORDER BY c.committed_at DESC")
                 self.add(ids, 3.0, f"last changed {subject}" if ids else "")
         short = subject.rsplit(".", 1)[-1]
@@ -158,8 +186,12 @@ class _Matcher:
         return targets
 
     # --- plain search -----------------------------------------------------------------------------
-    def search(self, intent: Intent, labels: tuple[str, ...] | None, w: float = 1.0) -> None:
-        """Names, paths, bug refs and full text; `w` scales it down when a question pattern answered."""
+    def search(self, intent: Intent, labels: tuple[str, ...] | None, w: float = 1.0, full_text: bool = True) -> None:
+        """Names, paths, bug refs and full text; `w` scales it down when a question pattern answered.
+
+        Words and full text only when no pattern answered. `full_text=False`: the caller has
+        LanceDB's full-text ranking of the same texts (`wants_text` is set) and Kuzu's is skipped.
+        """
         code = [lab for lab in CODE_LABELS if labels is None or lab in labels]
         names = [n for n in intent.names if n != intent.subject]
         if names:
@@ -173,22 +205,37 @@ class _Matcher:
             self.add(self.modules(p), 1.5 * w, f"module file {p}")
         for ref in intent.bug_refs if intent.kind != "bugfix" else ():
             self.commits_mentioning(ref, re.escape(ref) + r"(?!\d)", f"message mentions {ref}", 1.5 * w)
-        terms = " ".join([*intent.names, *intent.words, *intent.paths])
-        if self.g.fts and terms and w == 1.0:  # full text only when no question pattern answered
-            hits = [i for i, _ in self.g.full_text(terms, labels, self.limit)]
+        if w != 1.0:
+            return
+        # Code names: their words through the build's in-memory index (no query, unlike Kuzu's full
+        # text, which costs tens of ms per common word on a large label and finds the same names).
+        named = [lab for lab in NAMED_LABELS if labels is None or lab in labels]
+        hits = self.g.name_matches([*intent.words, *intent.names], named, self.limit) if named else []
+        if self.repo:
+            hits = [i for i in hits if i.split(":", 2)[1:2] == [self.repo]]
+        self.add(hits, 1.0, "name shares the question's words")
+        if not full_text:
+            self.wants_text = True
+            return
+        # Messages, titles, memory text: Kuzu's full-text index, with the paths, names and longest words.
+        text_labels = [lab for lab in self.g.fts if lab not in NAMED_LABELS and (labels is None or lab in labels)]
+        words = sorted(intent.words, key=len, reverse=True)
+        terms = " ".join([*intent.names, *intent.paths, *words][:MAX_FTS_TERMS])
+        if text_labels and terms:
+            hits = [i for i, _ in self.g.full_text(terms, text_labels, self.limit)]
             if self.repo:
                 hits = [i for i in hits if i.split(":", 2)[1:2] == [self.repo]]
-            self.add(hits, 1.0 * w, "full-text match in the graph")
-        elif intent.words:
-            for label in code:
-                words = [w.lower() for w in intent.words if len(w) >= 4]
-                if words and label in self.g.props:
-                    self.add(self.ids(f"(n:{label})", "n", "any(w IN $words WHERE lower(n.name) CONTAINS w)",
-                                      {"words": words}), 1.0, "name contains a query word")
+            self.add(hits, 1.0, "full-text match in the graph")
 
 
-def graph_candidates(g: GraphView, intent: Intent, text: str, filters: Filters, limit: int = 50) -> GraphCandidates:
-    """Ranked graph matches for a question (intent answers first, then name and full-text matches)."""
+def graph_candidates(
+    g: GraphView, intent: Intent, text: str, filters: Filters, limit: int = 50, full_text: bool = True,
+) -> GraphCandidates:
+    """Ranked graph matches for a question (intent answers first, then name and full-text matches).
+
+    `full_text=False`: no Kuzu full-text query; a plain search sets `wants_text` and `text_labels`
+    for the caller to fuse its LanceDB full-text ranking instead.
+    """
     m = _Matcher(g, filters, limit)
     labels = filters.labels() or (intent.labels or None)
     subjects: list[str] = []
@@ -209,7 +256,8 @@ def graph_candidates(g: GraphView, intent: Intent, text: str, filters: Filters, 
         subjects = m.last_change(s)
     primary = bool(m.lists) and intent.kind != "search"
     answer_scores = rrf([lst for lst in m.lists if lst[1] >= 1.0]) if primary else {}
-    m.search(intent, None if primary else labels, 0.3 if primary else 1.0)
+    m.search(intent, None if primary else labels, 0.3 if primary else 1.0, full_text)
     scores = rrf(m.lists)
     answers = [i for i in ranked(answer_scores) if i not in subjects]
-    return GraphCandidates(scores, {i: w for i, w in m.why.items() if w}, subjects, answers)
+    return GraphCandidates(scores, {i: w for i, w in m.why.items() if w}, subjects, answers,
+                           None if primary else labels, m.wants_text)

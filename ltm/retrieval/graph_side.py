@@ -1,9 +1,16 @@
 """The graph half of retrieval: what the current build holds, node summaries, neighbours, full text.
 
-Every query is parameterised (`$ids`, `$q`); only labels and property names from the build's own
-catalogue are written into the Cypher text. Properties and edges that later stages add
-(`pagerank`, fix counts, CALLS, MODIFIES, FIXES, AFFECTS) are used when the build has them and
-skipped when it does not, so retrieval works on any build.
+Every query is parameterised (`$ids`, `$o`, `$q`); only labels and property names from the build's
+own catalogue are written into the Cypher text, and each distinct text is prepared once per view.
+Properties and edges that later stages add (`pagerank`, fix counts, CALLS, MODIFIES, FIXES,
+AFFECTS) are used when the build has them and skipped when it does not.
+
+Kuzu 0.11 answers `n.id = $id` from the primary-key index but `n.id IN $ids` (and `UNWIND $ids
+... {id: i}`, planned as a hash join) by scanning the label and reading every projected column of
+every row. So a build is immutable, and per label this view keeps, on first use, the ids by
+internal offset with the ranking signals (`LabelIndex`): neighbour queries then filter on
+`offset(id(n))` and return internal ids (no string column is scanned), ranking reads no query, and
+the few properties shown are read by primary-key lookups, eight per prepared statement.
 """
 
 from __future__ import annotations
@@ -14,33 +21,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import kuzu
+import numpy as np
 
-from ltm.graph.kuzu_store import query
+from ltm import ids as idlib
+from ltm.graph.kuzu_store import prepare, query, query_arrow
+from ltm.retrieval.entity_ids import ID_PREFIX_LABEL, by_label, label_of, name_from_id, path_from_id  # noqa: F401
+from ltm.retrieval.name_words import NameWords
 from ltm.schema import REL_TABLES
 
-ID_PREFIX_LABEL = {
-    "fn": "Function", "cls": "Class", "mod": "Module", "file": "File", "commit": "Commit",
-    "bug": "Bug", "mem": "Memory", "repo": "Repository",
-}
 # Node properties a stage stores as defect signals (FunctionDefects: fix_count, bugs_introduced); summed.
 DEFECT_PROPS = ("fix_count", "bugs_introduced", "bug_count", "defect_count")
 CENTRALITY_PROPS = ("pagerank", "page_rank")
-# What a neighbour shows of itself, read in the same query as the edge.
+# What a neighbour shows of itself.
 SHOWN_PROPS = ("qualified_name", "name", "path", "sha", "message", "committed_at", "author_name", "ref", "title", "category")
-
-
-def label_of(entity_id: str) -> str | None:
-    """The node label of a graph_entity_id, from its prefix (`fn:` -> Function, ...)."""
-    return ID_PREFIX_LABEL.get(entity_id.split(":", 1)[0])
-
-
-def by_label(ids: Iterable[str]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = defaultdict(list)
-    for i in dict.fromkeys(ids):
-        label = label_of(i)
-        if label:
-            out[label].append(i)
-    return out
+LOOKUP_CHUNK = 8  # primary-key lookups per prepared UNION ALL statement
 
 
 @dataclass
@@ -76,6 +70,18 @@ _SUMMARY = {
     "Memory": [("name", "category"), ("text", "content"), ("created_at", "created_at"), ("category", "category")],
     "Repository": [("name", "name")],
 }
+_NODE_FIELDS = ("name", "file_path", "line_start", "line_end", "created_at", "text")
+
+
+@dataclass
+class LabelIndex:
+    """One label of one build, loaded once: ids by internal offset, and the ranking signals."""
+
+    ids: list[str]
+    offset: dict[str, int]
+    has_vector: np.ndarray
+    pagerank: np.ndarray | None
+    defects: np.ndarray
 
 
 class GraphView:
@@ -86,9 +92,13 @@ class GraphView:
         self.props: dict[str, set[str]] = {}
         self.rels: set[str] = set()
         self.fts: dict[str, str] = {}
-        for row in self.run("CALL show_tables() RETURN name, type"):
-            name, kind = row
+        self.table_label: dict[int, str] = {}
+        self._prepared: dict[str, kuzu.PreparedStatement] = {}
+        self._index: dict[str, LabelIndex] = {}
+        self._words: dict[str, NameWords] = {}
+        for table_id, name, kind in self.run("CALL show_tables() RETURN id, name, type"):
             if kind == "NODE":
+                self.table_label[int(table_id)] = name
                 self.props[name] = {r[0] for r in self.run(f"CALL table_info('{name}') RETURN name")}
             elif kind == "REL" and self.run(f"MATCH ()-[r:{name}]->() RETURN count(r) > 0")[0][0]:
                 self.rels.add(name)
@@ -106,8 +116,13 @@ class GraphView:
                 pass  # already loaded in this process
 
     def run(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
-        """A parameterised query (None, never `{}`, when there is nothing to bind)."""
-        return query(self.conn, cypher, params or None)
+        """A parameterised query (None, never `{}`, when there is nothing to bind); prepared once per text."""
+        if not params:
+            return query(self.conn, cypher, None)
+        stmt = self._prepared.get(cypher)
+        if stmt is None:
+            stmt = self._prepared[cypher] = prepare(self.conn, cypher)
+        return query(self.conn, stmt, params)
 
     def has(self, label: str, prop: str) -> bool:
         return prop in self.props.get(label, ())
@@ -115,84 +130,171 @@ class GraphView:
     def first_prop(self, label: str, names: Iterable[str]) -> str | None:
         return next((p for p in names if self.has(label, p)), None)
 
+    # --- the per-build index -----------------------------------------------------------------
+    def index(self, label: str) -> LabelIndex:
+        """Ids by internal offset and the ranking signals of `label`, read once for this build."""
+        idx = self._index.get(label)
+        if idx is not None:
+            return idx
+        pr = self.first_prop(label, CENTRALITY_PROPS)
+        stored = [p for p in DEFECT_PROPS if self.has(label, p)]
+        cols = ["offset(id(n)) AS o", "n.id AS id"]
+        if self.has(label, "vector_id"):
+            cols.append("n.vector_id IS NOT NULL AS v")
+        if pr:
+            cols.append(f"n.{pr} AS pr")
+        cols += [f"n.{p} AS d{k}" for k, p in enumerate(stored)]
+        t = query_arrow(self.conn, f"MATCH (n:{label}) RETURN {', '.join(cols)}")
+        n = t.num_rows
+        order = np.argsort(np.asarray(t.column("o").to_numpy(zero_copy_only=False), dtype=np.int64), kind="stable")
+        id_list = t.column("id").to_pylist()
+        ids_sorted = [id_list[i] for i in order]
+
+        def col(name: str) -> np.ndarray:  # nulls become NaN
+            return np.asarray(t.column(name).to_numpy(zero_copy_only=False), dtype=np.float64)[order]
+
+        has_vector = (np.asarray(t.column("v").to_pylist(), dtype=bool)[order] if "v" in t.column_names
+                      else np.zeros(n, dtype=bool))
+        defects = np.zeros(n)
+        for k in range(len(stored)):
+            defects += np.nan_to_num(col(f"d{k}"))
+        idx = LabelIndex(ids_sorted, {i: o for o, i in enumerate(ids_sorted)}, has_vector,
+                         col("pr") if pr else None, defects)
+        if not stored and label in ("Function", "Class"):
+            self._derived_defects(label, idx)
+        self._index[label] = idx
+        return idx
+
+    def _derived_defects(self, label: str, idx: LabelIndex) -> None:
+        """Defect signal from edges where no stage stored one: bugs affecting it, bug-fix commits modifying it."""
+        if "AFFECTS" in self.rels:
+            for o, k in self.run(f"MATCH (b:Bug)-[:AFFECTS]->(n:{label}) RETURN offset(id(n)), count(b)"):
+                idx.defects[o] += k
+        if "MODIFIES" in self.rels and self.has("Commit", "kind"):
+            for o, k in self.run(
+                f"MATCH (c:Commit)-[:MODIFIES]->(n:{label}) WHERE c.kind = $kind RETURN offset(id(n)), count(c)",
+                {"kind": "bugfix"},
+            ):
+                idx.defects[o] += k
+
+    def offsets(self, label: str, ids: Iterable[str]) -> list[int]:
+        """Internal offsets of the ids of `label` this build holds (unknown ids are left out)."""
+        where = self.index(label).offset
+        return [where[i] for i in ids if i in where]
+
+    def id_of(self, internal: dict[str, int]) -> str | None:
+        """The graph_entity_id of an internal node id (`id(m)` in a query result)."""
+        label = self.table_label.get(int(internal["table"]))
+        return self.index(label).ids[int(internal["offset"])] if label else None
+
+    def name_matches(self, words: Iterable[str], labels: Iterable[str], limit: int) -> list[str]:
+        """Ids of `labels` whose names share the most of `words` (`name_words.py`), best first."""
+        words = list(words)
+        found: list[tuple[int, int, str]] = []
+        for label in labels:
+            if label not in self.props:
+                continue
+            idx = self.index(label)
+            if label not in self._words:
+                self._words[label] = NameWords(name_from_id(i) for i in idx.ids)
+            found += [(shared, size, idx.ids[p]) for shared, size, p in self._words[label].match(words, limit)]
+        return [i for *_, i in sorted(found)[:limit]]
+
     # --- nodes ---------------------------------------------------------------------------
-    def nodes(self, ids: Iterable[str], defects: bool = True) -> dict[str, Node]:
-        """Summaries of the given entity ids (unknown ids are left out); `defects`: also the edge-derived count."""
+    def signals(self, ids: Iterable[str]) -> dict[str, Node]:
+        """Ranking signals (pagerank, defects) and vector_id of the given ids, from the index: no query."""
         out: dict[str, Node] = {}
         for label, group in by_label(ids).items():
             if label not in self.props:
                 continue
-            spec = [(k, p) for k, p in _SUMMARY.get(label, []) if self.has(label, p)]
-            for key, prop in (("vector_id", "vector_id"), ("pagerank", self.first_prop(label, CENTRALITY_PROPS)),
-                              *((f"defects:{p}", p) for p in DEFECT_PROPS)):
-                if prop and self.has(label, prop):
-                    spec.append((key, prop))
-            cols = ", ".join(["n.id", "n.repo"] + [f"n.{p} AS c{i}" for i, (_, p) in enumerate(spec)])
-            for row in self.run(f"MATCH (n:{label}) WHERE n.id IN $ids RETURN {cols}", {"ids": group}):
-                vals = dict(zip([k for k, _ in spec], row[2:]))
-                node = Node(id=row[0], label=label, repo=row[1])
-                for k, v in vals.items():
-                    if k in ("vector_id", "name", "file_path", "line_start", "line_end", "created_at", "text", "pagerank"):
-                        setattr(node, k, v)
-                    elif k.startswith("defects:"):
-                        node.defects += float(v or 0)
-                    elif v is not None:
-                        node.extra[k] = v
-                if node.text is None and vals.get("doc"):
-                    node.text = vals["doc"]
-                elif vals.get("doc"):
-                    node.text = f"{node.text}\n{vals['doc']}"
-                out[node.id] = node
-        if defects:
-            self._derived_defects(out)
+            idx = self.index(label)
+            for i in group:
+                o = idx.offset.get(i)
+                if o is None:
+                    continue
+                out[i] = Node(id=i, label=label, vector_id=idlib.vector_id(i) if idx.has_vector[o] else None,
+                              pagerank=None if idx.pagerank is None or np.isnan(idx.pagerank[o]) else float(idx.pagerank[o]),
+                              defects=float(idx.defects[o]))
         return out
 
-    def _derived_defects(self, nodes: dict[str, Node]) -> None:
-        """Defect signal from edges where no stage stored one: bugs affecting it, bug-fix commits modifying it."""
-        groups = by_label(n.id for n in nodes.values() if n.label in ("Function", "Class")
-                          and not self.first_prop(n.label, DEFECT_PROPS))  # a stored count is authoritative
-        for label, group in groups.items():
-            counts: dict[str, int] = defaultdict(int)
-            if "AFFECTS" in self.rels and label in ("Function", "Class"):
-                for eid, n in self.run(f"MATCH (b:Bug)-[:AFFECTS]->(n:{label}) WHERE n.id IN $ids RETURN n.id, count(b)", {"ids": group}):
-                    counts[eid] += n
-            if "MODIFIES" in self.rels and self.has("Commit", "kind"):
-                for eid, n in self.run(
-                    f"MATCH (c:Commit)-[:MODIFIES]->(n:{label}) WHERE n.id IN $ids AND c.kind = 'bugfix' RETURN n.id, count(c)",
-                    {"ids": group},
-                ):
-                    counts[eid] += n
-            for eid, n in counts.items():
-                nodes[eid].defects = max(nodes[eid].defects, float(n))
+    def details(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """Summary and shown properties of the given ids (unknown ids are left out), by primary-key lookups."""
+        out: dict[str, dict[str, Any]] = {}
+        for label, group in by_label(ids).items():
+            if label not in self.props:
+                continue
+            props = list(dict.fromkeys([p for _, p in _SUMMARY.get(label, []) if self.has(label, p)]
+                                       + ["repo"] + [p for p in SHOWN_PROPS if self.has(label, p)]))
+            one = "MATCH (n:{label} {{id: $i{k}}}) RETURN n.id AS id, " + ", ".join(f"n.{p} AS c{j}" for j, p in enumerate(props))
+            cypher = " UNION ALL ".join(one.format(label=label, k=k) for k in range(LOOKUP_CHUNK))
+            for start in range(0, len(group), LOOKUP_CHUNK):
+                chunk = group[start:start + LOOKUP_CHUNK]
+                params = {f"i{k}": chunk[k] if k < len(chunk) else "" for k in range(LOOKUP_CHUNK)}
+                for row in self.run(cypher, params):
+                    out[row[0]] = {"label": label, **{p: v for p, v in zip(props, row[1:]) if v is not None}}
+        return out
+
+    def nodes(self, ids: Iterable[str]) -> dict[str, Node]:
+        """Summaries with signals of the given ids (unknown ids are left out)."""
+        ids = list(ids)
+        sig = self.signals(ids)
+        for i, d in self.details([i for i in ids if i in sig]).items():
+            node = sig[i]
+            node.repo = d.get("repo")
+            for key, prop in _SUMMARY.get(node.label, []):
+                v = d.get(prop)
+                if key in _NODE_FIELDS:
+                    setattr(node, key, v)
+                elif v is not None and key != "doc":
+                    node.extra[key] = v
+            doc = d.get("docstring") if node.label == "Function" else None
+            if doc:
+                node.text = f"{node.text}\n{doc}" if node.text else doc
+        return sig
 
     # --- neighbours ------------------------------------------------------------------------
-    def _reachable(self, label: str, direction: str) -> set[str]:
-        """Labels one hop from `label` in `direction`, from the schema's rel pairs present in this build."""
-        return {b if direction == "out" else a for name, rel in REL_TABLES.items() if name in self.rels
-                for a, b in rel.pairs if (a if direction == "out" else b) == label}
+    def _reachable(self, label: str, direction: str) -> bool:
+        """Whether a rel table present in this build leaves (`out`) or enters (`in`) `label`."""
+        return any((a if direction == "out" else b) == label for name, rel in REL_TABLES.items() if name in self.rels
+                   for a, b in rel.pairs)
 
-    def neighbours(self, ids: Iterable[str], limit_per_node: int = 50) -> dict[str, list[tuple[str, str, str, dict]]]:
-        """id -> [(relation, direction 'out'|'in', neighbour id, what to show of it)] one hop away."""
-        out: dict[str, list[tuple[str, str, str, dict]]] = defaultdict(list)
+    def neighbours(self, ids: Iterable[str], limit_per_node: int = 50) -> dict[str, list[tuple[str, str, str]]]:
+        """id -> [(relation, direction 'out'|'in', neighbour id)] one hop away, at most `limit_per_node` each.
+
+        One query per label of the ids. A hub (a function with thousands
+        of callers) cannot crowd the others out: when the shared LIMIT is reached, the ids that got
+        fewer than their share are asked again without the ones that filled it.
+        """
+        out: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
         if not self.rels:
             return out
         for label, group in by_label(ids).items():
             if label not in self.props:
                 continue
-            for direction, pattern in (("out", f"(n:{label})-[r]->(m)"), ("in", f"(n:{label})<-[r]-(m)")):
-                near = self._reachable(label, direction)
-                if not near:
-                    continue
-                # Only properties some reachable label has: Kuzu refuses one that none of them has.
-                shown = [p for p in SHOWN_PROPS if any(self.has(lab, p) for lab in near)]
-                cols = "".join(f", m.{p} AS p{k}" for k, p in enumerate(shown))
-                # One LIMIT for the group: a hub (a function with thousands of callers) cannot flood the answer.
-                rows = self.run(f"MATCH {pattern} WHERE n.id IN $ids RETURN n.id, label(r), m.id, label(m){cols} LIMIT $lim",
-                                {"ids": group, "lim": limit_per_node * len(group)})
-                for src, rel, dst, mlabel, *vals in rows:
-                    if len(out[src]) < 2 * limit_per_node:
-                        info = {"label": mlabel, **{p: v for p, v in zip(shown, vals) if v is not None}}
-                        out[src].append((rel, direction, dst, info))
+            idx = self.index(label)
+            pending = self.offsets(label, group)
+            # Both directions in one statement (an undirected pattern would not tell them apart),
+            # only those some rel table of this build has: Kuzu refuses a pattern no table matches.
+            branches = [(d, arrow) for d, arrow in (("out", "-[r]->"), ("in", "<-[r]-")) if self._reachable(label, d)]
+            if not branches:
+                continue
+            # Kuzu 0.11.3 crashes (SIGSEGV) preparing a UNION whose branches share a parameter: one each.
+            cypher = " UNION ALL ".join(
+                f"MATCH (n:{label}){arrow}(m) WHERE offset(id(n)) IN $o_{d} "
+                f"RETURN offset(id(n)) AS o, label(r) AS rel, id(m) AS m, '{d}' AS d LIMIT $lim_{d}"
+                for d, arrow in branches)
+            while pending:
+                lim = limit_per_node * len(pending)
+                rows = self.run(cypher, {k: v for d, _ in branches for k, v in ((f"o_{d}", pending), (f"lim_{d}", lim))})
+                for o in pending:
+                    out.pop(idx.ids[o], None)
+                for o, rel, m, d in rows:
+                    src, dst = idx.ids[o], self.id_of(m)
+                    if dst is not None and len(out[src]) < limit_per_node:
+                        out[src].append((rel, d, dst))
+                if max(sum(r[3] == "out" for r in rows), sum(r[3] == "in" for r in rows)) < lim:
+                    break
+                pending = [o for o in pending if len(out.get(idx.ids[o], ())) < limit_per_node]
         return out
 
     # --- full text --------------------------------------------------------------------------

@@ -167,3 +167,14 @@ def test_readers_keep_answering_while_a_graph_build_runs(fixture_home):
         assert after != before
         assert m.query("what calls parse_header", strategy="graph_only", filters=SVC)[0]["graph_entity_id"] == expected
         assert m._graph.build == after  # the reader moved to the new build
+
+
+def test_vector_first_answers_history_questions_from_its_expansion(memory, shas):
+    fix, feat = commit(shas, "fix"), commit(shas, "feat")
+    last = memory.query("who changed validate_token last and why", strategy="vector_first", top_k=5, filters=SVC)
+    assert ids_of(last)[:2] == [fix, feat]  # both commits that modified it, the newest first
+    assert "graph: modified validate_token (graph expansion)" in last[0]["why"]
+    bug = memory.query("how was bug #12 fixed", strategy="vector_first", top_k=5, filters=SVC)
+    assert bug[0]["graph_entity_id"] == fix and bug[0]["why"][0] == "graph: fixes bug #12 (graph expansion)"
+    plain = memory.query("validate the token signature", strategy="vector_first", top_k=5, filters=SVC)
+    assert not any("(graph expansion)" in w for h in plain for w in h["why"])  # only history questions

@@ -1,0 +1,44 @@
+"""What a graph_entity_id says by itself (`ltm.ids`): its label, its name, its file, without a query."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+ID_PREFIX_LABEL = {
+    "fn": "Function", "cls": "Class", "mod": "Module", "file": "File", "commit": "Commit",
+    "bug": "Bug", "mem": "Memory", "repo": "Repository",
+}
+
+
+def label_of(entity_id: str) -> str | None:
+    """The node label of a graph_entity_id, from its prefix (`fn:` -> Function, ...)."""
+    return ID_PREFIX_LABEL.get(entity_id.split(":", 1)[0])
+
+
+def name_from_id(entity_id: str) -> str | None:
+    """What `Node.name` holds, read off the id (ltm.ids): qualified name, module name, path, sha or bug ref.
+
+    Function and class ids end with the qualified name, which `parse.py` joins with dots, never colons.
+    None for memories and repositories (their name is a property).
+    """
+    prefix, _, rest = entity_id.partition(":")
+    if prefix not in ("fn", "cls", "mod", "file", "commit", "bug"):
+        return None
+    rest = rest.partition(":")[2]  # drop the repository key
+    return rest.rsplit(":", 1)[-1] if prefix in ("fn", "cls") else rest
+
+
+def path_from_id(entity_id: str) -> str | None:
+    """The file path inside a function or class id (`fn:<repo>:<path>:<qualified>`), else None."""
+    prefix, _, rest = entity_id.partition(":")
+    return rest.partition(":")[2].rsplit(":", 1)[0] if prefix in ("fn", "cls") else None
+
+
+def by_label(ids: Iterable[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = defaultdict(list)
+    for i in dict.fromkeys(ids):
+        label = label_of(i)
+        if label:
+            out[label].append(i)
+    return out

@@ -1,0 +1,65 @@
+"""The words of code names, matched against a question's words: "how are tokens validated" finds
+`Validator.validate_token`.
+
+Names are split on case changes, digits, underscores and dots, lower-cased and cut to a crude stem
+(`validated`, `validate`, `validation` -> `validat`; `retries`, `retry` -> `retri`). One inverted
+index per label is built from the ids of a build (names are read off the ids, no query) the first
+time a question needs it, so a match costs a few dictionary lookups. graph_first and parallel use
+it in place of Kuzu's full-text index, whose cost grows by tens of milliseconds per common word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_SUFFIXES = (("ations", "at"), ("ation", "at"), ("ings", ""), ("ing", ""), ("ers", ""), ("er", ""), ("ed", ""),
+             ("es", ""), ("s", ""))
+MAX_POSTINGS = 5000  # a word in more names than this says little about any of them
+
+
+def stem(word: str) -> str:
+    """A crude stem: one common suffix off, then a trailing `e`; a trailing `y` reads as `i`."""
+    w = word.lower()
+    for suffix, replacement in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)] + replacement
+            break
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    if w.endswith("y") and len(w) > 3:
+        w = w[:-1] + "i"
+    return w
+
+
+def name_words(name: str) -> set[str]:
+    """The stems of a name's parts (`Validator.validate_token` -> {validat, token})."""
+    return {stem(p) for p in _PART.findall(name) if len(p) >= 2}
+
+
+class NameWords:
+    """An inverted index from name stems to positions (a label's internal offsets)."""
+
+    def __init__(self, names: Iterable[str | None]):
+        index: dict[str, list[int]] = defaultdict(list)
+        sizes: list[int] = []
+        for pos, name in enumerate(names):
+            words = name_words(name or "")
+            sizes.append(len(words))
+            for w in words:
+                index[w].append(pos)
+        self.index = dict(index)
+        self.sizes = sizes
+
+    def match(self, words: Iterable[str], limit: int) -> list[tuple[int, int, int]]:
+        """(words shared, name size, position) of the names sharing the most of `words`, best first."""
+        stems = {stem(w) for w in words if len(w) >= 3}
+        hits: dict[int, int] = defaultdict(int)
+        for s in stems:
+            postings = self.index.get(s, ())
+            if len(postings) <= MAX_POSTINGS:
+                for pos in postings:
+                    hits[pos] += 1
+        return sorted((-k, self.sizes[p], p) for p, k in hits.items())[:limit]
