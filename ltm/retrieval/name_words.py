@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 
 _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _SUFFIXES = (("ations", "at"), ("ation", "at"), ("ings", ""), ("ing", ""), ("ers", ""), ("er", ""), ("ed", ""),
@@ -20,6 +21,7 @@ _SUFFIXES = (("ations", "at"), ("ation", "at"), ("ings", ""), ("ing", ""), ("ers
 MAX_POSTINGS = 5000  # a word in more names than this says little about any of them
 
 
+@lru_cache(maxsize=65536)  # names share their parts: each part is cut once
 def stem(word: str) -> str:
     """A crude stem: one common suffix off, then a trailing `e`; a trailing `y` reads as `i`."""
     w = word.lower()
@@ -46,7 +48,7 @@ class NameWords:
         index: dict[str, list[int]] = defaultdict(list)
         sizes: list[int] = []
         for pos, name in enumerate(names):
-            words = name_words(name or "")
+            words = name_words(name) if name else set()
             sizes.append(len(words))
             for w in words:
                 index[w].append(pos)
