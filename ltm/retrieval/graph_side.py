@@ -224,7 +224,7 @@ class GraphView:
             if label not in self.props:
                 continue
             props = list(dict.fromkeys([p for _, p in _SUMMARY.get(label, []) if self.has(label, p)]
-                                       + ["repo"] + [p for p in SHOWN_PROPS if self.has(label, p)]))
+                                       + [p for p in ("repo", *SHOWN_PROPS) if self.has(label, p)]))
             one = "MATCH (n:{label} {{id: $i{k}}}) RETURN n.id AS id, " + ", ".join(f"n.{p} AS c{j}" for j, p in enumerate(props))
             cypher = " UNION ALL ".join(one.format(label=label, k=k) for k in range(LOOKUP_CHUNK))
             for start in range(0, len(group), LOOKUP_CHUNK):

@@ -129,7 +129,7 @@ def retrieve(
         fused.update({k: w * v for k, v in vc.scores.items()})
     subjects: list[str] = []
     if gc is not None:
-        text_list = _text_list(gc, vc, why)
+        text_list = _text_list(gc, vc)
         if strategy == "parallel":
             if gc.answers:  # a question pattern answered: its answers lead, the other graph matches fill
                 lists.append((gc.answers, 3.0))
@@ -182,15 +182,13 @@ def retrieve(
     return hits
 
 
-def _text_list(gc: GraphCandidates, vc: VectorCandidates, why: dict[str, list[str]]) -> list[str]:
-    """For a plain search, the graph entities of LanceDB's full-text ranking, as the graph side's full-text list."""
+def _text_list(gc: GraphCandidates, vc: VectorCandidates) -> list[str]:
+    """For a plain search, the graph entities of LanceDB's full-text ranking (its "full-text rank"
+    reason says so), standing in for the graph side's own full-text list."""
     if not gc.wants_text:
         return []
-    out = [k for k in sorted(vc.text_rank, key=vc.text_rank.get)
-           if ":" in k and (gc.text_labels is None or label_of(k) in gc.text_labels)]
-    for k in out:
-        why.setdefault(k, []).insert(0, "graph: full-text match")
-    return out
+    return [k for k in sorted(vc.text_rank, key=vc.text_rank.get)
+            if ":" in k and (gc.text_labels is None or label_of(k) in gc.text_labels)]
 
 
 def _candidates(
