@@ -182,6 +182,7 @@ def stage_history(
     stats.extra = {
         "shallow": repo.is_shallow(), "missing_parents": len(mined.parents) - len(parent_edges),
         "blobs_parsed": mined.blobs_parsed, "bytes_parsed": mined.bytes_parsed,
-        "span_cache_hits": mined.span_cache_hits, "skipped": dict(mined.skipped), "complete": complete,
+        "span_cache_hits": mined.span_cache_hits, "spans_derived": mined.spans_derived,
+        "skipped": dict(mined.skipped), "complete": complete,
     }
     return stats

@@ -21,7 +21,7 @@ from ltm.extract.code_entities import MAX_FILE_BYTES
 from ltm.extract.git_history import commit_kind
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import language_for
-from ltm.extract.modifications import entity_changes
+from ltm.extract.modifications import SpanIndex, entity_changes, index_spans
 from ltm.extract.spans import SpanCache
 from ltm.extract.version_chains import SpanReader
 
@@ -33,6 +33,7 @@ _LABEL = {"function": "Function", "class": "Class"}
 CHUNK_COMMITS = 1000
 CHUNK_FILES = 20_000
 _REGULAR = ("100644", "100755")
+_NO_SPANS = index_spans([])
 
 
 def skip_matcher(patterns: tuple[str, ...] | list[str]) -> re.Pattern[str] | None:
@@ -76,6 +77,7 @@ class HistoryRows:
     blobs_parsed: int = 0
     bytes_parsed: int = 0
     span_cache_hits: int = 0
+    spans_derived: int = 0  # versions whose query ran only where they differ from a newer version
 
 
 def _edge(src: str, dst: str, src_label: str, dst_label: str, repo: str, **props: object) -> dict:
@@ -90,6 +92,7 @@ class _Miner:
     def __init__(self, repo_key: str, reader: SpanReader, skip: re.Pattern[str] | None):
         self.key, self.reader, self.skip = repo_key, reader, skip
         self.out = HistoryRows()
+        self._indexes: dict[tuple[str, str], SpanIndex | None] = {}
 
     def _see(self, seen: Seen, sha: str, removed: bool) -> None:
         # Newest first: the first sighting is the newest state; a removal counts only if it is that.
@@ -97,14 +100,22 @@ class _Miner:
             seen.removed_in = sha if removed else None
             self.out.seen[seen.id] = seen
 
-    def _spans(self, blob: str, mode: str, path: str | None):
+    def _spans(self, blob: str, mode: str, path: str | None) -> SpanIndex | None:
         spec = language_for(path) if path else None
         if spec is None or blob == NULL_BLOB or mode not in _REGULAR:
-            return spec, []
-        return spec, self.reader.spans(blob, spec)
+            return _NO_SPANS
+        key = (blob, spec.name)
+        got = self._indexes.get(key, False)
+        if got is False:
+            spans = self.reader.spans(blob, spec)
+            got = None if spans is None else index_spans(spans)
+            if len(self._indexes) >= 4096:  # a blob is asked for by two neighbouring changes: keep few
+                self._indexes.clear()
+            self._indexes[key] = got
+        return got
 
-    def prefetch(self, chunk: list[tuple[dict, list[FileChange]]]) -> None:
-        """Read and parse every blob a chunk of commits will ask for, in one batch."""
+    def submit(self, chunk: list[tuple[dict, list[FileChange]]]) -> list:
+        """Read every blob a chunk of commits will ask for in one batch, and start parsing them."""
         links = []
         for _, files in chunk:
             for fc in files:
@@ -118,8 +129,9 @@ class _Miner:
                     sides.append(blob if ok else None)
                 if sides[0] is None and sides[1] is None:
                     continue
-                links.append((spec, sides[0], sides[1], fc.hunks if sides[0] and sides[1] else []))
-        self.reader.prefetch(links)
+                links.append((spec, sides[0], sides[1], fc.hunks if sides[0] and sides[1] else [], fc.old_path,
+                              fc.new_path))
+        return self.reader.submit(links)
 
     def file(self, row: dict, fc: FileChange) -> None:
         sha, cid, kind = row["sha"], row["id"], row["kind"]
@@ -144,8 +156,8 @@ class _Miner:
             self._see(Seen("File", old_fid, fc.old_path, blob=fc.old_blob), sha, True)
         if spec is None or fc.binary:
             return
-        _, old = self._spans(fc.old_blob, fc.old_mode, fc.old_path)
-        _, new = self._spans(fc.new_blob, fc.new_mode, fc.new_path)
+        old = self._spans(fc.old_blob, fc.old_mode, fc.old_path)
+        new = self._spans(fc.new_blob, fc.new_mode, fc.new_path)
         if old is None or new is None:
             self.out.skipped["unparsed_blob"] += 1
             return
@@ -158,13 +170,12 @@ class _Miner:
             s = ch.span
             self._see(Seen(label, eid, ch.path, s.name, s.qualified_name, s.line_start, s.line_end), sha,
                       ch.change == "deleted")
-        old_spans = {(s.kind, s.qualified_name): s for s in reversed(old)}
         for r in renames:
             label = _LABEL[r.kind]
             src = self._entity_id(r.kind, r.path, r.qualified_name)
             dst = self._entity_id(r.kind, r.old_path, r.old_qualified_name)
             self.out.renamed_from.append(_edge(src, dst, label, label, key))
-            s = old_spans[(r.kind, r.old_qualified_name)]
+            s = old.by[(r.kind, r.old_qualified_name)]
             self._see(Seen(label, dst, r.old_path, s.name, s.qualified_name, s.line_start, s.line_end), sha, True)
 
     def _entity_id(self, kind: str, path: str, qualified: str) -> str:
@@ -185,7 +196,8 @@ def mine_history(
     """Commits of `rev` (not reachable from `exclude`) with their changes and MODIFIES, newest first.
 
     Commits are handled in chunks: the blobs a chunk needs are read in one `cat-file` round trip
-    and parsed (in `workers` processes when more than one) before its rows are made.
+    and parsed (in `workers` processes when more than one) before its rows are made; with workers,
+    a chunk's rows are made while the next chunk parses. The rows do not depend on `workers`.
     """
     skip = skip_matcher(tuple(skip_patterns))
     pool = _pool(workers)
@@ -194,17 +206,20 @@ def mine_history(
             reader = SpanReader(blobs, cache, max_file_bytes, pool)
             miner = _Miner(repo_key, reader, skip)
             chunk: list[tuple[dict, list[FileChange]]] = []
-
+            pending: list[tuple[list, list]] = []  # chunks submitted for parsing, oldest first
             chunk_files = 0
 
-            def flush() -> None:
+            def flush(last: bool = False) -> None:
                 nonlocal chunk_files
                 chunk_files = 0
-                miner.prefetch(chunk)
-                for row, files in chunk:
-                    for fc in files:
-                        miner.file(row, fc)
+                pending.append((list(chunk), miner.submit(chunk)))
                 chunk.clear()
+                while len(pending) > (0 if last or pool is None else 1):
+                    rows, handles = pending.pop(0)
+                    reader.collect(handles)
+                    for row, files in rows:
+                        for fc in files:
+                            miner.file(row, fc)
 
             for cc in iter_changes(repo, repo_key, rev, since=since, max_commits=max_commits, exclude=exclude):
                 files = []
@@ -221,13 +236,13 @@ def mine_history(
                 chunk_files += len(files)
                 if len(chunk) >= chunk_commits or chunk_files >= CHUNK_FILES:
                     flush()
-            flush()
+            flush(last=True)
             cache.flush()
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
     out = miner.out
     out.blobs_parsed, out.bytes_parsed = reader.parsed, reader.bytes_parsed
-    out.span_cache_hits = cache.hits
+    out.span_cache_hits, out.spans_derived = cache.hits, reader.derived
     out.skipped["unparsed_blob_reads"] = reader.skipped
     return out

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from pathlib import PurePosixPath
 
 import tree_sitter_c
 import tree_sitter_c_sharp
@@ -95,7 +94,9 @@ _BY_EXTENSION = {ext: spec for spec in LANGUAGES.values() for ext in spec.extens
 
 def language_for(path: str) -> LanguageSpec | None:
     """The language of a path by its extension, or None."""
-    return _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+    name = path[path.rfind("/") + 1 :]
+    dot = name.rfind(".")  # as PurePosixPath.suffix: none for ".bashrc" or "a."
+    return _BY_EXTENSION.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None
 
 
 @cache

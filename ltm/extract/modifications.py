@@ -8,8 +8,9 @@ entity that disappeared while one with the same body appeared is a rename of tha
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass
+
+import numpy as np
 
 from ltm.extract.changes import ChangeKind, FileChange
 from ltm.extract.spans import Span
@@ -42,34 +43,45 @@ class EntityRename:
     old_qualified_name: str
 
 
-def _overlap(ranges: list[tuple[int, int]], starts: list[int], start: int, end: int) -> int:
-    """Lines of the sorted, disjoint `ranges` (first, count) that fall in [start, end]."""
-    n = 0
-    i = bisect_right(starts, end) - 1  # the last range that begins at or before `end`
-    while i >= 0:
-        first, count = ranges[i]
-        last = first + count - 1
-        if last < start:
-            break
-        n += min(last, end) - max(first, start) + 1
-        i -= 1
-    return n
+@dataclass(frozen=True)
+class SpanIndex:
+    """One blob's spans by (kind, qualified name), the first definition of a name winning, in source order."""
+
+    by: dict[tuple[str, str], Span]
+    pos: dict[tuple[str, str], int]
+    keys: list[tuple[str, str]]
+    lines: np.ndarray  # (n, 2): first and last line of each span in `keys`
 
 
-def _by_name(spans: list[Span]) -> dict[tuple[str, str], Span]:
-    out: dict[tuple[str, str], Span] = {}
+def index_spans(spans: list[Span]) -> SpanIndex:
+    """Index a blob's spans once; a blob is usually both sides of two file changes."""
+    by: dict[tuple[str, str], Span] = {}
     for s in spans:
-        out.setdefault((s.kind, s.qualified_name), s)  # a redefinition counts as its first definition
-    return out
+        by.setdefault((s.kind, s.qualified_name), s)  # a redefinition counts as its first definition
+    keys = list(by)
+    lines = np.array([(s.line_start, s.line_end) for s in by.values()], dtype=np.int64).reshape(-1, 2)
+    return SpanIndex(by, {k: i for i, k in enumerate(keys)}, keys, lines)
+
+
+def _overlaps(ix: SpanIndex, ranges: list[tuple[int, int]]) -> dict[tuple[str, str], int]:
+    """Lines of `ranges` (first, count) inside each span, for the spans they touch."""
+    if not ranges or not ix.keys:
+        return {}
+    r = np.array(ranges, dtype=np.int64)
+    lo = np.maximum(ix.lines[:, :1], r[:, 0])
+    hi = np.minimum(ix.lines[:, 1:], r[:, 0] + r[:, 1] - 1)
+    n = np.clip(hi - lo + 1, 0, None).sum(axis=1)
+    return {ix.keys[i]: int(n[i]) for i in np.flatnonzero(n)}
 
 
 def entity_changes(
-    fc: FileChange, old: list[Span], new: list[Span]
+    fc: FileChange, old: list[Span] | SpanIndex, new: list[Span] | SpanIndex
 ) -> tuple[list[EntityChange], list[EntityRename]]:
-    """The entities one file change touched, and the entity renames it implies."""
-    old_by, new_by = _by_name(old), _by_name(new)
-    copied = fc.kind is ChangeKind.COPIED
-    if copied:  # the source still exists: the copy is a new file made of new entities
+    """The entities one file change touched, and the entity renames it implies (in source order)."""
+    old_ix = old if isinstance(old, SpanIndex) else index_spans(old)
+    new_ix = new if isinstance(new, SpanIndex) else index_spans(new)
+    old_by, new_by = old_ix.by, new_ix.by
+    if fc.kind is ChangeKind.COPIED:  # the source still exists: the copy is a new file made of new entities
         return [
             EntityChange(s.kind, fc.path, s, s.line_end - s.line_start + 1, 0, "added") for s in new_by.values()
         ], []
@@ -78,33 +90,32 @@ def entity_changes(
     renames: list[EntityRename] = []
     if fc.kind is ChangeKind.RENAMED and old_path != fc.path:
         renames = [EntityRename(k, fc.path, q, old_path, q) for (k, q) in new_by if (k, q) in old_by]
-    dels, adds = sorted(fc.deleted), sorted(fc.added)
-    del_starts, add_starts = [r[0] for r in dels], [r[0] for r in adds]
-    deleted = {key: _overlap(dels, del_starts, s.line_start, s.line_end) for key, s in old_by.items()}
-    added = {key: _overlap(adds, add_starts, s.line_start, s.line_end) for key, s in new_by.items()}
+    deleted, added = _overlaps(old_ix, fc.deleted), _overlaps(new_ix, fc.added)
     # Lists in source order, not sets: the result must not depend on hash order.
-    gone = [key for key in old_by if key not in new_by]
-    born = [key for key in new_by if key not in old_by]
+    gone = sorted(old_by.keys() - new_by.keys(), key=old_ix.pos.__getitem__)
+    born = sorted(new_by.keys() - old_by.keys(), key=new_ix.pos.__getitem__)
     # A body that stayed while the name changed: the new entity continues the old one.
     gone_by_body: dict[tuple[str, str], tuple[str, str]] = {}
     for k in gone:
         gone_by_body.setdefault((k[0], old_by[k].body_hash), k)
     renamed_from: dict[tuple[str, str], tuple[str, str]] = {}
-    born_set = set(born)
     for key in born:
         match = gone_by_body.pop((key[0], new_by[key].body_hash), None)
         if match is not None:
             renamed_from[key] = match
             renames.append(EntityRename(key[0], fc.path, key[1], old_path, match[1]))
-    for key, s in new_by.items():
-        n_add, n_del = added[key], deleted.get(key, 0)
+    born_set = set(born)
+    touched = born_set | added.keys() | (deleted.keys() & new_by.keys())
+    for key in sorted(touched, key=new_ix.pos.__getitem__):
+        s, n_add, n_del = new_by[key], added.get(key, 0), deleted.get(key, 0)
         if key in born_set:
             if n_add or key in renamed_from:
                 changes.append(EntityChange(key[0], fc.path, s, n_add, 0, "renamed" if key in renamed_from else "added"))
-        elif n_add or n_del:
+        else:
             changes.append(EntityChange(key[0], fc.path, s, n_add, n_del, "modified"))
+    renamed_old = set(renamed_from.values())
     for key in gone:
-        s = old_by[key]
-        if deleted[key] or key in renamed_from.values():
-            changes.append(EntityChange(key[0], old_path, s, 0, deleted[key], "deleted"))
+        n_del = deleted.get(key, 0)
+        if n_del or key in renamed_old:
+            changes.append(EntityChange(key[0], old_path, old_by[key], 0, n_del, "deleted"))
     return changes, renames

@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from ltm.extract.code_entities import parse_definitions
 from ltm.extract.languages import LanguageSpec, query_text, ts_language
 from ltm.extract.parse import _DEF_KINDS, _first, _split_name, _text
 
-_VERSION = "2"  # bump when the cached fields change
+_VERSION = "3"  # bump when the cached fields change
 _MEMORY_ENTRIES = 65536
 
 
@@ -86,27 +86,61 @@ def spans_query(language: str) -> Query | None:
         return None
 
 
-def spans_from_tree(spec: LanguageSpec, src: bytes, tree: Tree, query: Query) -> list[Span]:
-    """Spans of a parsed source, with the reduced query of `spans_query`."""
+@dataclass(frozen=True)
+class Located:
+    """A span with its node's byte range, so another version of the blob can shift it."""
+
+    span: Span
+    start_byte: int
+    end_byte: int
+
+
+@dataclass
+class Matches:
+    """What a query found in a tree: definitions, naming scopes, and the byte ranges of their captures."""
+
+    found: dict[int, tuple[str, Node, str, str | None]] = field(default_factory=dict)
+    scopes: dict[int, str] = field(default_factory=dict)
+    impls: set[int] = field(default_factory=set)
+    # node id of a definition or scope -> (its start, its end, the byte ranges of its match's other captures)
+    holders: dict[int, tuple[int, int, list[tuple[int, int]]]] = field(default_factory=dict)
+
+
+def collect(query: Query, root: Node, byte_ranges: list[tuple[int, int]] | None = None) -> Matches:
+    """Run the reduced query over `root`, or only over the matches that intersect `byte_ranges`."""
+    m = Matches()
+    cursor = QueryCursor(query)
+    for rng in byte_ranges if byte_ranges is not None else [None]:
+        if rng is not None:
+            cursor.set_byte_range(*rng)
+        for _, caps in cursor.matches(root):
+            holder = None
+            for kind, name_cap, owner_cap in _DEF_CAPTURES:
+                if kind in caps and (raw := _text(_first(caps, name_cap))):
+                    holder = caps[kind][0]
+                    owner, name = _split_name(raw)
+                    m.found[holder.id] = (kind, holder, name, _text(_first(caps, owner_cap)) or owner)
+            if "scope" in caps and (name := _text(_first(caps, "scope.name"))):
+                holder = caps["scope"][0]
+                m.scopes[holder.id] = _split_name(name)[1]
+            if "impl" in caps and (name := _text(_first(caps, "impl.type"))):
+                holder = caps["impl"][0]
+                m.scopes[holder.id] = name
+                m.impls.add(holder.id)
+            if holder is not None and byte_ranges is not None:
+                others = [(n.start_byte, n.end_byte) for ns in caps.values() for n in ns if n.id != holder.id]
+                got = m.holders.setdefault(holder.id, (holder.start_byte, holder.end_byte, []))
+                got[2].extend(others)
+    return m
+
+
+def locate(src: bytes, m: Matches) -> list[Located]:
+    """The definitions of `m` as located spans, in source order (outer first where two start together)."""
     # The naming rules of `parse.parse_source` (enclosing definitions and scopes, `A::f` owners),
     # restricted to definitions; tests/extract/test_spans.py holds both to the same output.
-    found: dict[int, tuple[str, Node, str, str | None]] = {}
-    scopes: dict[int, str] = {}
-    impls: set[int] = set()
-    for _, caps in QueryCursor(query).matches(tree.root_node):
-        for kind, name_cap, owner_cap in _DEF_CAPTURES:
-            if kind in caps and (raw := _text(_first(caps, name_cap))):
-                node = caps[kind][0]
-                owner, name = _split_name(raw)
-                found[node.id] = (kind, node, name, _text(_first(caps, owner_cap)) or owner)
-        if "scope" in caps and (name := _text(_first(caps, "scope.name"))):
-            scopes[caps["scope"][0].id] = _split_name(name)[1]
-        if "impl" in caps and (name := _text(_first(caps, "impl.type"))):
-            node = caps["impl"][0]
-            scopes[node.id] = name
-            impls.add(node.id)
+    found, scopes, impls = m.found, m.scopes, m.impls
     out = []
-    for kind, node, name, owner in sorted(found.values(), key=lambda d: d[1].start_byte):
+    for kind, node, name, owner in sorted(found.values(), key=lambda d: (d[1].start_byte, -d[1].end_byte)):
         chain, has_parent = [], False
         p = node.parent
         while p is not None:
@@ -120,9 +154,15 @@ def spans_from_tree(spec: LanguageSpec, src: bytes, tree: Tree, query: Query) ->
         if owner and not has_parent:
             chain = [owner]
         body = src[node.start_byte : node.end_byte].replace(name.encode("utf-8", errors="replace"), b"", 1)
-        out.append(Span(kind, name, ".".join([*reversed(chain), name]), node.start_point[0] + 1,
-                        node.end_point[0] + 1, hashlib.sha1(body).hexdigest()[:16]))
+        span = Span(kind, name, ".".join([*reversed(chain), name]), node.start_point[0] + 1, node.end_point[0] + 1,
+                    hashlib.sha1(body).hexdigest()[:16])
+        out.append(Located(span, node.start_byte, node.end_byte))
     return out
+
+
+def spans_from_tree(spec: LanguageSpec, src: bytes, tree: Tree, query: Query) -> list[Span]:
+    """Spans of a parsed source, with the reduced query of `spans_query`."""
+    return [loc.span for loc in locate(src, collect(query, tree.root_node))]
 
 
 def _body_hash(d: dict) -> str:

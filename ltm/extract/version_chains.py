@@ -4,23 +4,24 @@ The history is read newest first, and a file change's `-U0` hunks say exactly wh
 the new blob back into the old one. tree-sitter can reparse incrementally: edit the new blob's
 tree with those hunks and parse the old blob with it, which reuses every unchanged subtree. The
 blobs of a chunk of commits form chains (a file's versions linked by its changes); a chain is
-parsed in one process, the first version from scratch and the rest incrementally.
+parsed in one process, the first version from scratch and the rest incrementally, their spans
+derived from the newer version's (`span_shift`). A version no diff links to a newer one (a side
+branch's, before the merge's first-parent diff) joins the chain of a newer version of its path,
+with a one-hunk edit between the two texts.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from itertools import accumulate
 
 from tree_sitter import Parser, Tree
 
 from ltm.extract.code_entities import MAX_FILE_BYTES
 from ltm.extract.gitrepo import BlobReader
 from ltm.extract.languages import LANGUAGES, LanguageSpec, ts_language
-from ltm.extract.spans import Span, SpanCache, query_version, spans_from_tree, spans_of, spans_query
-
-Hunk = tuple[int, int, int, int]  # old start, old count, new start, new count (as in `@@ -a,b +c,d @@`)
+from ltm.extract.span_shift import Hunk, derive, edit_to_old, hunk_edits, line_diff
+from ltm.extract.spans import Located, Span, SpanCache, collect, locate, query_version, spans_of, spans_query
 
 
 @dataclass
@@ -31,76 +32,68 @@ class Version:
     language: str
     src: bytes
     base: int = -1  # index of the newer version in the same job, or -1 to parse from scratch
-    hunks: list[Hunk] = field(default_factory=list)  # old = this version, new = the base
+    hunks: list[Hunk] | None = field(default_factory=list)  # old = this version, new = the base; None: diff them
     wanted: bool = True  # False: parsed only because a wanted version is reparsed from it
 
 
-def _line_starts(src: bytes) -> list[int]:
-    """Byte offset of the start of every line, plus the end of the text."""
-    lines = src.split(b"\n")
-    starts = [n + i for i, n in enumerate(accumulate(map(len, lines), initial=0))]
-    starts[-1] = len(src)  # the last line has no newline after it
-    return starts
+def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str], list | None]], int]:
+    """Spans of every wanted version (each base precedes the versions reparsed from it).
 
-
-def edit_to_old(tree: Tree, new_src: bytes, old_src: bytes, hunks: list[Hunk]) -> None:
-    """Edit `tree` (of `new_src`) so it describes `old_src`, given the hunks from old to new."""
-    new_at, old_at = _line_starts(new_src), _line_starts(old_src)
-    # Later hunks first: the offsets of earlier ones are still those of the new text.
-    for o_start, o_len, n_start, n_len in sorted(hunks, reverse=True):
-        n_row = n_start if n_len == 0 else n_start - 1  # a pure deletion sits after line n_start
-        o_row = o_start if o_len == 0 else o_start - 1
-        n_row, o_row = min(n_row, len(new_at) - 1), min(o_row, len(old_at) - 1)
-        n_end_row = min(n_row + n_len, len(new_at) - 1)
-        o_end_row = min(o_row + o_len, len(old_at) - 1)
-        start = new_at[n_row]
-        old_end = new_at[n_end_row]
-        new_end = start + (old_at[o_end_row] - old_at[o_row])
-        tree.edit(
-            start_byte=start, old_end_byte=old_end, new_end_byte=new_end,
-            start_point=(n_row, 0), old_end_point=(n_end_row, 0), new_end_point=(n_row + (o_end_row - o_row), 0),
-        )
-
-
-def parse_versions(versions: list[Version]) -> list[tuple[tuple[str, str], list]]:
-    """Spans of every wanted version; each base precedes the versions reparsed from it."""
+    Returns them with the number of versions whose query ran only where they differ from their
+    base (`span_shift.derive`).
+    """
     children = [0] * len(versions)
     for v in versions:
         if v.base >= 0:
             children[v.base] += 1
     trees: dict[int, Tree] = {}
+    located: dict[int, list[Located]] = {}
     parsers: dict[str, Parser] = {}
-    out = []
+    out, derived = [], 0
     for i, v in enumerate(versions):
         parser = parsers.get(v.language) or parsers.setdefault(v.language, Parser(ts_language(v.language)))
+        query = spans_query(v.language)
         base = trees.get(v.base) if v.base >= 0 else None
+        loc: list[Located] | None = None
         if base is not None:
             old = base.copy()
-            edit_to_old(old, versions[v.base].src, v.src, v.hunks)
+            base_src = versions[v.base].src
+            edits = hunk_edits(base_src, v.src, line_diff(base_src, v.src) if v.hunks is None else v.hunks)
+            edit_to_old(old, edits)
             tree = parser.parse(v.src, old_tree=old)
+            if query is not None and (v.wanted or children[i]) and v.base in located:
+                changed = [(r.start_byte, r.end_byte) for r in old.changed_ranges(tree)]
+                loc = derive(v.src, tree, query, located[v.base], edits, changed)
+                derived += loc is not None
             children[v.base] -= 1
-            if children[v.base] == 0:
-                del trees[v.base]  # keep only the trees a later version still needs
+            if children[v.base] == 0:  # keep only the trees and spans a later version still needs
+                del trees[v.base]
+                located.pop(v.base, None)
         else:
             tree = parser.parse(v.src)
+        if loc is None and query is not None and (v.wanted or children[i]):
+            loc = locate(v.src, collect(query, tree.root_node))
         if children[i]:
             trees[i] = tree
+            if loc is not None:
+                located[i] = loc
         if v.wanted:
-            query, spec = spans_query(v.language), LANGUAGES[v.language]
-            out.append((v.key, spans_from_tree(spec, v.src, tree, query) if query else spans_of(spec, v.src)))
-    return out
+            out.append((v.key, [x.span for x in loc] if loc is not None else spans_of(LANGUAGES[v.language], v.src)))
+    return out, derived
 
 
-Link = tuple[LanguageSpec, str | None, str | None, list[Hunk]]
-"""One file change as the parser sees it: language, old blob, new blob, hunks (None: no such side)."""
+Link = tuple[LanguageSpec, str | None, str | None, list[Hunk], str | None, str | None]
+"""One file change as the parser sees it: language, old blob, new blob, hunks, old path, new path
+(None: no such side)."""
 
 
 class SpanReader:
     """Spans of blobs by id: the cache first; else read with `git cat-file --batch` and parsed.
 
-    `prefetch` takes a chunk's file changes (newest first), reads every blob they need in one
-    round trip and parses them as version chains, in a process pool when one is given; `spans`
-    then answers from the cache.
+    `submit` takes a chunk's file changes (newest first), reads every blob they need in one
+    round trip and starts parsing them as version chains, in a process pool when one is given
+    (largest chains first); `collect` waits for them and fills the cache; `spans` then answers
+    from it. Between the two the caller can work on the previous chunk.
     """
 
     def __init__(
@@ -108,7 +101,8 @@ class SpanReader:
         pool: ProcessPoolExecutor | None = None,
     ):
         self._blobs, self._cache, self._max, self._pool = blobs, cache, max_file_bytes, pool
-        self.parsed = self.reparsed = self.bytes_parsed = self.skipped = 0
+        self.parsed = self.reparsed = self.bytes_parsed = self.skipped = self.derived = 0
+        self._flight: set[tuple[str, str]] = set()  # submitted, not collected yet
 
     @staticmethod
     def key(blob: str, spec: LanguageSpec) -> tuple[str, str]:
@@ -117,24 +111,46 @@ class SpanReader:
     def _parseable(self, src: bytes) -> bool:
         return len(src) <= self._max and b"\0" not in src[:8192]
 
+    def _missing(self, k: tuple[str, str]) -> bool:
+        return k not in self._flight and self._cache.peek(k) is False
+
     def prefetch(self, links: list[Link]) -> None:
         """Read and parse every blob the links need that is not cached, as chains of versions."""
+        self.collect(self.submit(links))
+
+    def submit(self, links: list[Link]) -> list:
+        """Start parsing every blob the links need that is neither cached nor submitted already."""
         nodes: dict[tuple[str, str], list] = {}  # key -> [blob, spec, base key, hunks, wanted]
-        for spec, old, new, hunks in links:
+        last: dict[str, tuple[str, str]] = {}  # path -> the oldest version of it registered so far
+        sibling: dict[tuple[str, str], tuple[str, str]] = {}  # a chain's first version -> a newer one of its path
+        for spec, old, new, hunks, old_path, new_path in links:
             kn = self.key(new, spec) if new else None
             if kn and kn not in nodes:
-                nodes[kn] = [new, spec, None, [], self._cache.peek(kn) is False]
+                nodes[kn] = [new, spec, None, [], self._missing(kn)]
+                if new_path in last:
+                    sibling[kn] = last[new_path]
+            if kn and new_path:
+                last[new_path] = kn
             if old:
                 ko = self.key(old, spec)
                 if ko not in nodes:
-                    nodes[ko] = [old, spec, kn, hunks, self._cache.peek(ko) is False]
+                    nodes[ko] = [old, spec, kn, hunks, self._missing(ko)]
+                    if kn is None and old_path in last:
+                        sibling[ko] = last[old_path]
+                if old_path:
+                    last[old_path] = ko
         needed = {k: n[4] for k, n in nodes.items()}
         for k in reversed(list(nodes)):  # a base is registered before what is derived from it
             if needed[k] and nodes[k][2] is not None:
                 needed[nodes[k][2]] = True
+        # A side branch's version has no diff to a newer one: reparse it from a newer version of its
+        # path that is parsed anyway (`line_diff` makes the edit) instead of from scratch.
+        for k, s in sibling.items():
+            if needed[k] and needed[s] and nodes[k][2] is None:
+                nodes[k][2:4] = [s, None]
         keys = [k for k in nodes if needed[k]]
         if not keys:
-            return
+            return []
         data = dict(self._blobs.read_many(list(dict.fromkeys(nodes[k][0] for k in keys))))
         jobs: dict[tuple[str, str], list[Version]] = {}
         where: dict[tuple[str, str], tuple[tuple[str, str], int]] = {}
@@ -156,13 +172,20 @@ class SpanReader:
             where[k] = (root, len(job))
             job.append(Version(k, spec.name, src, index, hunks, wanted))
         work = list(jobs.values())
+        self._flight.update(v.key for job in work for v in job if v.wanted)
         if self._pool is not None and len(work) > 1 and sum(len(j) for j in work) > 8:
-            results = self._pool.map(parse_versions, work)
-        else:
-            results = map(parse_versions, work)
-        for done in results:
+            work.sort(key=lambda job: -sum(len(v.src) for v in job))  # the longest first: balanced workers
+            return [self._pool.submit(parse_versions, job) for job in work]
+        return [parse_versions(job) for job in work]
+
+    def collect(self, handles: list) -> None:
+        """Wait for what `submit` started and put the spans into the cache."""
+        for h in handles:
+            done, derived = h.result() if isinstance(h, Future) else h
+            self.derived += derived
             for k, spans in done:
                 self._cache.put(k, spans)
+                self._flight.discard(k)
 
     def spans(self, blob: str, spec: LanguageSpec) -> list[Span] | None:
         """The blob's spans; None for a binary or oversized blob (counted in `skipped`)."""

@@ -82,6 +82,6 @@ def test_older_versions_reparsed_from_newer_ones_match_fresh_parses(tmp_path):
                     chain.append(Version((fc.old_blob, "x"), "python", src, len(chain) - 1, fc.hunks))
                     fresh[fc.old_blob] = spans_of(spec, src)
     assert len(chain) == len(VERSIONS)
-    got = dict(parse_versions(chain))
+    got = dict(parse_versions(chain)[0])
     assert {k[0]: v for k, v in got.items()} == fresh
     assert [s.qualified_name for s in fresh[chain[-2].key[0]]] == ["a", "K", "K.m"]
