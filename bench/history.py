@@ -114,14 +114,14 @@ def _hits(ranges: list[dict], span: tuple[int, int]) -> list[int]:
 def _where(hits: list[int], other: tuple[int, int] | None) -> str:
     """Where lines that touched one tool's span fall in the other tool's span of the same function."""
     if other is None:
-        return "the other side has no span there"
+        return "in a version where the other tool has no function of that name (methods of a class inside a function)"
     if any(other[0] <= x <= other[1] for x in hits):
         return "inside both spans"
     if all(x < other[0] for x in hits):
-        return "before the other's first line"
+        return "before the other tool's first line (decorators, signature)"
     if all(x > other[1] for x in hits):
-        return "after the other's last line"
-    return "outside the other's span"
+        return "after the other tool's last line (where each tool ends a function)"
+    return "outside the other tool's span"
 
 
 def _classify(side: str, item: tuple[str, str, str], mine: dict, ours_spans: dict, theirs: dict) -> str:
