@@ -29,8 +29,8 @@ def home_option(f: Callable) -> Callable:
 
 
 _RESOURCE_ERRORS = {  # what the OS, sqlite or Kuzu say when the home cannot be written, and the fix
-    "no space left on device": "free some space (or use another --home) and run again",
-    "database or disk is full": "free some space (or use another --home) and run again",
+    "no space left on device": "free some space on its disk (or use another --home) and run again",
+    "database or disk is full": "free some space on its disk (or use another --home) and run again",
     "read-only file system": "make the home writable (or use another --home) and run again",
     "readonly database": "make the home writable (or use another --home) and run again",
 }
@@ -49,7 +49,7 @@ def _chain(e: BaseException) -> list[BaseException]:
     return seen
 
 
-def _user_line(e: BaseException) -> str | None:
+def _user_line(e: BaseException, home: str | None = None) -> str | None:
     """One line for an LtmError or a home that cannot be written, wherever it sits in the chain."""
     chain = _chain(e)
     for x in chain:
@@ -60,7 +60,7 @@ def _user_line(e: BaseException) -> str | None:
         for needle, fix in _RESOURCE_ERRORS.items():
             if needle in text:
                 where = f" ({x.filename})" if isinstance(x, OSError) and x.filename else ""
-                return f"cannot write to the home{where}: {needle}: {fix}"
+                return f"cannot write to the home {Home.resolve(home).root}{where}: {needle}: {fix}"
     return None
 
 
@@ -75,7 +75,7 @@ def user_errors(f: Callable) -> Callable:
         except click.ClickException:
             raise
         except Exception as e:  # Dagster wraps errors raised in a step
-            line = _user_line(e)
+            line = _user_line(e, kwargs.get("home"))
             if line is None:
                 raise
             raise click.ClickException(line) from e

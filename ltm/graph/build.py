@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 
-from ltm.errors import GraphError
+from ltm.errors import GraphError, HomeError
 from ltm.graph.centrality import scores, with_pagerank
 from ltm.graph.fts import create_fts_indexes
 from ltm.graph.kuzu_store import open_database, query, schema_ddl
@@ -92,6 +92,29 @@ def prune_builds(graph_root: Path, retention: int) -> list[str]:
             _remove_build(b)
             removed.append(b.stem)
     return removed
+
+
+def _disk_usage(build: Path) -> int:
+    """Bytes a build takes on disk (its database file and what Kuzu keeps beside it)."""
+    return sum(p.stat().st_blocks * 512 for p in build.parent.glob(build.name + "*") if p.is_file())
+
+
+def check_space(graph_root: Path) -> None:
+    """Refuse a build that cannot fit: a new build takes about as much as the current one.
+
+    Kuzu 0.11.3 aborts the whole process (no exception) when the disk fills in the middle of a
+    COPY, so the check comes first, while the current build still serves.
+    """
+    current = current_build(graph_root)
+    if current is None:
+        return
+    need, free = _disk_usage(current), shutil.disk_usage(graph_root).free
+    if free < need:
+        home = graph_root.parent
+        raise HomeError(
+            f"no space left on the disk of the home {home} for a graph build: about {need // 2**20 + 1} MB "
+            f"needed, {free // 2**20} MB free: free some space on its disk (or use another --home) and run again"
+        )
 
 
 def _with_side_tables(df: pl.DataFrame, lake: Lake, label: str) -> pl.DataFrame:
@@ -171,6 +194,7 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3) -> BuildStats:
     started = time.perf_counter()
     builds = builds_dir(graph_root)
     builds.mkdir(parents=True, exist_ok=True)
+    check_space(graph_root)
     build_id = new_build_id()
     path, staging = builds / f"{build_id}.kuzu", builds / f"{build_id}.staging"
     staging.mkdir()

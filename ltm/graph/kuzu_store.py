@@ -6,6 +6,7 @@ refuse a second `Database` on the same path inside one process: `open_database` 
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,6 +56,19 @@ def schema_ddl() -> list[str]:
     return stmts
 
 
+def _database(path: Path, read_only: bool, buffer_pool_mb: int) -> kuzu.Database:
+    try:
+        return kuzu.Database(str(path), read_only=read_only, buffer_pool_size=buffer_pool_mb * 1024 * 1024)
+    except RuntimeError as e:
+        if "Mmap for size" not in str(e):
+            raise
+    # Each open database reserves 8 TB of address space. Databases of readers that were never
+    # closed (HybridLTM without close(), held in a reference cycle) wait for the cycle collector;
+    # collect them and try once more instead of failing the reader.
+    gc.collect()
+    return kuzu.Database(str(path), read_only=read_only, buffer_pool_size=buffer_pool_mb * 1024 * 1024)
+
+
 @contextmanager
 def open_database(path: Path, read_only: bool, buffer_pool_mb: int = 512) -> Iterator[kuzu.Connection]:
     """A connection to the database at `path`; refuses a second open of a path being written."""
@@ -68,7 +82,7 @@ def open_database(path: Path, read_only: bool, buffer_pool_mb: int = 512) -> Ite
     db = conn = None
     try:
         try:
-            db = kuzu.Database(str(path), read_only=read_only, buffer_pool_size=buffer_pool_mb * 1024 * 1024)
+            db = _database(path, read_only, buffer_pool_mb)
         except RuntimeError as e:
             raise GraphError(f"cannot open graph {path}: {e}") from e
         conn = kuzu.Connection(db)

@@ -3,6 +3,7 @@ from pathlib import Path
 import pytest
 
 from tests.builder import RepoBuilder, sample_repo
+from tests.reliability.harness import Scenario
 
 
 @pytest.fixture
@@ -16,3 +17,9 @@ def two_versions(tmp_path: Path):
         return b
 
     return b, grow
+
+
+@pytest.fixture
+def scenario(two_versions, tmp_path: Path) -> Scenario:
+    """A home and the sample repository at v1, grown to v2 by `scenario.start()`."""
+    return Scenario(*two_versions, tmp_path)

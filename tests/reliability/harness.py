@@ -99,21 +99,22 @@ def _digest(rows: list) -> str:
     return h.hexdigest()
 
 
-# Columns that legitimately differ between runs over the same input: when a memory link was made.
-VOLATILE = {"linked_at"}
+# When a memory link was first made: kept by every later run of the same home, so it is hashed
+# within one home; a home built at another time made its links at another time.
+LINK_TIME = "linked_at"
 
 
-def _table_rows(t: pa.Table) -> list[dict]:
-    return t.drop_columns([c for c in t.column_names if c in VOLATILE]).to_pylist()
+def _table_rows(t: pa.Table, link_times: bool) -> list[dict]:
+    return (t if link_times else t.drop_columns([c for c in t.column_names if c == LINK_TIME])).to_pylist()
 
 
-def lake_snapshot(home: Path) -> dict[str, str]:
+def lake_snapshot(home: Path, link_times: bool = True) -> dict[str, str]:
     lake = Lake(home / "lake")
     tables = [*NODE_TABLES, *REL_TABLES, "embeddings"]
-    return {f"lake/{t}": _digest(_table_rows(lake.read(t))) for t in tables}
+    return {f"lake/{t}": _digest(_table_rows(lake.read(t), link_times)) for t in tables}
 
 
-def graph_snapshot(home: Path) -> dict[str, str]:
+def graph_snapshot(home: Path, link_times: bool = True) -> dict[str, str]:
     out = {}
     with open_current(home / "graph") as conn:
         for label, table in NODE_TABLES.items():
@@ -121,7 +122,7 @@ def graph_snapshot(home: Path) -> dict[str, str]:
             rows = kuzu_query(conn, f"MATCH (n:{label}) RETURN {', '.join('n.' + c for c in cols)}")
             out[f"graph/{label}"] = _digest([dict(zip(cols, r)) for r in rows])
         for name, rel in REL_TABLES.items():
-            props = [p for p in rel.props.names if p not in VOLATILE]
+            props = [p for p in rel.props.names if link_times or p != LINK_TIME]
             ret = ", ".join(["a.id", "b.id", *(f"r.{p}" for p in props)])
             rows = kuzu_query(conn, f"MATCH (a)-[r:{name}]->(b) RETURN {ret}")
             out[f"graph/{name}"] = _digest(rows)
@@ -139,9 +140,12 @@ def vector_snapshot(home: Path) -> dict[str, str]:
     return {"vectors": _digest(rows)}
 
 
-def snapshot(home: Path) -> dict[str, str]:
-    """Content hashes of the lake tables, the current graph and the vector table."""
-    return {**lake_snapshot(home), **graph_snapshot(home), **vector_snapshot(home)}
+def snapshot(home: Path, link_times: bool = True) -> dict[str, str]:
+    """Content hashes of the lake tables, the current graph and the vector table.
+
+    `link_times=False` leaves out when each memory link was made: for comparing two homes.
+    """
+    return {**lake_snapshot(home, link_times), **graph_snapshot(home, link_times), **vector_snapshot(home)}
 
 
 def vector_ids(home: Path) -> set[str]:
@@ -166,3 +170,71 @@ def leftovers(home: Path) -> list[str]:
     """Staging and half-written files a crash may leave behind (they must never be read)."""
     pats = ["lake/*/.stage-*", "lake/*/.old-*", "graph/builds/*.staging", "graph/CURRENT.*.tmp"]
     return sorted(str(p.relative_to(home)) for pat in pats for p in home.glob(pat))
+
+
+class Scenario:
+    """The shape every fault case shares: a home holding v1, a repository grown to v2, one run of
+    `ltm ingest` that is stalled, killed or refused, then checks of what readers see and a clean
+    recovery.
+
+    `start()` ingests v1, records its content hashes (`v1`) and counts (`v1_stats`) and grows the
+    repository; `stalled(fault)` starts a v2 ingest that waits at a known point (driver.py);
+    `recovers()` runs the next ingest and asserts the home equals a fresh v2 home, reconciled.
+    """
+
+    def __init__(self, repo, grow, tmp_path: Path, home: Path | None = None):
+        self.repo, self._grow, self.tmp = repo, grow, tmp_path
+        self.home = home or tmp_path / "home"
+        self.marker = tmp_path / "stalled"
+        self.v1: dict[str, str] = {}
+        self.v1_stats: dict = {}
+        self._reference: Path | None = None
+
+    def ingest(self, home: Path | None = None, check: bool = True, **extra_env: str) -> subprocess.CompletedProcess:
+        return ltm("ingest", self.repo.path, "--home", home or self.home, "--embedder", "hash", check=check, **extra_env)
+
+    def start(self) -> "Scenario":
+        self.ingest()
+        self.v1, self.v1_stats = snapshot(self.home), stats(self.home)
+        self._grow()
+        return self
+
+    def stalled(self, fault: str) -> subprocess.Popen:
+        """A v2 ingest that has reached `fault` and waits there (for `kill9` or `release`)."""
+        return start_stalled(fault, "ingest", self.repo.path, "--home", self.home, "--embedder", "hash",
+                             marker=self.marker)
+
+    def release(self, proc: subprocess.Popen) -> subprocess.CompletedProcess:
+        """Let a stalled ingest carry on; returns its result once it has finished."""
+        self.marker.with_name(self.marker.name + ".go").touch()
+        out, err = proc.communicate(timeout=300)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+    def plain(self) -> subprocess.Popen:
+        """A v2 `ltm ingest` with no wrapper at all, output discarded."""
+        return subprocess.Popen(
+            [sys.executable, "-m", "ltm.cli", "ingest", str(self.repo.path), "--home", str(self.home)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(), cwd=ROOT,
+        )
+
+    def reference(self) -> Path:
+        """A fresh home built from the repository as it is now (made once)."""
+        if self._reference is None:
+            self._reference = self.tmp / "reference"
+            self.ingest(self._reference)
+        return self._reference
+
+    def serves_v1(self) -> None:
+        """Readers see v1's graph and vectors, still linked to each other."""
+        assert stats(self.home) == self.v1_stats
+        assert graph_snapshot(self.home) == {k: v for k, v in self.v1.items() if k.startswith("graph/")}
+        assert vector_snapshot(self.home) == {"vectors": self.v1["vectors"]}
+        assert_reconciled(self.home)
+
+    def recovers(self) -> subprocess.CompletedProcess:
+        """The next ingest completes and the home equals a fresh v2 home, reconciled, no leftovers."""
+        res = self.ingest()
+        assert snapshot(self.home, link_times=False) == snapshot(self.reference(), link_times=False)
+        assert_reconciled(self.home)
+        assert leftovers(self.home) == []
+        return res

@@ -3,7 +3,8 @@
 `generate(path, files, commits)`: the first `files` commits each add one Python file (one function
 each, 500 files per package); the remaining commits each rewrite one of those files (one in 200 of them says it fixes a bug). Authors and
 dates are fixed, so the repository is the same every time.
-`peak_rss(cmd)`: run a command, sampling the resident memory of its whole process tree.
+`peak_rss(cmd)`: run a command, sampling the resident memory of its whole process tree;
+`stage_peaks(home, samples)`: those samples cut by the steps of the home's last Dagster run.
 """
 
 from __future__ import annotations
@@ -74,19 +75,35 @@ def _tree_rss_kb(root: int) -> int:
     return total
 
 
-def peak_rss(cmd: list[str], **popen) -> tuple[int, float, subprocess.CompletedProcess]:
-    """(peak tree RSS in MiB, seconds, result) of running `cmd`."""
+def peak_rss(cmd: list[str], **popen) -> tuple[int, float, subprocess.CompletedProcess, list[tuple[float, int]]]:
+    """(peak tree RSS in MiB, seconds, result, samples) of running `cmd`; samples are
+    (wall-clock time, tree RSS in MiB), one every 0.25 s."""
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
-    peak = [0]
+    samples: list[tuple[float, int]] = []
 
     def sample() -> None:
         while proc.poll() is None:
-            peak[0] = max(peak[0], _tree_rss_kb(proc.pid))
+            samples.append((time.time(), _tree_rss_kb(proc.pid) // 1024))
             time.sleep(0.25)
 
     t = threading.Thread(target=sample, daemon=True)
     t.start()
     out, err = proc.communicate()
     t.join()
-    return peak[0] // 1024, time.perf_counter() - started, subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+    peak = max((rss for _, rss in samples), default=0)
+    return peak, time.perf_counter() - started, subprocess.CompletedProcess(cmd, proc.returncode, out, err), samples
+
+
+def stage_peaks(home: Path, samples: list[tuple[float, int]]) -> dict[str, dict[str, float]]:
+    """Seconds and peak tree RSS (MiB) of each step of the home's last run, from its Dagster event log."""
+    from dagster import DagsterInstance
+
+    with DagsterInstance.from_config(str(home / "dagster")) as instance:
+        run = instance.get_runs(limit=1)[0]
+        steps = sorted(instance.get_run_step_stats(run.run_id), key=lambda s: s.start_time or 0)
+    out = {}
+    for s in steps:
+        inside = [rss for when, rss in samples if s.start_time <= when <= s.end_time]
+        out[s.step_key] = {"seconds": round(s.end_time - s.start_time, 1), "peak_rss_mib": max(inside, default=0)}
+    return out
