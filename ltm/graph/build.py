@@ -102,8 +102,9 @@ def _disk_usage(build: Path) -> int:
 def check_space(graph_root: Path) -> None:
     """Refuse a build that cannot fit: a new build takes about as much as the current one.
 
-    Kuzu 0.11.3 aborts the whole process (no exception) when the disk fills in the middle of a
-    COPY, so the check comes first, while the current build still serves.
+    When the disk fills in the middle of a COPY, Kuzu 0.11.3 raises, then aborts the whole process
+    when the connection closes (no message), so the check comes first, while the current build
+    still serves.
     """
     current = current_build(graph_root)
     if current is None:
