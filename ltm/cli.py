@@ -395,6 +395,7 @@ def repo_remove(name: str, home: str | None) -> None:
 @user_errors
 def ui(port: int, host: str, home: str | None) -> None:
     h = Home.resolve(home).require()
+    importlib.import_module("pipelines.run").home_instance(h)  # storage created under the home's lock
     env = {**os.environ, "DAGSTER_HOME": str(h.dagster), "LTM_HOME": str(h.root)}
     exe = Path(sys.executable).with_name("dagster")
     args = [str(exe), "dev", "-m", "pipelines.definitions", "-a", "defs", "-h", host, "-p", str(port)]

@@ -101,10 +101,14 @@ class Home:
         try:
             for d in (self.root, self.dagster, self.repos, self.lake, self.cache, self.graph, self.vectors):
                 d.mkdir(exist_ok=True)
-            if not (self.dagster / "dagster.yaml").exists():
-                shutil.copyfile(_DAGSTER_YAML, self.dagster / "dagster.yaml")
-            if not self.registry_path.exists():
-                _atomic_write_json(self.registry_path, {})
+            if not (self.dagster / "dagster.yaml").exists() or not self.registry_path.exists():
+                with self.lock("registry", timeout=60):  # a fresh home created by several processes at once
+                    if not (self.dagster / "dagster.yaml").exists():
+                        tmp = self.dagster / "dagster.yaml.tmp"
+                        shutil.copyfile(_DAGSTER_YAML, tmp)
+                        os.replace(tmp, self.dagster / "dagster.yaml")  # never read half-copied
+                    if not self.registry_path.exists():
+                        _atomic_write_json(self.registry_path, {})
         except OSError as e:
             raise HomeError(f"cannot write to home {self.root}: {e.strerror}") from e
         return self
@@ -123,15 +127,17 @@ class Home:
         """Record (or confirm) that partition `key` mines the repository at `path`."""
         if not is_valid_repo_key(key):
             raise RepositoryError(f"invalid repository key {key!r}: use letters, digits, '.', '_' and '-'")
-        reg = self.registry()
-        reg[key] = {"path": str(path), **({"url": url} if url else {})}
-        _atomic_write_json(self.registry_path, reg)
+        with self.lock("registry", timeout=60):  # read-modify-write: two `ltm repo add` at once keep both
+            reg = self.registry()
+            reg[key] = {"path": str(path), **({"url": url} if url else {})}
+            _atomic_write_json(self.registry_path, reg)
 
     def unregister(self, key: str) -> None:
         """Forget partition `key` (nothing else is removed here)."""
-        reg = self.registry()
-        reg.pop(key, None)
-        _atomic_write_json(self.registry_path, reg)
+        with self.lock("registry", timeout=60):
+            reg = self.registry()
+            reg.pop(key, None)
+            _atomic_write_json(self.registry_path, reg)
 
     def repo_path(self, key: str) -> Path:
         """The working path of a registered repository."""

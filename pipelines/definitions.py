@@ -24,6 +24,7 @@ from pipelines.automation import (
     make_nightly_schedule,
     make_repos_yaml_sensor,
 )
+from pipelines.executor import forked_multiprocess_executor
 from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource, MemorySourcesResource
 
 INGEST_JOB = "ingest"
@@ -40,16 +41,18 @@ def build_definitions(
 ) -> Definitions:
     """Definitions bound to a home (empty: $LTM_HOME, else ./.ltm) and an embedder provider.
 
-    `executor` runs the same jobs elsewhere (e.g. `dagster_dask.dask_executor`); the default is
-    Dagster's multiprocess executor (`$LTM_EXECUTOR=in_process`: the in-process one). `nightly_cron` / `timezone` default to `$LTM_NIGHTLY_CRON` /
+    `executor` runs the same jobs elsewhere (e.g. `pipelines.dask.dask_executor`); the default is
+    Dagster's multiprocess executor with steps forked from a warm server (`pipelines.executor`);
+    `$LTM_EXECUTOR=in_process`: every step in the run's own process. `nightly_cron` / `timezone` default to `$LTM_NIGHTLY_CRON` /
     `$LTM_TIMEZONE`, else 02:00 UTC. Sensors and schedules start stopped (turn them on in the UI)
     unless `automation` is True or `$LTM_AUTOMATION=on`.
     The OpenAI key is read from $OPENAI_API_KEY when the run starts; to bind it explicitly use
     `EmbedderResource(api_key=EnvVar("OPENAI_API_KEY"))`.
     """
     h = HomeResource(path=home)
-    if executor is None and os.environ.get("LTM_EXECUTOR") == "in_process":
-        executor = in_process_executor  # every step in the run's own process, one after another
+    if executor is None:
+        in_process = os.environ.get("LTM_EXECUTOR") == "in_process"
+        executor = in_process_executor if in_process else forked_multiprocess_executor
     cron = nightly_cron or os.environ.get("LTM_NIGHTLY_CRON") or NIGHTLY_CRON
     tz = timezone or os.environ.get("LTM_TIMEZONE") or "UTC"
     on = automation if automation is not None else os.environ.get("LTM_AUTOMATION", "").lower() in ("1", "on", "true")

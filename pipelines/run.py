@@ -44,6 +44,23 @@ def _process_tags() -> dict[str, str]:
     return {_PID: str(os.getpid()), _HOST: socket.gethostname(), _STARTED: _process_start(os.getpid()) or ""}
 
 
+def home_instance(home: Home) -> DagsterInstance:
+    """The home's Dagster instance, its sqlite storage created under the home's `dagster` lock.
+
+    Dagster creates a fresh instance's databases and stamps them with alembic on first use; two
+    processes doing that at the same instant (two `ltm` commands on a new home) fail in the
+    migration. The lock makes the first one create everything while the second waits, then opens
+    what exists. Afterwards the lock is held only for the moment it takes to open the instance.
+    """
+    with home.lock("dagster", timeout=600):
+        instance = DagsterInstance.from_config(str(home.dagster))
+        # touch each storage so its tables exist before the lock is released
+        instance.get_runs(limit=1)
+        instance.event_log_storage.get_concurrency_keys()
+        instance.all_instigator_state()
+    return instance
+
+
 def release_dead_runs(instance: DagsterInstance) -> list[str]:
     """Fail the runs an `ltm ingest` started whose process is gone (kill -9, OOM, power cut).
 
@@ -82,7 +99,7 @@ def ingest_partitions(
     `bugs_config` the `bugs` asset's (issues_path, max_commit_files).
     The caller holds the home's ingest lock; runs left behind by a killed ingest are failed first.
     """
-    instance = DagsterInstance.from_config(str(home.dagster))
+    instance = home_instance(home)
     release_dead_runs(instance)
     job = build_definitions(home=str(home.root), embedder=embedder).resolve_job_def(INGEST_JOB)
     ops = {name: {"config": cfg} for name, cfg in (("commits", commits_config), ("bugs", bugs_config)) if cfg}
@@ -105,13 +122,13 @@ def ingest_partitions(
 
 def add_partitions(home: Home, keys: list[str]) -> None:
     """Add `keys` to the `repos` partitions of the home's instance (so the UI lists them)."""
-    DagsterInstance.from_config(str(home.dagster)).add_dynamic_partitions("repos", keys)
+    home_instance(home).add_dynamic_partitions("repos", keys)
 
 
 def remove_partition(home: Home, key: str) -> None:
     """Delete `key` from the `repos` partitions of the home's instance, if it is there."""
     if (home.dagster / "dagster.yaml").exists():
-        instance = DagsterInstance.from_config(str(home.dagster))
+        instance = home_instance(home)
         if instance.has_dynamic_partition("repos", key):
             instance.delete_dynamic_partition("repos", key)
 
@@ -124,7 +141,7 @@ def backfill_history(
     Each run moves the history cursor to its window's end; a failed run leaves it at the previous
     one, so planning the windows again resumes there. Returns the run ids.
     """
-    instance = DagsterInstance.from_config(str(home.dagster))
+    instance = home_instance(home)
     job = build_definitions(home=str(home.root), embedder=embedder).resolve_job_def(INGEST_JOB)
     instance.add_dynamic_partitions("repos", [key])
     run_ids = []

@@ -6,7 +6,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from dagster import AssetKey, DagsterRunStatus, SensorResult, SkipReason, build_schedule_context, build_sensor_context
+from dagster import AssetKey, DagsterEventType, DagsterRunStatus, SensorResult, SkipReason, build_schedule_context, build_sensor_context
 from dagster._core.test_utils import instance_for_test
 
 from ltm.graph.kuzu_store import query
@@ -85,23 +85,24 @@ def test_backfill_of_three_partitions_materializes_all_of_them(tmp_path):
     home = Home.resolve(tmp_path / "home").create()
     home.update_settings(embedder="hash")
     keys = [add_repository(home, str(small_repo(tmp_path / n, f"fn_{n}").path)) for n in ("red", "green", "blue")]
-    overrides = {}
+    overrides = {"concurrency": {"pools": {"default_limit": 1}}}
     (tmp_path / "dagster").mkdir()
     with instance_for_test(overrides, temp_dir=str(tmp_path / "dagster"),
                            synchronous_run_coordinator=True, synchronous_run_launcher=True) as instance:
         instance.add_dynamic_partitions("repos", keys)
-        # the synchronous launcher runs each run inside the CLI process: steps in-process too
-        env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "dagster"), "LTM_HOME": str(home.root),
-               "LTM_EXECUTOR": "in_process"}
+        env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "dagster"), "LTM_HOME": str(home.root)}
         res = subprocess.run(
             [str(Path(sys.executable).with_name("dagster")), "job", "backfill", "-m", "pipelines.definitions",
              "-a", "defs", "-j", INGEST_JOB, "--partitions", ",".join(keys), "--noprompt"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=560,
         )
         assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-3000:]
         runs = instance.get_runs()
         assert sorted(r.tags["dagster/partition"] for r in runs) == sorted(keys)
         assert all(r.status == DagsterRunStatus.SUCCESS for r in runs)
+        for r in runs:  # the job's own executor: every step in a process of its own, forked from a warm server
+            engine = [e.dagster_event.message or "" for e in instance.all_logs(r.run_id, of_type=DagsterEventType.ENGINE_EVENT)]
+            assert any("using multiprocess executor" in m for m in engine), engine[:3]
         for asset in ("repository", "commits", "code_entities", "embeddings", "graph", "vectors", "reconciliation"):
             assert instance.get_materialized_partitions(AssetKey(asset)) == set(keys), asset
     with open_current(home.graph) as conn:

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -47,6 +48,33 @@ def test_two_runs_started_at_once_both_succeed(tmp_path):
     stats = json.loads(cli.invoke(main, ["stats", "--json", "--home", str(home.root)]).output)
     assert stats["nodes"]["Repository"] == 2 and stats["nodes"]["Function"] == 2
     assert json.loads(cli.invoke(main, ["reconcile", "--json", "--home", str(home.root)]).output)["ok"] is True
+
+
+REPO_ADD_AT = (
+    "import sys, time; from ltm.cli import main; import pipelines.run\n"
+    "while time.time() < float(sys.argv[1]): time.sleep(0.001)\n"
+    "main(['repo', 'add', sys.argv[2], '--home', sys.argv[3]])"
+)
+
+
+def test_four_repo_adds_at_the_same_instant_on_a_fresh_home_all_register(tmp_path):
+    # Without the home's `dagster` lock, Dagster's sqlite schema creation races: alembic fails with
+    # "Online migration expected to match one row" or "more than one head" in some of the processes.
+    names = ["one", "two", "three", "four"]
+    paths = [_repo(tmp_path / n, f"fn_{n}").path for n in names]
+    home = tmp_path / "home"
+    start = time.time() + 20  # every process has imported everything by then (busy 2-core machine)
+    procs = [
+        subprocess.Popen([sys.executable, "-c", REPO_ADD_AT, str(start), str(p), str(home)], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for p in paths
+    ]
+    outputs = [p.communicate(timeout=300)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [o[-1500:] for o in outputs]
+    assert sorted(o.strip().splitlines()[-1] for o in outputs) == sorted(names)
+    assert sorted(Home.resolve(home).registry()) == sorted(names)  # no registration lost either
+    instance = DagsterInstance.from_config(str(home / "dagster"))
+    assert sorted(instance.get_dynamic_partitions("repos")) == sorted(names)
 
 
 def test_second_ingest_on_a_busy_home_is_refused_with_one_clear_line(tmp_path):

@@ -21,6 +21,10 @@ from ltm.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("LTM_CHROMIUM", "/usr/bin/chromium"))
 ASSETS = ["repository", "commits", "code_entities", "embeddings", "graph", "vectors", "reconciliation"]
+CHECKS = {  # check -> its description, shown in the detail pane once the check is selected
+    "graph_nodes_have_vector_rows": "Every graph node with a vector_id has its row, naming the node back.",
+    "vector_rows_have_graph_nodes": "Every vector row's graph_entity_id is a node carrying that vector_id.",
+}
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -97,6 +101,22 @@ def test_web_ui_shows_our_assets_and_the_successful_run(repo, tmp_path, chromium
             page.get_by_text("reconciliation", exact=True).first.wait_for(state="visible")
             assert run_id.split("-")[0] in page.content()
             page.screenshot(path=str(tmp_path / "run.png"), full_page=True)
+
+            # the asset's Checks tab: the list shows each reconciliation check's latest execution as
+            # "Succeeded"; the selected check's detail pane shows its evaluation result, "Passed"
+            page.goto(f"{base}/assets/reconciliation?view=checks", wait_until="domcontentloaded")
+            page.get_by_text(f"Checks ({len(CHECKS)})", exact=True).first.wait_for(state="visible")
+            page.get_by_text("Succeeded", exact=True).nth(len(CHECKS) - 1).wait_for(state="visible")
+            assert page.get_by_text("Succeeded", exact=True).count() == len(CHECKS)
+            assert page.get_by_text("Failed", exact=True).count() == 0
+            for check, description in CHECKS.items():
+                page.get_by_text(check, exact=True).first.click()
+                page.get_by_text(description, exact=True).first.wait_for(state="visible")
+                detail = page.get_by_text("Evaluation result", exact=True).first
+                detail.wait_for(state="visible")
+                page.get_by_text("Passed", exact=True).first.wait_for(state="visible")
+                assert page.get_by_text("Passed", exact=True).count() == 1
+            page.screenshot(path=str(tmp_path / "checks.png"), full_page=True)
             browser.close()
     finally:
         proc.terminate()
@@ -107,3 +127,4 @@ def test_web_ui_shows_our_assets_and_the_successful_run(repo, tmp_path, chromium
             proc.wait()
     assert (tmp_path / "asset-graph.png").stat().st_size > 10_000
     assert (tmp_path / "run.png").stat().st_size > 10_000
+    assert (tmp_path / "checks.png").stat().st_size > 10_000
