@@ -14,6 +14,7 @@ class BugsConfig(Config):
 
     issues_path: str = Field(default="", description="JSON Lines issue export (GitHub REST issue fields); empty: none")
     max_commit_files: int = Field(default=MAX_FILES, description="Fix commits changing more files are not blamed")
+    full: bool = Field(default=False, description="Ignore the SZZ results kept from earlier runs and blame every fix again")
 
 
 @asset(
@@ -23,12 +24,15 @@ class BugsConfig(Config):
     kinds={"git", "parquet"},
     owners=OWNERS,
     description="Bug nodes with FIXES (evidence, confidence) from the fixing commits, AFFECTS on the functions "
-    "they changed, INTRODUCED_BY from SZZ (one `git blame -w -M -C` per file with line ranges), and "
+    "they changed, INTRODUCED_BY from SZZ (one `git blame -w -M` per file with line ranges, only for fixes "
+    "not derived by an earlier run), and "
     "per-function defect signals (fix_count, churn, bugs_introduced).",
 )
 def bugs(context: AssetExecutionContext, config: BugsConfig, home: HomeResource) -> MaterializeResult:
     key = context.partition_key
-    stats = stage_bugs(home.home().repo_path(key), key, home.lake(), config.issues_path or None, config.max_commit_files)
+    h = home.home()
+    stats = stage_bugs(h.repo_path(key), key, home.lake(), config.issues_path or None, config.max_commit_files,
+                       cache_dir=h.cache, full=config.full)
     for n, why in stats.extra["bad_issue_lines"]:
         context.log.warning(f"issue export line {n} skipped: {why}")
     return MaterializeResult(
@@ -36,6 +40,8 @@ def bugs(context: AssetExecutionContext, config: BugsConfig, home: HomeResource)
             "repo": key,
             **{f"rows_{t}": n for t, n in stats.rows.items()},
             "fix_commits": stats.extra["fix_commits"],
+            "mode": stats.extra["mode"],
+            "fixes_blamed": stats.extra["fixes_blamed"],
             "counts": MetadataValue.json({k: v for k, v in stats.extra.items() if isinstance(v, int)}),
             "bad_issue_lines": len(stats.extra["bad_issue_lines"]),
             "bad_issue_lines_first": MetadataValue.json(stats.extra["bad_issue_lines"][:20]),

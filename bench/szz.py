@@ -1,13 +1,16 @@
 """Our SZZ against PyDriller's `Git.get_commits_last_modified_lines`, on the same fix commits.
 
-    .venv/bin/python bench/szz.py PATH [--limit N] [--max-files 100] [--workers 1]   (`bench` extra)
+    .venv/bin/python bench/szz.py PATH [--limit N] [--max-files 100] [--workers N] [--flags "-w -M"]
+    (needs the `bench` extra: pip install -e '.[bench]')
 
 Fix commits are the non-merge commits with fix evidence (`ltm.bugs.evidence`) changing at most
 `--max-files` files (SZZ skips larger ones), the newest `--limit` of them. Both sides diff the
 fix against its parent and blame at the parent, ignoring whitespace, blank and comment lines.
-Ours: one `git log --stdin` for all diffs, one `git blame --porcelain -w -M -C -L...` per file,
-the function each blamed line sits in, and the add-only fallback (`git log -1 -L`); AFFECTS is
-not SZZ and is not timed. PyDriller: one whole-file `git blame -w` per file.
+Ours: one `git log --stdin` for all diffs, one `git blame --porcelain -w -M -L...` per file (run
+by `--workers` threads, default one per CPU up to 4), the function each blamed line sits in
+(spans parsed from one `cat-file --batch`, no cache), and the add-only fallback (the enclosing
+function's lines in the same blame); AFFECTS is not SZZ and is not timed. PyDriller: one
+whole-file `git blame -w` per file, one thread (it has no other mode).
 Prints one JSON object: seconds, fixes per second, speed-up, and agreement: the share of fixes
 whose candidate commits are identical, with the disagreements listed and classified.
 """
@@ -24,7 +27,7 @@ from pathlib import Path
 
 from ltm.bugs.diffs import commit_diffs
 from ltm.bugs.evidence import parse_fix_evidence
-from ltm.bugs.szz import BLAME_FLAGS, analyze_fixes
+from ltm.bugs.szz import BLAME_FLAGS, WORKERS, analyze_fixes
 from ltm.extract.gitrepo import GitRepo
 
 
@@ -57,8 +60,7 @@ def ours(repo: Path, shas: list[str], max_files: int, workers: int, flags: tuple
     fallback: dict[str, set[str]] = {}
     # SZZ only: candidates and the function each blamed line sat in; AFFECTS (the fix's own
     # changed functions) is not part of SZZ and not timed here.
-    for r in analyze_fixes(g, "bench", commit_diffs(g, shas), None, max_files, workers, affects=False,
-                           flags=flags):
+    for r in analyze_fixes(g, "bench", commit_diffs(g, shas), max_files, workers, affects=False, flags=flags):
         blame[r.sha] = {c.sha for c in r.candidates if c.method == "blame"}
         fallback[r.sha] = {c.sha for c in r.candidates if c.method != "blame"}
     return blame, fallback, time.perf_counter() - started
@@ -77,9 +79,9 @@ def pydriller(repo: Path, shas: list[str]) -> tuple[dict[str, set[str]], float]:
     return out, time.perf_counter() - started
 
 
-def _classify(a: set[str], b: set[str], plain: set[str]) -> str:
+def _classify(b: set[str], plain: set[str]) -> str:
     if plain == b:
-        return "-M/-C: ours traces moved or copied lines to where they were first written (plain -w agrees)"
+        return "moved lines: ours traces them to the commit that first wrote them (ours with plain -w agrees)"
     return "other: ours with plain -w still differs (line mapping of the diff, renames)"
 
 
@@ -88,14 +90,16 @@ def main() -> None:
     ap.add_argument("repo", type=Path)
     ap.add_argument("--limit", type=int, default=0, help="only the newest N fix commits (0: all)")
     ap.add_argument("--max-files", type=int, default=100)
-    ap.add_argument("--workers", type=int, default=1, help="our threads running git (PyDriller has one)")
+    ap.add_argument("--workers", type=int, default=WORKERS, help="our threads running git blame (PyDriller has one)")
+    ap.add_argument("--flags", default=" ".join(BLAME_FLAGS), help="our git blame flags (default: the pipeline's)")
     args = ap.parse_args()
     shas = fix_commits(args.repo, args.max_files)
     if args.limit:
         shas = shas[: args.limit]
     load_before = os.getloadavg()
     c0 = _cpu()
-    mine, fallback, t_ours = ours(args.repo, shas, args.max_files, args.workers)
+    flags = tuple(args.flags.split())
+    mine, fallback, t_ours = ours(args.repo, shas, args.max_files, args.workers, flags)
     c1 = _cpu()
     theirs, t_pyd = pydriller(args.repo, shas)
     c2 = _cpu()
@@ -107,7 +111,7 @@ def main() -> None:
     disagreements = [
         {"fix": s[:12], "ours": sorted(x[:12] for x in mine.get(s, set()) | fallback.get(s, set())),
          "pydriller": sorted(x[:12] for x in theirs.get(s, set())),
-         "why": _classify(mine.get(s, set()), theirs.get(s, set()), plain.get(s, set()))}
+         "why": _classify(theirs.get(s, set()), plain.get(s, set()))}
         for s in shas if mine.get(s, set()) != theirs.get(s, set())
     ]
     kinds: dict[str, int] = {}
@@ -115,7 +119,7 @@ def main() -> None:
         kinds[d["why"]] = kinds.get(d["why"], 0) + 1
     n = len(shas)
     print(json.dumps({
-        "repo": str(args.repo), "fix_commits": n, "workers": args.workers,
+        "repo": str(args.repo), "fix_commits": n, "workers": args.workers, "flags": " ".join(flags),
         "ours_seconds": round(t_ours, 2), "pydriller_seconds": round(t_pyd, 2),
         "ours_fixes_per_second": round(n / t_ours, 1) if t_ours else None,
         "pydriller_fixes_per_second": round(n / t_pyd, 1) if t_pyd else None,

@@ -278,6 +278,24 @@ LAKE_TABLES: dict[str, pa.Schema] = {
         ("commits", pa.int64()), ("complete", pa.bool_()), ("since", pa.string()), ("max_commits", pa.int64()),
         ("mined_at", TS),
     ]),
+    # The bugs stage's per-fix SZZ results, keyed by fix sha (a pure function of the sha and the
+    # `settings` string): the next run blames only fixes that are not here.
+    "szz_fixes": pa.schema([
+        pa.field("repo", pa.string(), nullable=False), pa.field("sha", pa.string(), nullable=False),
+        ("settings", pa.string()), ("skipped", pa.string()), ("all_paths", pa.list_(pa.string())),
+        ("affected", pa.list_(pa.struct([("label", pa.string()), ("id", pa.string()), ("qualified_name", pa.string()),
+                                         ("line_start", pa.int32()), ("line_end", pa.int32())]))),
+        ("candidates", pa.list_(pa.struct([
+            ("sha", pa.string()), ("path", pa.string()), ("committed_at", pa.int64()), ("entity_label", pa.string()),
+            ("entity_id", pa.string()), ("entity_name", pa.string()), ("entity_start", pa.int32()),
+            ("entity_end", pa.int32()), ("lines", pa.int64()), ("method", pa.string()),
+        ]))),
+    ]),
+    # The bugs stage's cursor: the history tip its SZZ results were derived for (one row per repository).
+    "bugs_cursor": pa.schema([
+        pa.field("repo", pa.string(), nullable=False), ("tip_sha", pa.string()), ("settings", pa.string()),
+        ("fixes", pa.int64()), ("derived_at", TS),
+    ]),
 }
 """Lake-only tables (never copied into the graph)."""
 

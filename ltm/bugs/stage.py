@@ -1,8 +1,12 @@
 """The bugs stage: fix evidence, issue export, AFFECTS, SZZ and defect signals into the lake.
 
-Reads the repository's commits from the lake (written by the commits stage), reads the fix
-commits' diffs with one `git log --stdin`, blames with one `git blame` per changed file, and
-writes `Bug`, `FIXES`, `AFFECTS`, `INTRODUCED_BY` and `FunctionDefects` for the repository.
+Reads the repository's commits from the lake (written by the commits stage), finds the fixes in
+their messages, and writes `Bug`, `FIXES`, `AFFECTS`, `INTRODUCED_BY` and `FunctionDefects` for
+the repository. SZZ is incremental: results are kept per fix sha in `szz_fixes`
+(`ltm.bugs.fix_store`), so a run reads diffs (one `git log --stdin`) and blames (one
+`git blame` per changed file) only for fixes it has not derived yet; a rewritten history or
+changed settings derive everything again. The rows are rebuilt from all results on every run,
+so a changed issue export (titles, features, report dates) applies to old fixes too.
 """
 
 from __future__ import annotations
@@ -17,11 +21,13 @@ from pathlib import Path
 import polars as pl
 
 from ltm import ids
+from ltm.bugs import fix_store
 from ltm.bugs.diffs import commit_diffs, is_doc_path
 from ltm.bugs.evidence import EvidenceKind, FixEvidence, parse_fix_evidence
 from ltm.bugs.issues import Issue, IssueExport, load_issue_export
-from ltm.bugs.szz import MAX_FILES, WORKERS, Candidate, Entity, FixResult, analyze_fixes
+from ltm.bugs.szz import BLAME_FLAGS, MAX_FILES, WORKERS, Candidate, Entity, FixResult, analyze_fixes
 from ltm.extract.gitrepo import GitRepo
+from ltm.extract.spans import SpanCache
 from ltm.lake import Lake
 from ltm.stages import StageStats
 
@@ -105,11 +111,34 @@ def _bug_row(repo_key: str, b: _Bug, messages: dict[str, str]) -> dict:
     }
 
 
+def _szz(
+    repo: GitRepo, repo_key: str, lake: Lake, fix_shas: list[str], max_files: int, workers: int,
+    cache_dir: Path | None, full: bool,
+) -> tuple[fix_store.Plan, dict[str, FixResult], dict[str, FixResult]]:
+    """(plan, all results by sha, the ones derived in this run): only fixes not kept from before are blamed."""
+    plan = fix_store.plan(lake, repo, repo_key, fix_store.settings(max_files, BLAME_FLAGS), full)
+    todo = [s for s in fix_shas if s not in plan.cached]
+    new: dict[str, FixResult] = {}
+    if todo:
+        cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
+        try:
+            diffs = commit_diffs(repo, todo)
+            new = {r.sha: r for r in analyze_fixes(repo, repo_key, diffs, max_files, workers, cache=cache)}
+        finally:
+            cache.close()
+    results = {s: r for s in fix_shas if (r := plan.cached.get(s) or new.get(s)) is not None}
+    return plan, results, new
+
+
 def stage_bugs(
     repo_path: Path, repo_key: str, lake: Lake, issues_path: str | None = None, max_files: int = MAX_FILES,
-    workers: int = WORKERS,
+    workers: int = WORKERS, cache_dir: Path | None = None, full: bool = False,
 ) -> StageStats:
-    """Bug, FIXES, AFFECTS, INTRODUCED_BY and FunctionDefects rows for one repository."""
+    """Bug, FIXES, AFFECTS, INTRODUCED_BY and FunctionDefects rows for one repository.
+
+    `cache_dir` holds the span cache the history stage shares (None: parse every blob);
+    `full` ignores the kept SZZ results and derives every fix again.
+    """
     started = time.perf_counter()
     repo = GitRepo(repo_path)
     export = load_issue_export(issues_path) if issues_path else None
@@ -119,9 +148,7 @@ def stage_bugs(
     messages = dict(zip(commits["sha"], commits["message"].fill_null("")))
     resolve = _resolver(commits["sha"].to_list())
     fix_shas = list(dict.fromkeys(s for b in bugs.values() for s in b.fixes))
-    report = {s: min((b.issue.created_at for b in bugs.values() if s in b.fixes and b.issue and b.issue.created_at),
-                     default=None) for s in fix_shas}
-    results = {r.sha: r for r in analyze_fixes(repo, repo_key, commit_diffs(repo, fix_shas), report, max_files, workers)}
+    plan, results, new = _szz(repo, repo_key, lake, fix_shas, max_files, workers, cache_dir, full)
     for ref in list(bugs):  # a keyword-only "fix" that touches only docs is a docs fix, not a bug
         b = bugs[ref]
         if all(e.kind == EvidenceKind.KEYWORD for e in b.fixes.values()) and all(
@@ -166,14 +193,18 @@ def stage_bugs(
                 file_path=cand.path if cand else None, blamed_lines=cand.lines if cand else None,
             ))
         rows["Bug"].append(_bug_row(repo_key, b, messages))
-    counts["dropped_after_report"] += sum(r.dropped_after_report for r in results.values())
     signals = _signals(lake, repo_key, results, bugs)
+    kept = new if plan.appends else results
     with lake.write(repo_key) as w:
         for table, data in rows.items():
             w.write(table, data)
         w.write("FunctionDefects", signals)
+        (w.append if plan.appends else w.write)(
+            "szz_fixes", [fix_store.to_row(repo_key, r, plan.setting) for r in kept.values()])
+        w.write("bugs_cursor", [plan.cursor_row(repo_key, len(plan.cached) + len(kept) if plan.appends else len(kept))])
     stats = StageStats(dict(w.rows), time.perf_counter() - started)
     stats.extra = {
+        "mode": plan.mode, "fixes_blamed": len(new), "fixes_reused": len(results) - len(new),
         "fix_commits": len(results), "bad_issue_lines": export.bad_lines if export else [],
         "issues_loaded": len(export.issues) if export else 0, **dict(counts),
     }

@@ -1,32 +1,37 @@
 """SZZ: the commits that introduced the lines a fix changed, with the function they sat in.
 
 For each fix commit (merges and very large commits skipped), the deleted and changed lines of
-every file are blamed at the fix's parent with ONE `git blame --porcelain -w -M -C` per file and
-one `-L a,b` per run of lines (never a process per line). Blank and comment lines are ignored;
-`-w` ignores whitespace and `-M -C` follow lines moved within and across files. Candidates
-committed after the bug's report date are dropped. A fix that only adds lines falls back to the
-last earlier commit that changed the enclosing function: `git log -1 -L start,end:path` at the
-parent (incremental since git 2.27, so it stops at the first commit that touched the range).
+every file are blamed at the fix's parent with ONE `git blame --porcelain -w -M` per file and one
+`-L a,b` per run of lines (never a process per line). Blank and comment lines are ignored; `-w`
+ignores whitespace, `-M` follows lines moved within a file and blame follows file renames.
+Copies across files (`-C`) are not followed: they cost a tree diff per commit walked and moved
+agreement with PyDriller's SZZ below 90% (BENCHMARKS.md). A fix that only adds lines falls back
+to the last earlier commit that changed the enclosing function: the same blame, over the
+function's lines at the parent, newest commit wins.
+
+The main thread reads the diffs, plans each fix's blames and maps blamed lines to functions
+(spans parsed once per blob, from the shared span cache when the history stage has them); a
+small thread pool runs the `git blame` processes, so both cores work. Results come in input order.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-import threading
+from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from ltm import ids
 from ltm.bugs.diffs import CommitDiff, FileDiff
-from ltm.extract.code_entities import parse_definitions
-from ltm.extract.gitrepo import BlobReader, GitRepo
+from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import language_for
+from ltm.extract.spans import SpanCache
+from ltm.extract.version_chains import SpanReader
 
 MAX_FILES = 100
-BLAME_FLAGS = ("-w", "-M", "-C")  # ignore whitespace, follow moved and copied lines
+BLAME_FLAGS = ("-w", "-M")  # ignore whitespace, follow lines moved within a file
 WORKERS = min(4, os.cpu_count() or 1)
 _COMMENT_PREFIXES = ("#", "//", "/*", "*", '"""', "'''")
 
@@ -74,9 +79,7 @@ class FixResult:
     sha: str
     affected: dict[str, Entity] = field(default_factory=dict)
     candidates: list[Candidate] = field(default_factory=list)
-    skipped: str | None = None  # merge, too_many_files
-    dropped_after_report: int = 0
-    code_paths: list[str] = field(default_factory=list)
+    skipped: str | None = None  # merge, root_commit, too_many_files
     all_paths: list[str] = field(default_factory=list)
 
     @property
@@ -84,7 +87,7 @@ class FixResult:
         return {c.sha for c in self.candidates}
 
 
-def _ranges(lines: list[int]) -> list[tuple[int, int]]:
+def _ranges(lines: Iterable[int]) -> list[tuple[int, int]]:
     """Sorted line numbers as runs: [3, 4, 5, 9] -> [(3, 5), (9, 9)]."""
     out: list[tuple[int, int]] = []
     for n in sorted(set(lines)):
@@ -96,20 +99,21 @@ def _ranges(lines: list[int]) -> list[tuple[int, int]]:
 
 
 def blame_lines(
-    repo: GitRepo, rev: str, path: str, lines: list[int], flags: tuple[str, ...] = BLAME_FLAGS
+    repo: GitRepo, rev: str, path: str, lines: Iterable[int], flags: tuple[str, ...] = BLAME_FLAGS
 ) -> dict[int, BlameLine]:
     """Who last changed each of `lines` of `path` at `rev`: one porcelain blame with -L ranges.
 
-    `-M -C` follow a moved or copied block when it has at least 20 alphanumeric characters
-    inside the blamed ranges (git's default threshold).
+    `-M` follows a moved block when it has at least 20 alphanumeric characters inside the
+    blamed ranges (git's default threshold). A range git refuses (past the end) gives {}.
     """
-    if not lines:
+    ranges = _ranges(lines)
+    if not ranges:
         return {}
     args = ["blame", "--porcelain", *flags]
-    for a, b in _ranges(lines):
+    for a, b in ranges:
         args += ["-L", f"{a},{b}"]
     res = subprocess.run(repo._cmd(*args, rev, "--", path), capture_output=True)
-    if res.returncode != 0:  # a line range past the end (a diff git computed differently): skip the file
+    if res.returncode != 0:
         return {}
     out: dict[int, BlameLine] = {}
     times: dict[str, int] = {}
@@ -132,46 +136,29 @@ def blame_lines(
     return out
 
 
-def last_change(repo: GitRepo, rev: str, path: str, start: int, end: int) -> BlameLine | None:
-    """The newest commit up to `rev` that changed lines start..end of `path` (`git log -1 -L`)."""
-    res = subprocess.run(
-        repo._cmd("log", "-1", "--no-patch", "--format=%H %ct", "-L", f"{start},{end}:{path}", rev), capture_output=True
-    )
-    fields = res.stdout.decode(errors="replace").split()
-    if res.returncode != 0 or len(fields) < 2:
-        return None
-    return BlameLine(fields[0], path, int(fields[1]))
-
-
 class EntityIndex:
-    """Function and class spans of file versions, parsed once per blob.
+    """Function and class spans of file versions (a blob id, else `rev:path`), parsed once each."""
 
-    A version is named by a blob id when the diff gave one, else by `rev:path`.
-    """
-
-    def __init__(self, repo_key: str, blobs: BlobReader):
-        self._repo_key, self._blobs = repo_key, blobs
-        self._cache: dict[tuple[str, str], list[Entity]] = {}
+    def __init__(self, repo_key: str, spans: SpanReader):
+        self._repo_key, self._spans = repo_key, spans
+        self._memo: dict[tuple[str, str], list[Entity]] = {}
 
     def entities(self, obj: str, path: str) -> list[Entity]:
         key = (obj, path)
-        if key not in self._cache:
+        if key not in self._memo:
             spec = language_for(path)
             found: list[Entity] = []
             if spec is not None:
                 try:
-                    src = self._blobs.read(obj)
+                    spans = self._spans.spans(obj, spec) or []
                 except Exception:  # noqa: BLE001 - a path git cannot show at rev has no entities
-                    src = b""
-                if src and b"\0" not in src[:8192]:
-                    defs, _ = parse_definitions(spec, src)
-                    for d in defs:
-                        label = "Class" if d["kind"] == "class" else "Function"
-                        make = ids.class_id if label == "Class" else ids.function_id
-                        found.append(Entity(label, make(self._repo_key, path, d["qualified_name"]),
-                                            d["qualified_name"], d["line_start"], d["line_end"]))
-            self._cache[key] = found
-        return self._cache[key]
+                    spans = []
+                for s in spans:
+                    label, make = ("Class", ids.class_id) if s.kind == "class" else ("Function", ids.function_id)
+                    found.append(Entity(label, make(self._repo_key, path, s.qualified_name), s.qualified_name,
+                                        s.line_start, s.line_end))
+            self._memo[key] = found
+        return self._memo[key]
 
     def at(self, obj: str, path: str, line: int) -> Entity | None:
         """The innermost function or class of the version `obj` of `path` that spans `line`."""
@@ -182,14 +169,23 @@ class EntityIndex:
         return best
 
 
+@dataclass
+class _Job:
+    """One file's blame for one fix: its deleted lines, or (add-only fix) the enclosing functions."""
+
+    path: str
+    old: str
+    lines: list[int] = field(default_factory=list)
+    functions: list[Entity] = field(default_factory=list)
+
+
 def _old(fd: FileDiff, parent: str) -> str:
     return fd.old_blob or f"{parent}:{fd.old_path}"
 
 
-def _affected(fd: FileDiff, fix: CommitDiff, index: EntityIndex, out: dict[str, Entity]) -> None:
-    parent = fix.parents[0] if fix.parents else None
+def _affected(fd: FileDiff, fix: CommitDiff, parent: str, index: EntityIndex, out: dict[str, Entity]) -> None:
     for h in fd.hunks:
-        if fd.old_path and parent:
+        if fd.old_path:
             for n, _ in h.deleted:
                 if e := index.at(_old(fd, parent), fd.old_path, n):
                     out[e.id] = e
@@ -199,87 +195,82 @@ def _affected(fd: FileDiff, fix: CommitDiff, index: EntityIndex, out: dict[str, 
                     out[e.id] = e
 
 
-def analyze_fix(
-    repo: GitRepo, fix: CommitDiff, index: EntityIndex, report_date: datetime | None = None,
-    max_files: int = MAX_FILES, affects: bool = True, flags: tuple[str, ...] = BLAME_FLAGS,
-) -> FixResult:
-    """SZZ candidates of one fix commit and, with `affects`, the entities it changed."""
-    res = FixResult(fix.sha)
-    res.all_paths = [f.path for f in fix.files]
-    res.code_paths = [f.path for f in fix.files if language_for(f.path)]
+def _plan(fix: CommitDiff, index: EntityIndex, max_files: int, affects: bool) -> tuple[FixResult, list[_Job]]:
+    """The fix's result so far (skip reason, affected entities) and the blames it needs."""
+    res = FixResult(fix.sha, all_paths=[f.path for f in fix.files])
     if fix.is_merge:
         res.skipped = "merge"
-        return res
-    if not fix.parents:
+    elif not fix.parents:
         res.skipped = "root_commit"
-        return res
-    if len(fix.files) > max_files:
+    elif len(fix.files) > max_files:
         res.skipped = "too_many_files"
-        return res
+    if res.skipped:
+        return res, []
     parent = fix.parents[0]
-    for fd in fix.files:
-        if affects and not fd.binary:
-            _affected(fd, fix, index, res.affected)
-    limit = int(report_date.timestamp()) if report_date else None
-    blamed: dict[tuple[str, str | None], Candidate] = {}
+    files = [fd for fd in fix.files if not fd.binary]
+    if affects:
+        for fd in files:
+            _affected(fd, fix, parent, index, res.affected)
+    jobs = [_Job(fd.old_path, _old(fd, parent), [n for h in fd.hunks for n, t in h.deleted if is_blameable(t)])
+            for fd in files if fd.old_path]
+    jobs = [j for j in jobs if j.lines]
+    if jobs:
+        return res, jobs
+    for fd in files:  # add-only fix: the enclosing functions' last change before the fix
+        if fd.old_path:
+            job = _Job(fd.old_path, _old(fd, parent))
+            found = {e for h in fd.hunks
+                     if (e := index.at(job.old, job.path, h.old_start) or index.at(job.old, job.path, h.old_start + 1))}
+            job.functions = sorted(found, key=lambda e: (e.line_start, e.id))
+            if job.functions:
+                jobs.append(job)
+    return res, jobs
 
-    def keep(b: BlameLine) -> bool:
-        if limit is not None and b.committed_at > limit:
-            res.dropped_after_report += 1
-            return False
-        return True
 
-    def add(b: BlameLine, entity: Entity | None, method: str, lines: int = 1) -> None:
-        key = (b.sha, entity.id if entity else None)
-        c = blamed.setdefault(key, Candidate(b.sha, b.path, b.committed_at, entity, 0, method))
-        c.lines += lines
+def _blame(repo: GitRepo, parent: str, job: _Job, flags: tuple[str, ...]) -> dict[int, BlameLine]:
+    lines = job.lines or [n for e in job.functions for n in range(e.line_start, e.line_end + 1)]
+    return blame_lines(repo, parent, job.path, lines, flags)
 
-    deleted = {fd.old_path: (fd, [n for h in fd.hunks for n, t in h.deleted if is_blameable(t)])
-               for fd in fix.files if fd.old_path and not fd.binary}
-    if any(lines for _, lines in deleted.values()):
-        for path, (fd, lines) in deleted.items():
-            for n, b in blame_lines(repo, parent, path, lines, flags).items():
-                if keep(b):
-                    add(b, index.at(_old(fd, parent), path, n), "blame")
-    else:
-        for fd in fix.files:  # add-only fix: the enclosing function's last change before the fix
-            if fd.binary or not fd.old_path:
-                continue
-            path = fd.old_path
-            enclosing = {e for h in fd.hunks
-                         if (e := index.at(_old(fd, parent), path, h.old_start)
-                             or index.at(_old(fd, parent), path, h.old_start + 1))}
-            for e in sorted(enclosing, key=lambda e: e.line_start):
-                last = last_change(repo, parent, path, e.line_start, e.line_end)
-                if last is not None and keep(last):
-                    add(last, e, "function_history", 0)
-    res.candidates = list(blamed.values())
+
+def _finish(res: FixResult, jobs: list[_Job], blamed: list[dict[int, BlameLine]], index: EntityIndex) -> FixResult:
+    found: dict[tuple[str, str | None], Candidate] = {}
+    for job, lines in zip(jobs, blamed):
+        if job.lines:
+            for n, b in lines.items():
+                entity = index.at(job.old, job.path, n)
+                c = found.setdefault((b.sha, entity.id if entity else None),
+                                     Candidate(b.sha, b.path, b.committed_at, entity, 0, "blame"))
+                c.lines += 1
+        for e in job.functions:
+            inside = [b for n, b in lines.items() if e.line_start <= n <= e.line_end]
+            if inside:
+                b = max(inside, key=lambda b: (b.committed_at, b.sha))
+                found.setdefault((b.sha, e.id), Candidate(b.sha, b.path, b.committed_at, e, 0, "function_history"))
+    res.candidates = list(found.values())
     return res
 
 
 def analyze_fixes(
-    repo: GitRepo, repo_key: str, diffs: Iterable[CommitDiff], report_dates: dict[str, datetime | None] | None = None,
-    max_files: int = MAX_FILES, workers: int = WORKERS, affects: bool = True,
-    flags: tuple[str, ...] = BLAME_FLAGS,
+    repo: GitRepo, repo_key: str, diffs: Iterable[CommitDiff], max_files: int = MAX_FILES,
+    workers: int = WORKERS, affects: bool = True, flags: tuple[str, ...] = BLAME_FLAGS,
+    cache: SpanCache | None = None,
 ) -> Iterator[FixResult]:
-    """`analyze_fix` over many fixes with `workers` threads (git runs in subprocesses, so blames
-    overlap); each thread has its own `cat-file --batch` reader. Results come in input order."""
-    dates = report_dates or {}
-    local = threading.local()
-    readers: list[BlobReader] = []
-    guard = threading.Lock()
+    """SZZ candidates of each fix and, with `affects`, the entities it changed, in input order.
 
-    def one(diff: CommitDiff) -> FixResult:
-        if not hasattr(local, "index"):
-            reader = repo.blobs()
-            with guard:
-                readers.append(reader)
-            local.index = EntityIndex(repo_key, reader)
-        return analyze_fix(repo, diff, local.index, dates.get(diff.sha), max_files, affects, flags)
-
-    try:
-        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            yield from pool.map(one, diffs)
-    finally:
-        for r in readers:
-            r.close()
+    `workers` threads run the `git blame` processes while this thread plans the next fixes;
+    spans come from `cache` (the home's span cache) or are parsed from one `cat-file --batch`.
+    """
+    workers = max(1, workers)
+    with repo.blobs() as blobs, ThreadPoolExecutor(max_workers=workers) as pool:
+        index = EntityIndex(repo_key, SpanReader(blobs, cache if cache is not None else SpanCache(None)))
+        window: deque[tuple[FixResult, list[_Job], list[Future]]] = deque()
+        for fix in diffs:
+            res, jobs = _plan(fix, index, max_files, affects)
+            parent = fix.parents[0] if fix.parents else ""
+            window.append((res, jobs, [pool.submit(_blame, repo, parent, j, flags) for j in jobs]))
+            while len(window) > 8 * workers:  # keep the pool busy, memory bounded
+                res, jobs, futures = window.popleft()
+                yield _finish(res, jobs, [f.result() for f in futures], index)
+        while window:
+            res, jobs, futures = window.popleft()
+            yield _finish(res, jobs, [f.result() for f in futures], index)
