@@ -102,7 +102,8 @@ def main() -> None:
 @click.option("--max-commits", type=click.IntRange(1), default=None, help="Mine at most this many commits, newest first.")
 @click.option("--skip", "skip", multiple=True,
               help="Path pattern to skip in the history (repeatable; replaces the default list: node_modules/, vendor/, dist/, *.min.js, ...).")
-@click.option("--full-history", is_flag=True, help="Ignore the history cursor and mine the whole range again.")
+@click.option("--full-history", is_flag=True,
+              help="Ignore the history cursor and mine the whole range again (and blame every fix again).")
 @click.option("--issues", "issues", default=None, type=click.Path(dir_okay=False),
               help="JSON Lines issue export (GitHub REST issue fields) for the bugs stage: titles, labels, report dates.")
 @home_option
@@ -143,11 +144,12 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
         click.echo(f"ingesting {', '.join(keys)} into {h.root} ...", err=True)
         history = {k: v for k, v in {"branch": branch, "since": since, "max_commits": max_commits,
                                      "skip_patterns": list(skip) or None, "full": full_history or None}.items() if v}
-        bugs = {"issues_path": str(Path(issues).resolve())} if issues else None
+        bugs = {k: v for k, v in {"issues_path": str(Path(issues).resolve()) if issues else None,
+                                  "full": full_history or None}.items() if v} or None
         run_module.ingest_partitions(h, keys, provider, on_done=report, commits_config=history, bugs_config=bugs)
 
 
-_SHOWN = ("mode", "commits", "rows_Bug", "fix_commits", "commits_mined", "rows_MODIFIES", "files_parsed", "memories", "links", "links_added",
+_SHOWN = ("mode", "commits", "rows_Bug", "fix_commits", "fixes_blamed", "commits_mined", "rows_MODIFIES", "files_parsed", "memories", "links", "links_added",
           "links_removed", "rows_Function", "rows_Class", "rows", "embedded_now", "cache_hits",
           "node_total", "edge_total", "table_rows", "ok", "coverage")
 

@@ -4,10 +4,10 @@ For each fix commit (merges and very large commits skipped), the deleted and cha
 every file are blamed at the fix's parent with ONE `git blame --porcelain -w -M` per file and one
 `-L a,b` per run of lines (never a process per line). Blank and comment lines are ignored; `-w`
 ignores whitespace, `-M` follows lines moved within a file and blame follows file renames.
-Copies across files (`-C`) are not followed: they cost a tree diff per commit walked and moved
-agreement with PyDriller's SZZ below 90% (BENCHMARKS.md). A fix that only adds lines falls back
-to the last earlier commit that changed the enclosing function: the same blame, over the
-function's lines at the parent, newest commit wins.
+Copies across files (`-C`) are not followed: they cost a search of the other files each walked
+commit changed, and lower agreement with PyDriller's SZZ (BENCHMARKS.md). A fix that only adds
+lines falls back to the last earlier commit that changed the enclosing function: the same blame,
+over the function's lines at the parent, newest commit wins.
 
 The main thread reads the diffs, plans each fix's blames and maps blamed lines to functions
 (spans parsed once per blob, from the shared span cache when the history stage has them); a

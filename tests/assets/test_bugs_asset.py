@@ -48,3 +48,25 @@ def test_bugs_asset_puts_fixes_affects_szz_and_signals_in_the_graph(tmp_path):
         assert query(conn, "MATCH (f:Function) WHERE f.name = $n RETURN f.fix_count", {"n": "load"}) == [[1]]
     checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
     assert all(checks.values())
+
+
+def test_a_second_run_of_the_bugs_asset_blames_only_new_fixes(tmp_path):
+    from assets import bugs, commits
+
+    b, shas = _history(tmp_path / "repo")
+    home_dir = tmp_path / "home"
+    key = register_repository(Home.resolve(home_dir).create(), b.path)
+    instance = DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("repos", [key])
+
+    def run():
+        res = materialize([commits, bugs], partition_key=key, instance=instance,
+                          resources={"home": HomeResource(path=str(home_dir))})
+        meta = res.asset_materializations_for_node("bugs")[0].metadata
+        return meta["mode"].value, meta["fixes_blamed"].value, meta["rows_Bug"].value
+
+    assert run() == ("full", 4, 4)
+    assert run() == ("up_to_date", 0, 4)
+    b.write("app/auth.py", "def validate(token, secret):\n    return bool(token) and token == secret\n")
+    b.commit("Refuse empty tokens, fixes #30")
+    assert run() == ("incremental", 1, 5)
