@@ -1,6 +1,6 @@
 """Our SZZ against PyDriller's `Git.get_commits_last_modified_lines`, on the same fix commits.
 
-    .venv/bin/python bench/szz.py PATH [--limit N] [--max-files 100] [--workers N] [--flags "-w -M"]
+    .venv/bin/python bench/szz.py PATH [--limit N] [--max-files 100] [--workers N] [--flags "-w -M"] [--repeat R]
     (needs the `bench` extra: pip install -e '.[bench]')
 
 Fix commits are the non-merge commits with fix evidence (`ltm.bugs.evidence`) changing at most
@@ -11,8 +11,11 @@ by `--workers` threads, default one per CPU up to 4), the function each blamed l
 (spans parsed from one `cat-file --batch`, no cache), and the add-only fallback (the enclosing
 function's lines in the same blame); AFFECTS is not SZZ and is not timed. PyDriller: one
 whole-file `git blame -w` per file, one thread (it has no other mode).
-Prints one JSON object: seconds, fixes per second, speed-up, and agreement: the share of fixes
-whose candidate commits are identical, with the disagreements listed and classified.
+Prints one JSON object: seconds (wall and CPU of the process and its git children), fixes per
+second, speed-up, the worker count and blame flags, the load average, and agreement: the share of
+fixes whose candidate commits are identical, with the disagreements listed and classified (an
+untimed run of ours with plain `-w` tells moved-line tracing from other causes). `--repeat R`
+runs R rounds, alternating which side goes first, and reports medians.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import time
 from pathlib import Path
@@ -92,17 +96,28 @@ def main() -> None:
     ap.add_argument("--max-files", type=int, default=100)
     ap.add_argument("--workers", type=int, default=WORKERS, help="our threads running git blame (PyDriller has one)")
     ap.add_argument("--flags", default=" ".join(BLAME_FLAGS), help="our git blame flags (default: the pipeline's)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="rounds, alternating which side goes first; figures are medians (ratios: of each round's)")
     args = ap.parse_args()
     shas = fix_commits(args.repo, args.max_files)
     if args.limit:
         shas = shas[: args.limit]
     load_before = os.getloadavg()
-    c0 = _cpu()
     flags = tuple(args.flags.split())
-    mine, fallback, t_ours = ours(args.repo, shas, args.max_files, args.workers, flags)
-    c1 = _cpu()
-    theirs, t_pyd = pydriller(args.repo, shas)
-    c2 = _cpu()
+    rounds: list[dict[str, float]] = []
+    for r in range(max(1, args.repeat)):
+        got: dict[str, float] = {}
+        for side in (("ours", "pydriller") if r % 2 == 0 else ("pydriller", "ours")):
+            c = _cpu()
+            if side == "ours":
+                mine, fallback, got["ours"] = ours(args.repo, shas, args.max_files, args.workers, flags)
+            else:
+                theirs, got["pydriller"] = pydriller(args.repo, shas)
+            got[f"{side}_cpu"] = _cpu() - c
+        got["load"] = os.getloadavg()[0]
+        rounds.append(got)
+    t_ours, t_pyd = (statistics.median(g[k] for g in rounds) for k in ("ours", "pydriller"))
+    cpu_ours, cpu_pyd = (statistics.median(g[k] for g in rounds) for k in ("ours_cpu", "pydriller_cpu"))
     plain, _, _ = ours(args.repo, shas, args.max_files, args.workers, ("-w",))  # untimed: explains disagreements
     same = [s for s in shas if mine.get(s, set()) == theirs.get(s, set())]
     same_with_fallback = [s for s in shas if mine.get(s, set()) | fallback.get(s, set()) == theirs.get(s, set())]
@@ -123,9 +138,10 @@ def main() -> None:
         "ours_seconds": round(t_ours, 2), "pydriller_seconds": round(t_pyd, 2),
         "ours_fixes_per_second": round(n / t_ours, 1) if t_ours else None,
         "pydriller_fixes_per_second": round(n / t_pyd, 1) if t_pyd else None,
-        "speedup": round(t_pyd / t_ours, 1) if t_ours else None,
-        "ours_cpu_seconds": round(c1 - c0, 2), "pydriller_cpu_seconds": round(c2 - c1, 2),
-        "cpu_speedup": round((c2 - c1) / (c1 - c0), 1) if c1 > c0 else None,
+        "speedup": round(statistics.median(g["pydriller"] / g["ours"] for g in rounds), 1),
+        "ours_cpu_seconds": round(cpu_ours, 2), "pydriller_cpu_seconds": round(cpu_pyd, 2),
+        "cpu_speedup": round(statistics.median(g["pydriller_cpu"] / g["ours_cpu"] for g in rounds), 1),
+        "rounds": [{k: round(v, 2) for k, v in g.items()} for g in rounds],
         "same_candidates_blame": round(len(same) / n, 3) if n else None,
         "same_candidates_with_add_only_fallback": round(len(same_with_fallback) / n, 3) if n else None,
         "same_candidates_plain_w": round(len(same_plain) / n, 3) if n else None,
