@@ -1,16 +1,21 @@
 """Our SZZ against PyDriller's `Git.get_commits_last_modified_lines`, on the same fix commits.
 
     .venv/bin/python bench/szz.py PATH [--limit N] [--max-files 100] [--workers N] [--flags "-w -M"] [--repeat R]
+        [--no-commit-graph]
     (needs the `bench` extra: pip install -e '.[bench]')
 
 Fix commits are the non-merge commits with fix evidence (`ltm.bugs.evidence`) changing at most
 `--max-files` files (SZZ skips larger ones), the newest `--limit` of them. Both sides diff the
 fix against its parent and blame at the parent, ignoring whitespace, blank and comment lines.
-Ours: one `git log --stdin` for all diffs, one `git blame --porcelain -w -M -L...` per file (run
-by `--workers` threads, default one per CPU up to 4), the function each blamed line sits in
-(spans parsed from one `cat-file --batch`, no cache), and the add-only fallback (the enclosing
-function's lines in the same blame); AFFECTS is not SZZ and is not timed. PyDriller: one
-whole-file `git blame -w` per file, one thread (it has no other mode).
+Ours, as the bugs stage runs it: a commit-graph written into a scratch object directory outside
+the repository (timed), one `git log --stdin` for all diffs, one `git blame --porcelain -w -M
+-L...` per file (run by `--workers` threads, default one per CPU up to 4), the function each
+blamed line sits in, and the add-only fallback (the enclosing function's lines in the same
+blame); AFFECTS is not SZZ and is not timed. The functions come from the span cache the history
+stage leaves in the home (filled untimed before the rounds, as the pipeline runs history first);
+`ours_parsing` is the same run with no cache, parsing every blob it needs (one `cat-file
+--batch`), for a bugs stage without a history stage before it. PyDriller: one whole-file `git
+blame -w` per file, one thread (it has no other mode).
 Prints one JSON object: seconds (wall and CPU of the process and its git children), fixes per
 second, speed-up, the worker count and blame flags, the load average, and agreement: the share of
 fixes whose candidate commits are identical, with the disagreements listed and classified (an
@@ -26,6 +31,7 @@ import os
 import resource
 import statistics
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,6 +39,8 @@ from ltm.bugs.diffs import commit_diffs
 from ltm.bugs.evidence import parse_fix_evidence
 from ltm.bugs.szz import BLAME_FLAGS, WORKERS, analyze_fixes
 from ltm.extract.gitrepo import GitRepo
+from ltm.extract.history import mine_history
+from ltm.extract.spans import SpanCache
 
 
 def _cpu() -> float:
@@ -56,17 +64,37 @@ def fix_commits(repo: Path, max_files: int) -> list[str]:
     return shas
 
 
-def ours(repo: Path, shas: list[str], max_files: int, workers: int, flags: tuple[str, ...] = BLAME_FLAGS) -> tuple[dict[str, set[str]], dict[str, set[str]], float]:
-    """(blame candidates, add-only fallback candidates) per fix, and the seconds it took."""
+def history_spans(repo: Path, cache_file: Path) -> None:
+    """What the history stage leaves in the home before the bugs stage runs: the span cache (untimed)."""
+    cache = SpanCache(cache_file)
+    mine_history(GitRepo(repo), "bench", "HEAD", cache=cache, workers=WORKERS)
+    cache.close()
+
+
+def ours(
+    repo: Path, shas: list[str], max_files: int, workers: int, flags: tuple[str, ...] = BLAME_FLAGS,
+    spans: Path | None = None, commit_graph: bool = True,
+) -> tuple[dict[str, set[str]], dict[str, set[str]], float]:
+    """(blame candidates, add-only fallback candidates) per fix, and the seconds it took.
+
+    As the bugs stage runs it: a commit-graph written under a scratch home (timed), spans from
+    the history stage's cache file `spans` (None: every blob parsed here, timed).
+    """
     started = time.perf_counter()
     g = GitRepo(repo)
     blame: dict[str, set[str]] = {}
     fallback: dict[str, set[str]] = {}
-    # SZZ only: candidates and the function each blamed line sat in; AFFECTS (the fix's own
-    # changed functions) is not part of SZZ and not timed here.
-    for r in analyze_fixes(g, "bench", commit_diffs(g, shas), max_files, workers, affects=False, flags=flags):
-        blame[r.sha] = {c.sha for c in r.candidates if c.method == "blame"}
-        fallback[r.sha] = {c.sha for c in r.candidates if c.method != "blame"}
+    with tempfile.TemporaryDirectory() as home:
+        if commit_graph:
+            g.use_commit_graph(Path(home) / "objects")
+        cache = SpanCache(spans)
+        # SZZ only: candidates and the function each blamed line sat in; AFFECTS (the fix's own
+        # changed functions) is not part of SZZ and not timed here.
+        for r in analyze_fixes(g, "bench", commit_diffs(g, shas), max_files, workers, affects=False, flags=flags,
+                               cache=cache):
+            blame[r.sha] = {c.sha for c in r.candidates if c.method == "blame"}
+            fallback[r.sha] = {c.sha for c in r.candidates if c.method != "blame"}
+        cache.close()
     return blame, fallback, time.perf_counter() - started
 
 
@@ -98,25 +126,34 @@ def main() -> None:
     ap.add_argument("--flags", default=" ".join(BLAME_FLAGS), help="our git blame flags (default: the pipeline's)")
     ap.add_argument("--repeat", type=int, default=1,
                     help="rounds, alternating which side goes first; figures are medians (ratios: of each round's)")
+    ap.add_argument("--no-commit-graph", action="store_true", help="ours without the commit-graph the stage writes")
     args = ap.parse_args()
     shas = fix_commits(args.repo, args.max_files)
     if args.limit:
         shas = shas[: args.limit]
     load_before = os.getloadavg()
     flags = tuple(args.flags.split())
+    graph = not args.no_commit_graph
+    scratch = tempfile.TemporaryDirectory()
+    spans = Path(scratch.name) / "spans.sqlite"
+    history_spans(args.repo, spans)  # untimed: the history stage runs before the bugs stage
     rounds: list[dict[str, float]] = []
+    sides = ("ours", "ours_parsing", "pydriller")
     for r in range(max(1, args.repeat)):
         got: dict[str, float] = {}
-        for side in (("ours", "pydriller") if r % 2 == 0 else ("pydriller", "ours")):
+        for side in (sides if r % 2 == 0 else tuple(reversed(sides))):
             c = _cpu()
             if side == "ours":
-                mine, fallback, got["ours"] = ours(args.repo, shas, args.max_files, args.workers, flags)
+                mine, fallback, got["ours"] = ours(args.repo, shas, args.max_files, args.workers, flags, spans, graph)
+            elif side == "ours_parsing":
+                _, _, got["ours_parsing"] = ours(args.repo, shas, args.max_files, args.workers, flags, None, graph)
             else:
                 theirs, got["pydriller"] = pydriller(args.repo, shas)
             got[f"{side}_cpu"] = _cpu() - c
         got["load"] = os.getloadavg()[0]
         rounds.append(got)
-    t_ours, t_pyd = (statistics.median(g[k] for g in rounds) for k in ("ours", "pydriller"))
+    scratch.cleanup()
+    t_ours, t_parse, t_pyd = (statistics.median(g[k] for g in rounds) for k in sides)
     cpu_ours, cpu_pyd = (statistics.median(g[k] for g in rounds) for k in ("ours_cpu", "pydriller_cpu"))
     plain, _, _ = ours(args.repo, shas, args.max_files, args.workers, ("-w",))  # untimed: explains disagreements
     same = [s for s in shas if mine.get(s, set()) == theirs.get(s, set())]
@@ -139,6 +176,8 @@ def main() -> None:
         "ours_fixes_per_second": round(n / t_ours, 1) if t_ours else None,
         "pydriller_fixes_per_second": round(n / t_pyd, 1) if t_pyd else None,
         "speedup": round(statistics.median(g["pydriller"] / g["ours"] for g in rounds), 1),
+        "ours_parsing_spans_seconds": round(t_parse, 2),
+        "speedup_parsing_spans": round(statistics.median(g["pydriller"] / g["ours_parsing"] for g in rounds), 1),
         "ours_cpu_seconds": round(cpu_ours, 2), "pydriller_cpu_seconds": round(cpu_pyd, 2),
         "cpu_speedup": round(statistics.median(g["pydriller_cpu"] / g["ours_cpu"] for g in rounds), 1),
         "rounds": [{k: round(v, 2) for k, v in g.items()} for g in rounds],

@@ -170,7 +170,7 @@ def commit_diffs(repo: GitRepo, shas: Iterable[str]) -> Iterator[CommitDiff]:
         "log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "-M", "--full-index", "--no-color", "--no-ext-diff",
         "--no-textconv", "--format=%x00%H %P",
     )
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=repo.env)
     assert proc.stdin and proc.stdout and proc.stderr
 
     def feed() -> None:

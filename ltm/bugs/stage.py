@@ -120,6 +120,8 @@ def _szz(
     todo = [s for s in fix_shas if s not in plan.cached]
     new: dict[str, FixResult] = {}
     if todo:
+        if cache_dir is not None:  # blame walks history: a commit-graph of our own makes it faster
+            repo.use_commit_graph(cache_dir / "commit-graph" / repo_key / "objects")
         cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
         try:
             diffs = commit_diffs(repo, todo)

@@ -112,7 +112,7 @@ def blame_lines(
     args = ["blame", "--porcelain", *flags]
     for a, b in ranges:
         args += ["-L", f"{a},{b}"]
-    res = subprocess.run(repo._cmd(*args, rev, "--", path), capture_output=True)
+    res = subprocess.run(repo._cmd(*args, rev, "--", path), capture_output=True, env=repo.env)
     if res.returncode != 0:
         return {}
     out: dict[int, BlameLine] = {}

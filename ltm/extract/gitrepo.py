@@ -7,6 +7,7 @@ for blobs; never a git process per commit or per file.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import tempfile
 import threading
@@ -66,13 +67,38 @@ class GitRepo:
             raise RepositoryError(f"{p} does not exist: pass the path of a git repository") from e
         self.path = Path(self._repo.working_tree_dir or self._repo.git_dir).resolve()
         self.git_dir = Path(self._repo.git_dir).resolve()
+        self.env: dict[str, str] | None = None  # the environment of our git processes (None: inherited)
 
     def _cmd(self, *args: str) -> list[str]:
         return [*_GIT, "--git-dir", str(self.git_dir), *args]
 
+    def use_commit_graph(self, objects_dir: Path) -> bool:
+        """Speed up history walks (`git blame`) with a commit-graph kept in `objects_dir`, outside the repository.
+
+        The graph is written into an object directory of our own (under the home's cache) that
+        every later git process of this `GitRepo` sees as an alternate; the mined repository is
+        not touched. Git prefers the repository's own commit-graph when it has one, and reads
+        commits the graph lacks from the objects, so a stale graph is slower, never wrong.
+        False (and nothing changes) for a shallow repository, where git ignores commit-graphs,
+        or when git cannot write one.
+        """
+        if self.is_shallow():
+            return False
+        (objects_dir / "info").mkdir(parents=True, exist_ok=True)
+        outer = os.environ.get("GIT_ALTERNATE_OBJECT_DIRECTORIES")
+        env = {**os.environ, "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.pathsep.join(filter(None, [outer, str(objects_dir)]))}
+        res = subprocess.run(
+            self._cmd("commit-graph", "write", "--reachable", "--no-progress", "--object-dir", str(objects_dir)),
+            capture_output=True, env=env,
+        )
+        if res.returncode != 0:
+            return False
+        self.env = env
+        return True
+
     def run(self, *args: str, check: bool = True) -> str:
         """Run a short git command and return its stdout as text."""
-        res = subprocess.run(self._cmd(*args), capture_output=True, check=False)
+        res = subprocess.run(self._cmd(*args), capture_output=True, check=False, env=self.env)
         if check and res.returncode != 0:
             raise RepositoryError(
                 f"git {' '.join(args[:2])} failed in {self.path}: {_one_line(res.stderr.decode(errors='replace'))}"
@@ -81,7 +107,9 @@ class GitRepo:
 
     def head(self, ref: str = "HEAD") -> str:
         """The commit sha of `ref`; a clear error for an empty repository."""
-        res = subprocess.run(self._cmd("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"), capture_output=True)
+        res = subprocess.run(
+            self._cmd("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"), capture_output=True, env=self.env
+        )
         if res.returncode != 0:
             if ref == "HEAD":
                 raise RepositoryError(f"{self.path} has no commits yet: commit something, then ingest it")
@@ -95,7 +123,7 @@ class GitRepo:
 
     def is_ancestor(self, old: str, new: str) -> bool:
         """True when commit `old` exists and is reachable from `new`."""
-        res = subprocess.run(self._cmd("merge-base", "--is-ancestor", old, new), capture_output=True)
+        res = subprocess.run(self._cmd("merge-base", "--is-ancestor", old, new), capture_output=True, env=self.env)
         return res.returncode == 0
 
     def is_shallow(self) -> bool:
@@ -103,7 +131,7 @@ class GitRepo:
 
     def stream(self, *args: str, chunk: int = 1 << 16) -> Iterator[bytes]:
         """Stream stdout of one git process in chunks; raise if it fails."""
-        proc = subprocess.Popen(self._cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(self._cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env)
         assert proc.stdout is not None
         try:
             while data := proc.stdout.read(chunk):
@@ -120,7 +148,7 @@ class GitRepo:
     def stream_lines(self, *args: str) -> Iterator[bytes]:
         """Stream stdout of one git process line by line (bytes, newline kept); raise if it fails."""
         with tempfile.TemporaryFile() as errf:  # a file, not a pipe: a chatty stderr can't block git
-            proc = subprocess.Popen(self._cmd(*args), stdout=subprocess.PIPE, stderr=errf, bufsize=1 << 20)
+            proc = subprocess.Popen(self._cmd(*args), stdout=subprocess.PIPE, stderr=errf, bufsize=1 << 20, env=self.env)
             assert proc.stdout is not None
             try:
                 yield from proc.stdout
@@ -145,7 +173,7 @@ class GitRepo:
             yield from _tree_entries([buf])
 
     def blobs(self) -> "BlobReader":
-        return BlobReader(self._cmd("cat-file", "--batch"))
+        return BlobReader(self._cmd("cat-file", "--batch"), self.env)
 
 
 def _tree_entries(records: list[bytes]) -> Iterator[TreeEntry]:
@@ -168,8 +196,8 @@ def _tree_entries(records: list[bytes]) -> Iterator[TreeEntry]:
 class BlobReader:
     """One `git cat-file --batch` process: blob id in, bytes out. Use as a context manager."""
 
-    def __init__(self, cmd: list[str]):
-        self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    def __init__(self, cmd: list[str], env: dict[str, str] | None = None):
+        self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
 
     def read(self, blob: str) -> bytes:
         assert self._proc.stdin and self._proc.stdout

@@ -220,3 +220,14 @@ def test_missing_issue_export_is_a_clear_error_and_writes_nothing(history, tmp_p
     with pytest.raises(IssueExportError, match="nope.jsonl"):
         stage_bugs(b.path, "app", lake, issues_path=str(tmp_path / "nope.jsonl"))
     assert lake.read("Bug", "app").num_rows == 0
+
+
+def test_the_stage_keeps_its_commit_graph_in_the_home_and_writes_nothing_into_the_repository(history, tmp_path):
+    b, shas, lake = history
+    git_dir = b.path / ".git"
+    before = {p: p.read_bytes() for p in git_dir.rglob("*") if p.is_file()}
+    stage_bugs(b.path, "app", lake, cache_dir=tmp_path / "cache")
+    assert (tmp_path / "cache" / "commit-graph" / "app" / "objects" / "info" / "commit-graph").is_file()
+    assert {p: p.read_bytes() for p in git_dir.rglob("*") if p.is_file()} == before
+    intro = {r["dst"] for r in _rows(lake, "INTRODUCED_BY") if r["src"] == "bug:app:#12"}
+    assert intro == {f"commit:app:{shas['B']}"}

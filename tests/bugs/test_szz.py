@@ -90,3 +90,44 @@ def test_line_runs_blank_and_comment_lines_and_doc_paths():
     assert is_blameable("return x  # trailing comment")
     assert is_doc_path("docs/index.rst") and is_doc_path("README") and is_doc_path("HISTORY.md")
     assert not is_doc_path("src/docstring_parser.py")
+
+
+def _tree_state(path) -> dict[str, bytes]:
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+def test_a_commit_graph_kept_outside_the_repository_gives_the_same_candidates(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.write("calc.py", HELPER)
+    b.commit("Add helper")
+    b.write("calc.py", HELPER.replace("value * 2", "value * 3"))
+    intro = b.commit("Triple the values")
+    b.write("calc.py", HELPER)
+    fix = b.commit("Fix the factor, fixes #4")
+    before = _tree_state(b.path / ".git")
+    repo = GitRepo(b.path)
+    objects = tmp_path / "home" / "cache" / "commit-graph" / "r" / "objects"
+    assert repo.use_commit_graph(objects)
+    assert (objects / "info" / "commit-graph").stat().st_size > 0
+    [res] = list(analyze_fixes(repo, "r", commit_diffs(repo, [fix])))
+    assert res.introducing == {intro}
+    assert _run(b, fix).introducing == {intro}  # the same without the graph
+    assert _tree_state(b.path / ".git") == before  # nothing written into the mined repository
+
+
+def test_a_shallow_clone_gets_no_commit_graph_and_is_still_blamed(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.write("calc.py", HELPER)
+    b.commit("Add helper")
+    b.write("calc.py", HELPER.replace("value * 2", "value * 3"))
+    b.commit("Triple the values")
+    b.write("calc.py", HELPER)
+    b.commit("Fix the factor, fixes #4")
+    shallow = tmp_path / "shallow"
+    b.git("clone", "-q", "--depth", "2", f"file://{b.path}", str(shallow))
+    repo = GitRepo(shallow)
+    assert not repo.use_commit_graph(tmp_path / "home" / "objects")
+    assert repo.env is None
+    fix = repo.head()
+    [res] = list(analyze_fixes(repo, "r", commit_diffs(repo, [fix])))
+    assert len(res.introducing) == 1  # the shallow boundary commit carries the blame
