@@ -14,18 +14,20 @@ from pathlib import Path
 
 import kuzu
 
-from ltm.graph.build import _remove_build, _switch, builds_dir, current_build, new_build_id, prune_builds
+from ltm.graph.build import _remove_build, _switch, builds_dir, check_space, current_build, new_build_id, prune_builds
 from ltm.graph.kuzu_store import open_database
 
 
 def amend_current(graph_root: Path, change: Callable[[kuzu.Connection], None], retention: int = 3) -> str | None:
     """Apply `change` to a copy of the current build and switch to it; None if no build exists.
 
-    The caller holds the home's graph lock.
+    The caller holds the home's graph lock. A disk without room for the copy is refused first
+    (`check_space`): Kuzu 0.11.3 aborts the process when the disk fills under a write.
     """
     current = current_build(graph_root)
     if current is None:
         return None
+    check_space(graph_root, "an amended copy of the graph")
     build_id = new_build_id()
     path = builds_dir(graph_root) / f"{build_id}.kuzu"
     try:

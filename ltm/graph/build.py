@@ -99,8 +99,8 @@ def _disk_usage(build: Path) -> int:
     return sum(p.stat().st_blocks * 512 for p in build.parent.glob(build.name + "*") if p.is_file())
 
 
-def check_space(graph_root: Path) -> None:
-    """Refuse a build that cannot fit: a new build takes about as much as the current one.
+def check_space(graph_root: Path, what: str = "a graph build") -> None:
+    """Refuse a build that cannot fit: a new build (or an amended copy) takes about as much as the current one.
 
     When the disk fills in the middle of a COPY, Kuzu 0.11.3 raises, then aborts the whole process
     when the connection closes (no message), so the check comes first, while the current build
@@ -113,7 +113,7 @@ def check_space(graph_root: Path) -> None:
     if free < need:
         home = graph_root.parent
         raise HomeError(
-            f"no space left on the disk of the home {home} for a graph build: about {need // 2**20 + 1} MB "
+            f"no space left on the disk of the home {home} for {what}: about {need // 2**20 + 1} MB "
             f"needed, {free // 2**20} MB free: free some space on its disk (or use another --home) and run again"
         )
 

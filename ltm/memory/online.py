@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 from ltm import ids
 from ltm.embed.providers import Embedder, make_embedder
 from ltm.graph.amend import amend_current
+from ltm.graph.build import check_space
 from ltm.graph.kuzu_store import query
 from ltm.home import Home
 from ltm.lake import Lake
@@ -118,6 +119,7 @@ def add_memory(home: Home, content: str, metadata: dict[str, Any] | None = None)
     row = memory_row(SOURCE, mem_id, content, metadata=md, default_type=MemoryType.EPISODIC)
     lake, store = Lake(home.lake), VectorStore(home.vectors)
     embedder = online_embedder(home, store)
+    check_space(home.graph, "a memory (the graph is amended in a copy)")  # before anything is written
     with home.lock("memories", timeout=600):
         vector = embedder.embed([row["text"]])[0]
         save_memories(lake, [row])

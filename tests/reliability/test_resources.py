@@ -6,6 +6,7 @@ needs root and a kernel that allows it; elsewhere the tests skip and say why.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import uuid
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.harness import Scenario, leftovers, ltm, one_line_error, snapshot
+from tests.reliability.harness import Scenario, assert_reconciled, leftovers, ltm, one_line_error, snapshot
 
 MIB = 1 << 20
 
@@ -84,6 +85,22 @@ def test_read_only_home_is_a_clear_error_and_readers_still_work(two_versions, tm
     finally:
         subprocess.run(["mount", "-o", "remount,rw", str(small_fs)], check=True)
     s.recovers()
+
+
+@pytest.mark.slow
+def test_memory_add_on_a_full_disk_is_refused_before_anything_is_written(two_versions, tmp_path, small_fs):
+    """An online add copies the graph build: Kuzu 0.11.3 aborts the process when that copy fills the disk."""
+    s = Scenario(*two_versions, tmp_path, home=small_fs / "home").start()
+    build = next((s.home / "graph" / "builds").glob("*.kuzu"))
+    graph_bytes = sum(p.stat().st_blocks * 512 for p in build.parent.glob(build.name + "*") if p.is_file())
+    filler = _fill(small_fs, graph_bytes // 2)  # room for the lake and vector writes, not for the graph copy
+    line = one_line_error(ltm("memory", "add", "Validate tokens after stripping blanks", "--home", s.home, check=False))
+    assert "no space left on" in line and str(s.home) in line and "free some space on its disk" in line, line
+    assert snapshot(s.home) == s.v1  # no memory in the lake, vectors or graph: nothing half-written
+    filler.unlink()
+    out = json.loads(ltm("memory", "add", "Validate tokens after stripping blanks", "--json", "--home", s.home).stdout)
+    assert out["in_graph"] is True
+    assert_reconciled(s.home)
 
 
 def test_readers_that_never_close_do_not_run_out_of_address_space(scenario):
