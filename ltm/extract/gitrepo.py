@@ -80,11 +80,14 @@ class GitRepo:
         not touched. Git prefers the repository's own commit-graph when it has one, and reads
         commits the graph lacks from the objects, so a stale graph is slower, never wrong.
         False (and nothing changes) for a shallow repository, where git ignores commit-graphs,
-        or when git cannot write one.
+        or when the folder or the graph cannot be written.
         """
         if self.is_shallow():
             return False
-        (objects_dir / "info").mkdir(parents=True, exist_ok=True)
+        try:
+            (objects_dir / "info").mkdir(parents=True, exist_ok=True)
+        except OSError:  # a read-only cache: go without (writing the results will say what is wrong)
+            return False
         outer = os.environ.get("GIT_ALTERNATE_OBJECT_DIRECTORIES")
         env = {**os.environ, "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.pathsep.join(filter(None, [outer, str(objects_dir)]))}
         res = subprocess.run(
