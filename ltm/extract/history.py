@@ -23,7 +23,7 @@ from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import language_for
 from ltm.extract.modifications import SpanIndex, entity_changes, index_spans
 from ltm.extract.spans import SpanCache
-from ltm.extract.version_chains import SpanReader
+from ltm.extract.version_chains import SpanReader, ready
 
 DEFAULT_SKIP_PATTERNS: tuple[str, ...] = (
     "node_modules/", "vendor/", "vendored/", "third_party/", "dist/", "build/", "*.min.js", "*.min.css",
@@ -31,6 +31,7 @@ DEFAULT_SKIP_PATTERNS: tuple[str, ...] = (
 )
 _LABEL = {"function": "Function", "class": "Class"}
 CHUNK_COMMITS = 1000
+FIRST_CHUNK_COMMITS = 125  # the first chunks are small, so the parsers start early; then they double
 CHUNK_FILES = 20_000
 _REGULAR = ("100644", "100755")
 _NO_SPANS = index_spans([])
@@ -184,7 +185,14 @@ class _Miner:
 
 
 def _pool(workers: int) -> ProcessPoolExecutor | None:
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver")) if workers > 1 else None
+    """A pool of `workers` parser processes (None for one), started at once: their imports overlap
+    the first `git log` read instead of delaying the first chunk's parse."""
+    if workers <= 1:
+        return None
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"))
+    for _ in range(workers):
+        pool.submit(ready)
+    return pool
 
 
 def mine_history(
@@ -209,9 +217,11 @@ def mine_history(
             pending: list[tuple[list, list]] = []  # chunks submitted for parsing, oldest first
             chunk_files = 0
 
+            limit = min(FIRST_CHUNK_COMMITS, chunk_commits)
+
             def flush(last: bool = False) -> None:
-                nonlocal chunk_files
-                chunk_files = 0
+                nonlocal chunk_files, limit
+                chunk_files, limit = 0, min(limit * 2, chunk_commits)
                 pending.append((list(chunk), miner.submit(chunk)))
                 chunk.clear()
                 while len(pending) > (0 if last or pool is None else 1):
@@ -234,7 +244,7 @@ def mine_history(
                 miner.out.parents.extend((p, row["sha"]) for p in cc.commit.parents)
                 chunk.append((row, files))
                 chunk_files += len(files)
-                if len(chunk) >= chunk_commits or chunk_files >= CHUNK_FILES:
+                if len(chunk) >= limit or chunk_files >= CHUNK_FILES:
                     flush()
             flush(last=True)
             cache.flush()

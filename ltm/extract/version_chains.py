@@ -36,6 +36,10 @@ class Version:
     wanted: bool = True  # False: parsed only because a wanted version is reparsed from it
 
 
+def ready() -> None:
+    """Nothing: a pool worker that runs it has imported this module (tree-sitter, the grammars)."""
+
+
 def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str], list | None]], int]:
     """Spans of every wanted version (each base precedes the versions reparsed from it).
 
