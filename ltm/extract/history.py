@@ -31,6 +31,7 @@ DEFAULT_SKIP_PATTERNS: tuple[str, ...] = (
 )
 _LABEL = {"function": "Function", "class": "Class"}
 CHUNK_COMMITS = 1000
+LOOKAHEAD = 2  # chunks parsing while the rows of an earlier one are made
 FIRST_CHUNK_COMMITS = 125  # the first chunks are small, so the parsers start early; then they double
 CHUNK_FILES = 20_000
 _REGULAR = ("100644", "100755")
@@ -224,7 +225,7 @@ def mine_history(
                 chunk_files, limit = 0, min(limit * 2, chunk_commits)
                 pending.append((list(chunk), miner.submit(chunk)))
                 chunk.clear()
-                while len(pending) > (0 if last or pool is None else 1):
+                while len(pending) > (0 if last or pool is None else LOOKAHEAD):
                     rows, handles = pending.pop(0)
                     reader.collect(handles)
                     for row, files in rows:

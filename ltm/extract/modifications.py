@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ltm.extract.changes import ChangeKind, FileChange
 from ltm.extract.spans import Span
 
@@ -50,7 +48,7 @@ class SpanIndex:
     by: dict[tuple[str, str], Span]
     pos: dict[tuple[str, str], int]
     keys: list[tuple[str, str]]
-    lines: np.ndarray  # (n, 2): first and last line of each span in `keys`
+    lines: list[tuple[int, int, tuple[str, str]]]  # first line, last line and key of each span, by first line
 
 
 def index_spans(spans: list[Span]) -> SpanIndex:
@@ -59,19 +57,28 @@ def index_spans(spans: list[Span]) -> SpanIndex:
     for s in spans:
         by.setdefault((s.kind, s.qualified_name), s)  # a redefinition counts as its first definition
     keys = list(by)
-    lines = np.array([(s.line_start, s.line_end) for s in by.values()], dtype=np.int64).reshape(-1, 2)
+    lines = sorted((s.line_start, s.line_end, k) for k, s in by.items())
     return SpanIndex(by, {k: i for i, k in enumerate(keys)}, keys, lines)
 
 
 def _overlaps(ix: SpanIndex, ranges: list[tuple[int, int]]) -> dict[tuple[str, str], int]:
     """Lines of `ranges` (first, count) inside each span, for the spans they touch."""
-    if not ranges or not ix.keys:
-        return {}
-    r = np.array(ranges, dtype=np.int64)
-    lo = np.maximum(ix.lines[:, :1], r[:, 0])
-    hi = np.minimum(ix.lines[:, 1:], r[:, 0] + r[:, 1] - 1)
-    n = np.clip(hi - lo + 1, 0, None).sum(axis=1)
-    return {ix.keys[i]: int(n[i]) for i in np.flatnonzero(n)}
+    out: dict[tuple[str, str], int] = {}
+    if not ranges or not ix.lines:
+        return out
+    last = max(a + n - 1 for a, n in ranges)
+    # Plain loops: a blob has tens of spans and a change a few ranges, too few for numpy to pay off.
+    for lo, hi, key in ix.lines:
+        if lo > last:
+            break  # sorted by first line: no later span reaches a range
+        n = 0
+        for a, count in ranges:
+            b = a + count - 1
+            if a <= hi and b >= lo:
+                n += (b if b < hi else hi) - (a if a > lo else lo) + 1
+        if n:
+            out[key] = n
+    return out
 
 
 def entity_changes(
