@@ -36,9 +36,12 @@ def line_starts(src: bytes) -> list[int]:
     return [0, *newlines.tolist(), len(src)]
 
 
-def hunk_edits(new_src: bytes, old_src: bytes, hunks: list[Hunk]) -> list[Edit]:
-    """The hunks as byte and row ranges of both versions, in file order."""
-    new_at, old_at = line_starts(new_src), line_starts(old_src)
+def hunk_edits(
+    new_src: bytes, old_src: bytes, hunks: list[Hunk], new_at: list[int] | None = None, old_at: list[int] | None = None
+) -> list[Edit]:
+    """The hunks as byte and row ranges of both versions, in file order (`*_at`: their `line_starts`, if known)."""
+    new_at = line_starts(new_src) if new_at is None else new_at
+    old_at = line_starts(old_src) if old_at is None else old_at
     out = []
     for o_start, o_len, n_start, n_len in sorted(hunks, key=lambda h: h[2]):
         n_row = n_start if n_len == 0 else n_start - 1  # a pure deletion sits after line n_start

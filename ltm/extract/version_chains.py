@@ -20,7 +20,7 @@ from tree_sitter import Parser, Tree
 from ltm.extract.code_entities import MAX_FILE_BYTES
 from ltm.extract.gitrepo import BlobReader
 from ltm.extract.languages import LANGUAGES, LanguageSpec, ts_language
-from ltm.extract.span_shift import Hunk, derive, edit_to_old, hunk_edits, line_diff
+from ltm.extract.span_shift import Hunk, derive, edit_to_old, hunk_edits, line_diff, line_starts
 from ltm.extract.spans import Located, Span, SpanCache, collect, locate, query_version, spans_of, spans_query
 
 
@@ -52,6 +52,7 @@ def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str],
             children[v.base] += 1
     trees: dict[int, Tree] = {}
     located: dict[int, list[Located]] = {}
+    starts: dict[int, list[int]] = {}  # line starts of the versions that are bases, computed once
     parsers: dict[str, Parser] = {}
     out, derived = [], 0
     for i, v in enumerate(versions):
@@ -62,7 +63,9 @@ def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str],
         if base is not None:
             old = base.copy()
             base_src = versions[v.base].src
-            edits = hunk_edits(base_src, v.src, line_diff(base_src, v.src) if v.hunks is None else v.hunks)
+            mine = starts[i] = line_starts(v.src)
+            edits = hunk_edits(base_src, v.src, line_diff(base_src, v.src) if v.hunks is None else v.hunks,
+                               starts.get(v.base), mine)
             edit_to_old(old, edits)
             tree = parser.parse(v.src, old_tree=old)
             if query is not None and (v.wanted or children[i]) and v.base in located:
@@ -73,8 +76,13 @@ def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str],
             if children[v.base] == 0:  # keep only the trees and spans a later version still needs
                 del trees[v.base]
                 located.pop(v.base, None)
+                starts.pop(v.base, None)
         else:
             tree = parser.parse(v.src)
+            if children[i]:
+                starts[i] = line_starts(v.src)
+        if not children[i]:
+            starts.pop(i, None)
         if loc is None and query is not None and (v.wanted or children[i]):
             loc = locate(v.src, collect(query, tree.root_node))
         if children[i]:
