@@ -23,7 +23,7 @@ from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import language_for
 from ltm.extract.modifications import SpanIndex, entity_changes, index_spans
 from ltm.extract.spans import SpanCache
-from ltm.extract.version_chains import SpanReader, ready
+from ltm.extract.version_chains import SpanReader, forget, ready
 
 DEFAULT_SKIP_PATTERNS: tuple[str, ...] = (
     "node_modules/", "vendor/", "vendored/", "third_party/", "dist/", "build/", "*.min.js", "*.min.css",
@@ -185,15 +185,17 @@ class _Miner:
         return make(self.key, path, qualified)
 
 
-def _pool(workers: int) -> ProcessPoolExecutor | None:
-    """A pool of `workers` parser processes (None for one), started at once: their imports overlap
-    the first `git log` read instead of delaying the first chunk's parse."""
+def _pool(workers: int) -> list[ProcessPoolExecutor]:
+    """`workers` parser processes (none for one), one single-process pool each, so a chunk's chain
+    can go to the process that holds its start; started at once: their imports overlap the first
+    `git log` read instead of delaying the first chunk's parse."""
     if workers <= 1:
-        return None
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"))
-    for _ in range(workers):
-        pool.submit(ready)
-    return pool
+        return []
+    ctx = multiprocessing.get_context("forkserver")
+    pools = [ProcessPoolExecutor(max_workers=1, mp_context=ctx) for _ in range(workers)]
+    for p in pools:
+        p.submit(ready)
+    return pools
 
 
 def mine_history(
@@ -225,7 +227,7 @@ def mine_history(
                 chunk_files, limit = 0, min(limit * 2, chunk_commits)
                 pending.append((list(chunk), miner.submit(chunk)))
                 chunk.clear()
-                while len(pending) > (0 if last or pool is None else LOOKAHEAD):
+                while len(pending) > (0 if last or not pool else LOOKAHEAD):
                     rows, handles = pending.pop(0)
                     reader.collect(handles)
                     for row, files in rows:
@@ -250,8 +252,9 @@ def mine_history(
             flush(last=True)
             cache.flush()
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        for p in pool:
+            p.shutdown(cancel_futures=True)
+        forget()  # the trees this process held for chains in the next chunk
     out = miner.out
     out.blobs_parsed, out.bytes_parsed = reader.parsed, reader.bytes_parsed
     out.span_cache_hits, out.spans_derived = cache.hits, reader.derived

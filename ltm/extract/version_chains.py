@@ -12,6 +12,8 @@ with a one-hunk edit between the two texts.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -34,17 +36,47 @@ class Version:
     base: int = -1  # index of the newer version in the same job, or -1 to parse from scratch
     hunks: list[Hunk] | None = field(default_factory=list)  # old = this version, new = the base; None: diff them
     wanted: bool = True  # False: parsed only because a wanted version is reparsed from it
+    held: bool = False  # the process may still hold this version's tree from an earlier chunk (`_HELD`)
+
+
+HOLD_BYTES = 16 << 20
+"""Source bytes of chain ends a parser process keeps (with their trees) for the next chunk."""
+
+# Chain ends of earlier jobs in this process, oldest first: key -> (tree, source, spans, line starts).
+# The next chunk's chain of a path starts where this one ended (the same blob), so holding it saves
+# a parse from scratch; a key that was let go is simply parsed again (the job carries its source).
+_HELD: OrderedDict[tuple[str, str], tuple[Tree, bytes, list[Located], list[int] | None]] = OrderedDict()
+_held_bytes = 0
+
+
+def _hold(key: tuple[str, str], tree: Tree, src: bytes, loc: list[Located], starts: list[int] | None) -> None:
+    global _held_bytes
+    if key in _HELD:
+        _HELD.move_to_end(key)
+        return
+    _HELD[key] = (tree, src, loc, starts)
+    _held_bytes += len(src)
+    while _held_bytes > HOLD_BYTES and _HELD:
+        _held_bytes -= len(_HELD.popitem(last=False)[1][1])
+
+
+def forget() -> None:
+    """Let go of every held tree (the end of a mining run)."""
+    global _held_bytes
+    _HELD.clear()
+    _held_bytes = 0
 
 
 def ready() -> None:
     """Nothing: a pool worker that runs it has imported this module (tree-sitter, the grammars)."""
 
 
-def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str], list | None]], int]:
+def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str], list | None]], int, int]:
     """Spans of every wanted version (each base precedes the versions reparsed from it).
 
     Returns them with the number of versions whose query ran only where they differ from their
-    base (`span_shift.derive`).
+    base (`span_shift.derive`), and the number of held trees used instead of a parse. Every
+    chain end stays held in this process for the next chunk (`_HELD`).
     """
     children = [0] * len(versions)
     for v in versions:
@@ -54,13 +86,20 @@ def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str],
     located: dict[int, list[Located]] = {}
     starts: dict[int, list[int]] = {}  # line starts of the versions that are bases, computed once
     parsers: dict[str, Parser] = {}
-    out, derived = [], 0
+    out, derived, reused = [], 0, 0
     for i, v in enumerate(versions):
         parser = parsers.get(v.language) or parsers.setdefault(v.language, Parser(ts_language(v.language)))
         query = spans_query(v.language)
         base = trees.get(v.base) if v.base >= 0 else None
         loc: list[Located] | None = None
-        if base is not None:
+        held = _HELD.get(v.key) if v.held and v.base < 0 and query is not None else None
+        if held is not None:  # the tree an earlier job of this process ended its chain with
+            _HELD.move_to_end(v.key)
+            reused += 1
+            tree, _, loc, st = held
+            if st is not None:
+                starts[i] = st
+        elif base is not None:
             old = base.copy()
             base_src = versions[v.base].src
             mine = starts[i] = line_starts(v.src)
@@ -89,9 +128,11 @@ def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str],
             trees[i] = tree
             if loc is not None:
                 located[i] = loc
+        elif loc is not None:  # a chain end: the next chunk's chain of the path may start here
+            _hold(v.key, tree, v.src, loc, mine if base is not None and held is None else None)
         if v.wanted:
             out.append((v.key, [x.span for x in loc] if loc is not None else spans_of(LANGUAGES[v.language], v.src)))
-    return out, derived
+    return out, derived, reused
 
 
 Link = tuple[LanguageSpec, str | None, str | None, list[Hunk], str | None, str | None]
@@ -103,18 +144,23 @@ class SpanReader:
     """Spans of blobs by id: the cache first; else read with `git cat-file --batch` and parsed.
 
     `submit` takes a chunk's file changes (newest first), reads every blob they need in one
-    round trip and starts parsing them as version chains, in a process pool when one is given
-    (largest chains first); `collect` waits for them and fills the cache; `spans` then answers
-    from it. Between the two the caller can work on the previous chunk.
+    round trip and starts parsing them as version chains, in parser processes when they are
+    given (one single-process pool each, largest chains first); `collect` waits for them and
+    fills the cache; `spans` then answers from it. Between the two the caller can work on the
+    previous chunk. A chain that starts where an earlier chunk's chain of the path ended goes to
+    the process that holds that version's tree, so it is not parsed from scratch again.
     """
 
     def __init__(
         self, blobs: BlobReader, cache: SpanCache, max_file_bytes: int = MAX_FILE_BYTES,
-        pool: ProcessPoolExecutor | None = None,
+        pool: list[ProcessPoolExecutor] | None = None,
     ):
-        self._blobs, self._cache, self._max, self._pool = blobs, cache, max_file_bytes, pool
+        self._blobs, self._cache, self._max, self._pool = blobs, cache, max_file_bytes, pool or []
         self.parsed = self.reparsed = self.bytes_parsed = self.skipped = self.derived = 0
         self._flight: set[tuple[str, str]] = set()  # submitted, not collected yet
+        self._held: dict[tuple[str, str], int] = {}  # chain end -> the process that may hold it (-1: this one)
+        self._queued = [0] * len(self._pool)  # source bytes sent to each process and not parsed yet
+        self._lock = threading.Lock()
 
     @staticmethod
     def key(blob: str, spec: LanguageSpec) -> tuple[str, str]:
@@ -182,19 +228,66 @@ class SpanReader:
                 self.parsed += 1
             job = jobs.setdefault(root, [])
             where[k] = (root, len(job))
-            job.append(Version(k, spec.name, src, index, hunks, wanted))
+            job.append(Version(k, spec.name, src, index, hunks, wanted, held=index < 0 and k in self._held))
         work = list(jobs.values())
         self._flight.update(v.key for job in work for v in job if v.wanted)
-        if self._pool is not None and len(work) > 1 and sum(len(j) for j in work) > 8:
-            work.sort(key=lambda job: -sum(len(v.src) for v in job))  # the longest first: balanced workers
-            return [self._pool.submit(parse_versions, job) for job in work]
+        if self._pool and len(work) > 1 and sum(len(j) for j in work) > 8:
+            return self._dispatch(work)
+        for job in work:
+            self._ends(job, -1)
         return [parse_versions(job) for job in work]
+
+    def _ends(self, job: list[Version], worker: int) -> None:
+        """Remember which process will hold the chain ends of `job` (the versions nothing is reparsed from)."""
+        bases = {v.base for v in job}
+        for i, v in enumerate(job):
+            if i not in bases:
+                self._held.pop(v.key, None)
+                self._held[v.key] = worker
+        while len(self._held) > 1 << 16:
+            del self._held[next(iter(self._held))]
+
+    def _dispatch(self, work: list[list[Version]]) -> list[Future]:
+        """Each job to a parser process: a chain that starts at a held tree to the process holding it
+        unless that would give the process more than its share of the queued work; the others
+        (largest first) to the least loaded process."""
+        size = {id(job): sum(len(v.src) for v in job) for job in work}
+        with self._lock:
+            loads = list(self._queued)
+        share = (sum(loads) + sum(size.values())) / len(self._pool)
+        out: list[Future] = []
+        rest = []
+        for job in sorted(work, key=lambda job: -size[id(job)]):
+            w = self._held.get(job[0].key, -1) if job[0].held else -1
+            if w < 0 or loads[w] + size[id(job)] > share:
+                rest.append(job)
+                continue
+            loads[w] += size[id(job)]
+            out.append(self._send(job, w, size[id(job)]))
+        for job in rest:
+            w = min(range(len(loads)), key=loads.__getitem__)
+            loads[w] += size[id(job)]
+            out.append(self._send(job, w, size[id(job)]))
+        return out
+
+    def _send(self, job: list[Version], w: int, size: int) -> Future:
+        self._ends(job, w)
+        with self._lock:
+            self._queued[w] += size
+        future = self._pool[w].submit(parse_versions, job)
+        future.add_done_callback(lambda _: self._done(w, size))
+        return future
+
+    def _done(self, w: int, size: int) -> None:
+        with self._lock:
+            self._queued[w] -= size
 
     def collect(self, handles: list) -> None:
         """Wait for what `submit` started and put the spans into the cache."""
         for h in handles:
-            done, derived = h.result() if isinstance(h, Future) else h
+            done, derived, reused = h.result() if isinstance(h, Future) else h
             self.derived += derived
+            self.parsed -= reused  # chains that started from a held tree, not a parse
             for k, spans in done:
                 self._cache.put(k, spans)
                 self._flight.discard(k)

@@ -1,5 +1,6 @@
 """Spans of older versions derived from newer ones (query only where they differ) equal fresh parses."""
 
+from ltm.extract import version_chains
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history import mine_history
 from ltm.extract.languages import LANGUAGES
@@ -214,3 +215,25 @@ def test_rows_do_not_depend_on_workers_or_chunks(tmp_path):
     for table in ("commits", "parents", "file_changes", "modifies", "renamed_from", "seen"):
         assert getattr(two, table) == getattr(one, table), table
     assert len(one.modifies) > 40 and one.renamed_from
+
+
+def test_a_chain_goes_on_across_chunks_from_the_tree_held_at_its_end(tmp_path, monkeypatch):
+    b = _history(tmp_path)
+    whole = mine_history(GitRepo(b.path), "s", "HEAD", cache=SpanCache(None), workers=1)
+    for workers in (1, 2):
+        cache = SpanCache(None)
+        small = mine_history(GitRepo(b.path), "s", "HEAD", cache=cache, workers=workers, chunk_commits=2)
+        for table in ("commits", "parents", "file_changes", "modifies", "renamed_from", "seen"):
+            assert getattr(small, table) == getattr(whole, table), (workers, table)
+        with GitRepo(b.path).blobs() as blobs:
+            for (blob, lang), spans in cache._mem.items():
+                assert spans == spans_of(LANGUAGES[lang.rsplit("-", 1)[0]], blobs.read(blob)), (workers, blob)
+        if workers == 1:
+            held = small.blobs_parsed
+    # Chunks of two commits, yet only each file's newest version is parsed from scratch (and the
+    # side branch's, whose newer sibling is in another chunk): every later chunk starts from the
+    # tree the one before it ended with. Holding nothing, each chunk parses its bases again.
+    monkeypatch.setattr(version_chains, "HOLD_BYTES", 0)
+    unheld = mine_history(GitRepo(b.path), "s", "HEAD", cache=SpanCache(None), workers=1, chunk_commits=2)
+    assert whole.blobs_parsed == len(FILES) and held <= len(FILES) + 1 < unheld.blobs_parsed
+    assert unheld.modifies == whole.modifies
