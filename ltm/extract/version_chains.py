@@ -39,8 +39,8 @@ class Version:
     held: bool = False  # the process may still hold this version's tree from an earlier chunk (`_HELD`)
 
 
-HOLD_BYTES = 16 << 20
-"""Source bytes of chain ends a parser process keeps (with their trees) for the next chunk."""
+HOLD_BYTES = 4 << 20
+"""Source bytes of chain ends a parser process keeps for the next chunk (their trees take about 20 times that)."""
 
 # Chain ends of earlier jobs in this process, oldest first: key -> (tree, source, spans, line starts).
 # The next chunk's chain of a path starts where this one ended (the same blob), so holding it saves
