@@ -2,6 +2,7 @@
 
     .venv/bin/pip install -e '.[bench]'      # pydriller (and lizard)
     .venv/bin/python bench/history.py PATH [--max-commits N] [--workers 1,2] [--skip-pydriller] [--incremental]
+        [--repeat R]
 
 On the same newest N commits (all when N is not given) it times:
   floor      `git log` with our exact flags (-p -U0 --raw -M -C --diff-merges=first-parent) to /dev/null
@@ -27,6 +28,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import tempfile
 import time
@@ -247,6 +249,30 @@ def incremental(path: Path, new_commits: int = 3) -> dict:
     }
 
 
+def _rounds(args: argparse.Namespace, repo: GitRepo, workers: int, ours_s: float, py_s: float, n: int,
+            floor_s: float) -> dict:
+    """More rounds after the first (which ran ours, then PyDriller): odd rounds run PyDriller first."""
+    rounds = [{"ours_s": ours_s, "pydriller_s": py_s, "load": os.getloadavg()[0]}]
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(1, args.repeat):
+            got: dict = {}
+            for side in (("pydriller", "ours") if r % 2 else ("ours", "pydriller")):
+                if side == "ours":
+                    got["ours_s"], _ = ours(repo, args.max_commits, workers, Path(tmp) / f"round-{r}.sqlite")
+                else:
+                    got["pydriller_s"], _ = pydriller(args.repo, args.max_commits)
+            got["load"] = os.getloadavg()[0]
+            rounds.append(got)
+    for g in rounds:
+        g["speedup"] = g["pydriller_s"] / g["ours_s"]
+    return {
+        "rounds": [{k: round(v, 2) for k, v in g.items()} for g in rounds],
+        "ours_s_median": round(statistics.median(g["ours_s"] for g in rounds), 2),
+        "ours_vs_floor_median": round(statistics.median(g["ours_s"] for g in rounds) / floor_s, 2),
+        "ours_speedup_vs_pydriller_median": round(statistics.median(g["speedup"] for g in rounds), 1),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("repo", type=Path)
@@ -257,6 +283,9 @@ def main() -> None:
     ap.add_argument("--skip-pydriller", action="store_true")
     ap.add_argument("--incremental", action="store_true", help="also time a run with nothing new and one after 3 commits")
     ap.add_argument("--examples", type=int, default=0, help="disagreement examples to print per class")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="rounds of ours (the most workers) and PyDriller, alternating which goes first; the "
+                         "speed-up is then the median of the rounds' (the machine's speed drifts between runs)")
     args = ap.parse_args()
     repo = GitRepo(args.repo)
     load = os.getloadavg()
@@ -307,6 +336,8 @@ def main() -> None:
             if w == 1:
                 result["by_workers"][w]["speedup_vs_pydriller_cpu"] = round(py_cpu / max(r["cpu_s"], 1e-9), 1)
         result["agreement"] = compare(repo, mine, theirs, args.examples)
+        if args.repeat > 1:
+            result.update(_rounds(args, repo, headline, runs[headline]["seconds"], py_s, n, floor_s))
     if args.incremental:
         result["incremental"] = incremental(args.repo)
     result["load_after"] = [round(x, 2) for x in os.getloadavg()]
