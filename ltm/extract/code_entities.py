@@ -10,6 +10,7 @@ reason on their File row. Imports, calls and base types are resolved across file
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import posixpath
 from collections import Counter
@@ -126,6 +127,8 @@ def _dedupe(rows: list[dict]) -> list[dict]:
 
 
 def _workers(requested: int | None, total_bytes: int, files: int) -> int:
+    if multiprocessing.current_process().daemon:  # e.g. a Dask worker: it may not start processes
+        return 1
     n = (requested or os.cpu_count() or 1) if total_bytes >= PARALLEL_MIN_BYTES else (requested or 1)
     return max(1, min(n, files))
 

@@ -186,10 +186,10 @@ class _Miner:
 
 
 def _pool(workers: int) -> list[ProcessPoolExecutor]:
-    """`workers` parser processes (none for one), one single-process pool each, so a chunk's chain
-    can go to the process that holds its start; started at once: their imports overlap the first
-    `git log` read instead of delaying the first chunk's parse."""
-    if workers <= 1:
+    """`workers` parser processes, one single-process pool each, so a chunk's chain can go to the
+    process that holds its start; started at once, so their imports overlap the first `git log`
+    read. None for one worker, or in a daemonic process (a Dask worker), which may not start any."""
+    if workers <= 1 or multiprocessing.current_process().daemon:  # a Dask worker may not start processes
         return []
     ctx = multiprocessing.get_context("forkserver")
     pools = [ProcessPoolExecutor(max_workers=1, mp_context=ctx) for _ in range(workers)]
