@@ -237,3 +237,33 @@ def test_a_chain_goes_on_across_chunks_from_the_tree_held_at_its_end(tmp_path, m
     unheld = mine_history(GitRepo(b.path), "s", "HEAD", cache=SpanCache(None), workers=1, chunk_commits=2)
     assert whole.blobs_parsed == len(FILES) and held <= len(FILES) + 1 < unheld.blobs_parsed
     assert unheld.modifies == whole.modifies
+
+
+def _mine_in_child(path: str, out) -> None:
+    from ltm.extract.code_entities import extract_code
+
+    try:
+        mined = mine_history(GitRepo(path), "s", "HEAD", cache=SpanCache(None), workers=2)
+        code = extract_code(GitRepo(path), "s", workers=2)
+        out.put((sorted(m["dst"] for m in mined.modifies), len(code.tables["Function"]), None))
+    except Exception as e:  # noqa: BLE001 - reported to the test
+        out.put((None, None, repr(e)))
+
+
+def test_mining_inside_a_daemonic_process_parses_in_process(tmp_path):
+    """A Dask worker is a daemonic process, which may not start processes of its own."""
+    import multiprocessing
+
+    from ltm.extract.code_entities import extract_code
+
+    b = _history(tmp_path)
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    child = ctx.Process(target=_mine_in_child, args=(str(b.path), out), daemon=True)
+    child.start()
+    modifies, functions, error = out.get(timeout=300)
+    child.join(timeout=60)
+    assert error is None
+    here = mine_history(GitRepo(b.path), "s", "HEAD", cache=SpanCache(None), workers=1)
+    assert modifies == sorted(m["dst"] for m in here.modifies)
+    assert functions == len(extract_code(GitRepo(b.path), "s", workers=1).tables["Function"]) > 0
