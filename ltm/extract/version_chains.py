@@ -12,6 +12,7 @@ with a one-hunk edit between the two texts.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -68,7 +69,10 @@ def forget() -> None:
 
 
 def ready() -> None:
-    """Nothing: a pool worker that runs it has imported this module (tree-sitter, the grammars)."""
+    """Run first in each parser process: it has imported this module (tree-sitter, the grammars) and
+    turns the cycle collector off, as `mine_history` does in its own process (spans and trees make
+    no reference cycles; full collections only walked them)."""
+    gc.disable()
 
 
 def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str], list | None]], int, int]:
