@@ -96,14 +96,19 @@ def _tree_state(path) -> dict[str, bytes]:
     return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
 
 
-def test_a_commit_graph_kept_outside_the_repository_gives_the_same_candidates(tmp_path):
-    b = RepoBuilder(tmp_path / "r")
+def _bug_and_fix(path) -> tuple[RepoBuilder, str, str]:
+    """A helper, the commit that broke it, the commit that fixed it."""
+    b = RepoBuilder(path)
     b.write("calc.py", HELPER)
     b.commit("Add helper")
     b.write("calc.py", HELPER.replace("value * 2", "value * 3"))
     intro = b.commit("Triple the values")
     b.write("calc.py", HELPER)
-    fix = b.commit("Fix the factor, fixes #4")
+    return b, intro, b.commit("Fix the factor, fixes #4")
+
+
+def test_a_commit_graph_kept_outside_the_repository_gives_the_same_candidates(tmp_path):
+    b, intro, fix = _bug_and_fix(tmp_path / "r")
     before = _tree_state(b.path / ".git")
     repo = GitRepo(b.path)
     objects = tmp_path / "home" / "cache" / "commit-graph" / "r" / "objects"
@@ -116,13 +121,7 @@ def test_a_commit_graph_kept_outside_the_repository_gives_the_same_candidates(tm
 
 
 def test_a_shallow_clone_gets_no_commit_graph_and_is_still_blamed(tmp_path):
-    b = RepoBuilder(tmp_path / "r")
-    b.write("calc.py", HELPER)
-    b.commit("Add helper")
-    b.write("calc.py", HELPER.replace("value * 2", "value * 3"))
-    b.commit("Triple the values")
-    b.write("calc.py", HELPER)
-    b.commit("Fix the factor, fixes #4")
+    b, intro, _ = _bug_and_fix(tmp_path / "r")
     shallow = tmp_path / "shallow"
     b.git("clone", "-q", "--depth", "2", f"file://{b.path}", str(shallow))
     repo = GitRepo(shallow)
@@ -130,4 +129,4 @@ def test_a_shallow_clone_gets_no_commit_graph_and_is_still_blamed(tmp_path):
     assert repo.env is None
     fix = repo.head()
     [res] = list(analyze_fixes(repo, "r", commit_diffs(repo, [fix])))
-    assert len(res.introducing) == 1  # the shallow boundary commit carries the blame
+    assert res.introducing == {intro}  # the shallow clone's boundary commit wrote the buggy line
