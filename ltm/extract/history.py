@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import fnmatch
 import gc
-import multiprocessing
 import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from ltm import ids
@@ -25,8 +23,9 @@ from ltm.extract.git_history import commit_kind
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import language_for
 from ltm.extract.modifications import SpanIndex, entity_changes, index_spans
+from ltm.extract.parser_processes import ParserProcesses
 from ltm.extract.spans import SpanCache
-from ltm.extract.version_chains import SpanReader, forget, ready
+from ltm.extract.version_chains import SpanReader, forget
 
 DEFAULT_SKIP_PATTERNS: tuple[str, ...] = (
     "node_modules/", "vendor/", "vendored/", "third_party/", "dist/", "build/", "*.min.js", "*.min.css",
@@ -188,19 +187,6 @@ class _Miner:
         return make(self.key, path, qualified)
 
 
-def _pool(workers: int) -> list[ProcessPoolExecutor]:
-    """`workers` parser processes, one single-process pool each, so a chunk's chain can go to the
-    process that holds its start; started at once, so their imports overlap the first `git log`
-    read. None for one worker, or in a daemonic process (a Dask worker), which may not start any."""
-    if workers <= 1 or multiprocessing.current_process().daemon:  # a Dask worker may not start processes
-        return []
-    ctx = multiprocessing.get_context("forkserver")
-    pools = [ProcessPoolExecutor(max_workers=1, mp_context=ctx) for _ in range(workers)]
-    for p in pools:
-        p.submit(ready)
-    return pools
-
-
 @contextmanager
 def _no_cycle_collection() -> Iterator[None]:
     """Pause Python's cycle collector: mining makes millions of small, acyclic objects (rows, spans),
@@ -228,10 +214,10 @@ def mine_history(
     a chunk's rows are made while the next chunk parses. The rows do not depend on `workers`.
     """
     skip = skip_matcher(tuple(skip_patterns))
-    pool = _pool(workers)
+    procs = ParserProcesses(workers)
     try:
         with repo.blobs() as blobs, _no_cycle_collection():
-            reader = SpanReader(blobs, cache, max_file_bytes, pool)
+            reader = SpanReader(blobs, cache, max_file_bytes, procs)
             miner = _Miner(repo_key, reader, skip)
             chunk: list[tuple[dict, list[FileChange]]] = []
             pending: list[tuple[list, list]] = []  # chunks submitted for parsing, oldest first
@@ -244,7 +230,7 @@ def mine_history(
                 chunk_files, limit = 0, min(limit * 2, chunk_commits)
                 pending.append((list(chunk), miner.submit(chunk)))
                 chunk.clear()
-                while len(pending) > (0 if last or not pool else LOOKAHEAD):
+                while len(pending) > (0 if last or not procs else LOOKAHEAD):
                     rows, handles = pending.pop(0)
                     reader.collect(handles)
                     for row, files in rows:
@@ -269,8 +255,7 @@ def mine_history(
             flush(last=True)
             cache.flush()
     finally:
-        for p in pool:
-            p.shutdown(cancel_futures=True)
+        procs.close()
         forget()  # the trees this process held for chains in the next chunk
     out = miner.out
     out.blobs_parsed, out.bytes_parsed = reader.parsed, reader.bytes_parsed

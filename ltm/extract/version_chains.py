@@ -12,10 +12,8 @@ with a one-hunk edit between the two texts.
 
 from __future__ import annotations
 
-import gc
-import threading
 from collections import OrderedDict
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from tree_sitter import Parser, Tree
@@ -23,6 +21,7 @@ from tree_sitter import Parser, Tree
 from ltm.extract.code_entities import MAX_FILE_BYTES
 from ltm.extract.gitrepo import BlobReader
 from ltm.extract.languages import LANGUAGES, LanguageSpec, ts_language
+from ltm.extract.parser_processes import ParserProcesses
 from ltm.extract.span_shift import Hunk, derive, edit_to_old, hunk_edits, line_diff, line_starts
 from ltm.extract.spans import Located, Span, SpanCache, collect, locate, query_version, spans_of, spans_query
 
@@ -66,13 +65,6 @@ def forget() -> None:
     global _held_bytes
     _HELD.clear()
     _held_bytes = 0
-
-
-def ready() -> None:
-    """Run first in each parser process: it has imported this module (tree-sitter, the grammars) and
-    turns the cycle collector off, as `mine_history` does in its own process (spans and trees make
-    no reference cycles; full collections only walked them)."""
-    gc.disable()
 
 
 def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str], list | None]], int, int]:
@@ -149,7 +141,7 @@ class SpanReader:
 
     `submit` takes a chunk's file changes (newest first), reads every blob they need in one
     round trip and starts parsing them as version chains, in parser processes when they are
-    given (one single-process pool each, largest chains first); `collect` waits for them and
+    given (`ParserProcesses`, largest chains first); `collect` waits for them and
     fills the cache; `spans` then answers from it. Between the two the caller can work on the
     previous chunk. A chain that starts where an earlier chunk's chain of the path ended goes to
     the process that holds that version's tree, so it is not parsed from scratch again.
@@ -157,14 +149,12 @@ class SpanReader:
 
     def __init__(
         self, blobs: BlobReader, cache: SpanCache, max_file_bytes: int = MAX_FILE_BYTES,
-        pool: list[ProcessPoolExecutor] | None = None,
+        procs: ParserProcesses | None = None,
     ):
-        self._blobs, self._cache, self._max, self._pool = blobs, cache, max_file_bytes, pool or []
+        self._blobs, self._cache, self._max, self._procs = blobs, cache, max_file_bytes, procs
         self.parsed = self.reparsed = self.bytes_parsed = self.skipped = self.derived = 0
         self._flight: set[tuple[str, str]] = set()  # submitted, not collected yet
         self._held: dict[tuple[str, str], int] = {}  # chain end -> the process that may hold it (-1: this one)
-        self._queued = [0] * len(self._pool)  # source bytes sent to each process and not parsed yet
-        self._lock = threading.Lock()
 
     @staticmethod
     def key(blob: str, spec: LanguageSpec) -> tuple[str, str]:
@@ -235,7 +225,7 @@ class SpanReader:
             job.append(Version(k, spec.name, src, index, hunks, wanted, held=index < 0 and k in self._held))
         work = list(jobs.values())
         self._flight.update(v.key for job in work for v in job if v.wanted)
-        if self._pool and len(work) > 1 and sum(len(j) for j in work) > 8:
+        if self._procs and len(work) > 1 and sum(len(j) for j in work) > 8:
             return self._dispatch(work)
         for job in work:
             self._ends(job, -1)
@@ -255,11 +245,11 @@ class SpanReader:
         """Each job to a parser process: a chain that starts at a held tree to the process holding it
         unless that would give the process more than its share of the queued work; the others
         (largest first) to the least loaded process."""
+        assert self._procs
         size = {id(job): sum(len(v.src) for v in job) for job in work}
-        with self._lock:
-            loads = list(self._queued)
-        share = (sum(loads) + sum(size.values())) / len(self._pool)
-        out: list[Future] = []
+        loads = self._procs.loads()
+        share = (sum(loads) + sum(size.values())) / len(loads)
+        order: list[tuple[list[Version], int]] = []
         rest = []
         for job in sorted(work, key=lambda job: -size[id(job)]):
             w = self._held.get(job[0].key, -1) if job[0].held else -1
@@ -267,24 +257,16 @@ class SpanReader:
                 rest.append(job)
                 continue
             loads[w] += size[id(job)]
-            out.append(self._send(job, w, size[id(job)]))
+            order.append((job, w))
         for job in rest:
             w = min(range(len(loads)), key=loads.__getitem__)
             loads[w] += size[id(job)]
-            out.append(self._send(job, w, size[id(job)]))
+            order.append((job, w))
+        out = []
+        for job, w in order:
+            self._ends(job, w)
+            out.append(self._procs.send(w, size[id(job)], parse_versions, job))
         return out
-
-    def _send(self, job: list[Version], w: int, size: int) -> Future:
-        self._ends(job, w)
-        with self._lock:
-            self._queued[w] += size
-        future = self._pool[w].submit(parse_versions, job)
-        future.add_done_callback(lambda _: self._done(w, size))
-        return future
-
-    def _done(self, w: int, size: int) -> None:
-        with self._lock:
-            self._queued[w] -= size
 
     def collect(self, handles: list) -> None:
         """Wait for what `submit` started and put the spans into the cache."""
