@@ -46,8 +46,7 @@ class SpanIndex:
     """One blob's spans by (kind, qualified name), the first definition of a name winning, in source order."""
 
     by: dict[tuple[str, str], Span]
-    pos: dict[tuple[str, str], int]
-    keys: list[tuple[str, str]]
+    pos: dict[tuple[str, str], int]  # source order of each key
     lines: list[tuple[int, int, tuple[str, str]]]  # first line, last line and key of each span, by first line
 
 
@@ -56,9 +55,8 @@ def index_spans(spans: list[Span]) -> SpanIndex:
     by: dict[tuple[str, str], Span] = {}
     for s in spans:
         by.setdefault((s.kind, s.qualified_name), s)  # a redefinition counts as its first definition
-    keys = list(by)
     lines = sorted((s.line_start, s.line_end, k) for k, s in by.items())
-    return SpanIndex(by, {k: i for i, k in enumerate(keys)}, keys, lines)
+    return SpanIndex(by, {k: i for i, k in enumerate(by)}, lines)
 
 
 def _overlaps(ix: SpanIndex, ranges: list[tuple[int, int]]) -> dict[tuple[str, str], int]:

@@ -36,7 +36,7 @@ class Version:
     base: int = -1  # index of the newer version in the same job, or -1 to parse from scratch
     hunks: list[Hunk] | None = field(default_factory=list)  # old = this version, new = the base; None: diff them
     wanted: bool = True  # False: parsed only because a wanted version is reparsed from it
-    held: bool = False  # the process may still hold this version's tree from an earlier chunk (`_HELD`)
+    held: bool = False  # a chain's first version that the process may still hold from an earlier chunk (`_HELD`)
 
 
 HOLD_BYTES = 4 << 20
@@ -88,7 +88,7 @@ def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str],
         query = spans_query(v.language)
         base = trees.get(v.base) if v.base >= 0 else None
         loc: list[Located] | None = None
-        held = _HELD.get(v.key) if v.held and v.base < 0 and query is not None else None
+        held = _HELD.get(v.key) if v.held and query is not None else None
         if held is not None:  # the tree an earlier job of this process ended its chain with
             _HELD.move_to_end(v.key)
             reused += 1
