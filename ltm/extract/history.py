@@ -211,7 +211,8 @@ def mine_history(
 
     Commits are handled in chunks: the blobs a chunk needs are read in one `cat-file` round trip
     and parsed (in `workers` processes when more than one) before its rows are made; with workers,
-    a chunk's rows are made while the next chunk parses. The rows do not depend on `workers`.
+    a chunk's rows are made while the next two chunks parse. Chunks start small and double, so the
+    parsers start early. The rows depend on neither `workers` nor the chunk sizes.
     """
     skip = skip_matcher(tuple(skip_patterns))
     procs = ParserProcesses(workers)
