@@ -22,6 +22,7 @@ MAX_TEXT_CHARS = 2_000
 _DEF_KINDS = ("class", "function")
 _BASE_CAPTURES = ("extends", "implements", "base")
 _XML_TAGS = re.compile(r"</?(summary|remarks|para)>")  # C# XML doc comments
+_OPENER = re.compile(r"^(?:/\*\*|/\*|///|//!|//|#)")  # a comment line's opening marker
 _CLASS_KINDS = ("interface", "trait", "struct", "enum", "union", "record")
 
 
@@ -72,15 +73,11 @@ def _leading_comment(src: bytes, start: int, spec: LanguageSpec) -> str | None:
     if not out:
         return None
     cleaned = []
-    for raw in reversed(out):
-        s = raw.decode("utf-8", errors="replace").strip()
-        if s[:1] == "*" and "*/" not in s:  # the middle lines of a /** */ block
-            s = s.lstrip("*").strip()
-        else:
-            for marker in ("/**", "/*", "*/", "///", "//!", "//", "#"):
-                s = s.replace(marker, "", 1) if s.startswith(marker) or marker == "*/" else s
-            s = s.lstrip("*").strip()
-        if s:
+    for s in b"\n".join(reversed(out)).decode("utf-8", errors="replace").split("\n"):
+        s = s.strip()
+        if s[:1] != "*" or "*/" in s:  # not a middle line of a /** */ block: drop the comment markers
+            s = _OPENER.sub("", s).replace("*/", "", 1)
+        if s := s.lstrip("*").strip():
             cleaned.append(s)
     text = _XML_TAGS.sub("", "\n".join(cleaned)).strip()
     return text or None
