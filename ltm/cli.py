@@ -398,10 +398,14 @@ def repo_remove(name: str, home: str | None) -> None:
 def ui(port: int, host: str, home: str | None) -> None:
     h = Home.resolve(home).require()
     importlib.import_module("pipelines.run").home_instance(h)  # storage created under the home's lock
-    env = {**os.environ, "DAGSTER_HOME": str(h.dagster), "LTM_HOME": str(h.root)}
+    # `dagster dev` tells its user to run `dg dev` instead, which only works from the project's source
+    # folder: the notice is not for someone who typed `ltm ui`, so it is filtered out (by its text).
+    warnings = ",".join(filter(None, [os.environ.get("PYTHONWARNINGS"), "ignore:Function `dev_command` is superseded"]))
+    env = {**os.environ, "DAGSTER_HOME": str(h.dagster), "LTM_HOME": str(h.root), "PYTHONWARNINGS": warnings}
     exe = Path(sys.executable).with_name("dagster")
     args = [str(exe), "dev", "-m", "pipelines.definitions", "-a", "defs", "-h", host, "-p", str(port)]
     click.echo(f"Dagster UI for {h.root} on http://{host}:{port}", err=True)
+    os.chdir(h.dagster)  # not a folder with a dagster.yaml of its own, which Dagster would warn is ignored
     os.execve(args[0], args, env)
 
 

@@ -103,6 +103,13 @@ def ui(tmp_path_factory):
             proc.wait()
 
 
+def test_ui_starts_without_warnings_about_its_own_launch(ui):
+    """`ltm ui` runs `dagster dev`, which would tell the user to use `dg dev` and warn about a dagster.yaml."""
+    text = ui[3].read_text()
+    assert "Serving dagster-webserver" in text
+    assert "superseded" not in text and "dagster.yaml" not in text, text[-3000:]
+
+
 def _finished(instance: DagsterInstance, run_ids: list[str]):
     runs = [instance.get_run_by_id(r) for r in run_ids]
     return runs if all(r.is_finished for r in runs) else None
