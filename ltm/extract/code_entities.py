@@ -20,6 +20,7 @@ from ltm import ids
 from ltm.extract.chunks import module_chunk
 from ltm.extract.file_rows import row_pool
 from ltm.extract.filters import MAX_FILE_BYTES, skip_reason
+from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.gitrepo import GitRepo, TreeEntry, is_safe_path
 from ltm.extract.languages import LanguageSpec, language_for
 from ltm.extract.modules import RepoContext, go_module_path
@@ -133,6 +134,7 @@ def _workers(requested: int | None, total_bytes: int, files: int) -> int:
     return max(1, min(n, files))
 
 
+@no_cycle_collection()  # millions of acyclic rows: see gc_pause.py
 def extract_code(
     repo: GitRepo, repo_key: str, rev: str = "HEAD", max_file_bytes: int = MAX_FILE_BYTES, workers: int | None = None
 ) -> CodeExtraction:
@@ -179,25 +181,24 @@ def extract_code(
                 parsed_entries.append((entry, spec))
             for _ in contents:  # ends the stream (and its feeding thread)
                 pass
-        results = list(pool.results())
-    ctx, mods, parsed, names = RepoContext(go_mods), _Modules(repo_key), [], {}
-    t = out.tables
-    for (entry, spec), res in zip(parsed_entries, results):
-        facts = res["facts"]
-        out.files_parsed += 1
-        out.bytes_parsed += entry.size
-        out.syntax_error_files += int(facts["had_error"])
-        out.languages[spec.name] += 1
-        name = spec.module_name(entry.path, facts["module"], ctx)
-        fid = ids.file_id(repo_key, entry.path)
-        mid = mods.internal(spec, name, entry.path)
-        mods.rows[mid]["top"].extend(res["top"])
-        t["BELONGS_TO"].append(_edge(fid, mid, "File", "Module", repo_key))
-        t["Class"].extend(res["Class"])
-        t["Function"].extend(res["Function"])
-        t["DEFINED_IN"].extend(res["DEFINED_IN"])
-        parsed.append(ParsedFile(entry.path, spec, fid, mid, facts, res["def_ids"]))
-        names[entry.path] = name
+        ctx, mods, parsed, names = RepoContext(go_mods), _Modules(repo_key), [], {}
+        t = out.tables
+        for (entry, spec), res in zip(parsed_entries, pool.results()):  # each batch as it comes back
+            facts = res["facts"]
+            out.files_parsed += 1
+            out.bytes_parsed += entry.size
+            out.syntax_error_files += int(facts["had_error"])
+            out.languages[spec.name] += 1
+            name = spec.module_name(entry.path, facts["module"], ctx)
+            fid = ids.file_id(repo_key, entry.path)
+            mid = mods.internal(spec, name, entry.path)
+            mods.rows[mid]["top"].extend(res["top"])
+            t["BELONGS_TO"].append(_edge(fid, mid, "File", "Module", repo_key))
+            t["Class"].extend(res["Class"])
+            t["Function"].extend(res["Function"])
+            t["DEFINED_IN"].extend(res["DEFINED_IN"])
+            parsed.append(ParsedFile(entry.path, spec, fid, mid, facts, res["def_ids"]))
+            names[entry.path] = name
     known = {group: set(by_name) for group, by_name in mods.known.items()}
     bindings = {f.path: _bind_imports(out, mods, f, names[f.path], known.get(f.spec.group, set())) for f in parsed}
     resolver = Resolver(repo_key, parsed, bindings, mods.known)

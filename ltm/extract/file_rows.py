@@ -8,6 +8,7 @@ reads blobs and resolves; a batch crosses the process boundary once each way.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import threading
 from collections.abc import Iterator
@@ -75,6 +76,11 @@ def _warm(languages: list[str]) -> None:
         ts_query(name)
 
 
+def _start_worker(languages: list[str]) -> None:
+    gc.disable()  # a worker's rows are acyclic, and a collection would touch the pages forked from the parent
+    _warm(languages)
+
+
 class RowPool:
     """Batches of files to `workers` processes; results come back in submission order.
 
@@ -127,7 +133,8 @@ def row_pool(repo: str, workers: int, batch_bytes: int, languages: list[str]) ->
     else:  # never fork a threaded process: a forkserver with the grammars preloaded
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["ltm.extract.file_rows"])
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as executor:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start_worker,
+                             initargs=(languages,)) as executor:
         executor.submit(_warm, languages)  # with fork, every worker starts here
         pool._pool = executor
         yield pool

@@ -9,16 +9,14 @@ no longer exist at the tip a node of their own (`removed_in`).
 from __future__ import annotations
 
 import fnmatch
-import gc
 import re
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ltm import ids
 from ltm.extract.changes import NULL_BLOB, ChangeKind, FileChange, iter_changes
 from ltm.extract.code_entities import MAX_FILE_BYTES
+from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.git_history import commit_kind
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import language_for
@@ -187,20 +185,6 @@ class _Miner:
         return make(self.key, path, qualified)
 
 
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause Python's cycle collector: mining makes millions of small, acyclic objects (rows, spans),
-    and each full collection would walk them and everything else the process holds (a Dagster
-    step holds a lot), for nothing. Reference counting still frees them."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def mine_history(
     repo: GitRepo, repo_key: str, rev: str, *, cache: SpanCache, since: str | None = None,
     max_commits: int | None = None, exclude: str | None = None,
@@ -217,7 +201,7 @@ def mine_history(
     skip = skip_matcher(tuple(skip_patterns))
     procs = ParserProcesses(workers)
     try:
-        with repo.blobs() as blobs, _no_cycle_collection():
+        with repo.blobs() as blobs, no_cycle_collection():
             reader = SpanReader(blobs, cache, max_file_bytes, procs)
             miner = _Miner(repo_key, reader, skip)
             chunk: list[tuple[dict, list[FileChange]]] = []
