@@ -42,6 +42,7 @@ class RepoContext:
 
 
 _GO_MODULE = re.compile(rb"^\s*module\s+(\S+)", re.M)
+_USE_SPACE = re.compile(r"\s*(::|[{},])\s*")
 
 
 def go_module_path(gomod: bytes) -> str | None:
@@ -183,7 +184,10 @@ def csharp_import(imp: dict, path: str, module: str, known: set[str]) -> list[Ta
 
 def _expand_use(text: str) -> list[tuple[str, str | None]]:
     """`a::{b, c::d as e}` -> [(a::b, None), (a::c::d, e)]."""
-    text = re.sub(r"\s*(::|[{},])\s*", r"\1", " ".join(text.split()))
+    words = text.split()
+    if len(words) == 1 and "{" not in text:  # most uses: one plain path
+        return [(words[0], None)]
+    text = _USE_SPACE.sub(r"\1", " ".join(words))
     if "{" not in text:
         path, _, alias = text.partition(" as ")
         return [(path.strip(), alias.strip() or None)]
