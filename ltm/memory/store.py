@@ -78,8 +78,40 @@ def import_memories(home: Home, path: str | Path, fmt: str) -> ImportReport:
     return report
 
 
+_CODE_TABLES = ("File", "Module", "BELONGS_TO", "Function", "Class")
+_INDEXES: dict[Path, tuple[tuple, CodeIndex]] = {}  # lake root -> (its code tables' files, index)
+_MAX_INDEXES = 4
+
+
+def _code_state(lake: Lake) -> tuple:
+    """What the code tables are now: each Parquet file's path, inode, size and mtime (a stage writes new files)."""
+    out = []
+    for table in _CODE_TABLES:
+        for f in lake.files(table):
+            st = f.stat()
+            out.append((str(f), st.st_ino, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
 def code_index(lake: Lake) -> CodeIndex:
-    """Files, functions and classes of every repository in the lake, with their module names."""
+    """Files, functions and classes of every repository in the lake, with their module names.
+
+    Kept in the process while the lake's code tables are unchanged, so online adds (each links one
+    memory) do not rebuild it from every repository's rows; an ingest that rewrites a partition
+    writes new files, and the next call builds it again.
+    """
+    root, state = lake.root.resolve(), _code_state(lake)
+    hit = _INDEXES.get(root)
+    if hit is not None and hit[0] == state:
+        return hit[1]
+    index = _build_code_index(lake)
+    if root not in _INDEXES and len(_INDEXES) >= _MAX_INDEXES:
+        _INDEXES.pop(next(iter(_INDEXES)))
+    _INDEXES[root] = (state, index)
+    return index
+
+
+def _build_code_index(lake: Lake) -> CodeIndex:
     files = pl.from_arrow(lake.read("File", columns=["id", "repo", "path"]))
     modules = pl.from_arrow(lake.read("Module", columns=["id", "name"])).rename({"id": "mod", "name": "module"})
     belongs = pl.from_arrow(lake.read("BELONGS_TO", columns=["src", "dst"])).rename({"src": "file_id", "dst": "mod"})

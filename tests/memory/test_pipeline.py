@@ -109,6 +109,19 @@ def test_online_add_is_searchable_at_once_in_the_graph_at_once_and_survives_a_re
     assert reconcile(home.graph, home.vectors).ok
 
 
+def test_online_adds_in_one_process_link_to_code_an_ingest_added_between_them(ingested, repo):
+    home, key, instance, _ = ingested
+    ltm = HybridLTM(home.root)  # one long-lived process: the code index is kept between adds
+    assert ltm.add("rotate_signing_keys runs nightly", {"id": "o3"})["links"] == 0  # no such function yet
+    assert ltm.add("parse_header splits on colons", {"id": "o4"})["links"] == 1
+    repo.write("app/keys.py", "def rotate_signing_keys():\n    return 1\n").commit("Add key rotation")
+    ingest(home.root, key, instance)
+    out = ltm.add("rotate_signing_keys must keep the previous key", {"id": "o5"})
+    assert memory_edges(home, "mem:online:o5") == {
+        ("mem:online:o5", "RELATES_TO_FUNCTION", f"fn:{key}:app/keys.py:rotate_signing_keys", 0.8)}
+    assert out["links"] == 1
+
+
 def test_online_add_stores_the_memory_even_when_linking_fails(ingested):
     home, key, _, _ = ingested
     bad = home.lake / "Function" / f"repo={key}" / "part-99999.parquet"
