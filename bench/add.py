@@ -3,10 +3,11 @@
     .venv/bin/python bench/add.py [--entries 100000] [--adds 20] [--home DIR]
 
 Builds a synthetic home (bench/synthetic_store.py), unless --home names one built before, then
-adds `--adds` memories from one process, each naming a function of the store so it links. Prints
-one JSON object: the first add (it builds the code index the linker reads), then p50 / p95 / max of
-the others, and in the same run the floor every add pays by design: copying the current graph
-build (builds are immutable; an add amends a copy and switches to it).
+adds `--adds` memories from one process, each naming a function of the store so it links, then the
+same number again in one `add_many` call. Prints one JSON object: the first add (it builds the code
+index the linker reads), p50 / p95 / max of the others, the `add_many` call in all and per memory,
+and in the same run the floor every add pays by design: copying the current graph build (builds
+are immutable; an add amends a copy and switches to it).
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ def main() -> None:
             out = memory.add(f"{name} must retry on timeout (note {i})", {"category": "episodic"})
             ms.append((time.perf_counter() - t0) * 1000)
             links.append(out["links"])
+        t0 = time.perf_counter()
+        many = memory.add_many([(f"{name} must back off (batch note {i})", {"category": "episodic"})
+                                for i, name in enumerate(names)])
+        many_ms = (time.perf_counter() - t0) * 1000
     current = current_build(home.graph)
     t0 = time.perf_counter()
     shutil.copyfile(current, current.with_name("bench-copy.kuzu"))
@@ -62,6 +67,8 @@ def main() -> None:
         "first_add_ms": round(ms[0], 1),
         "add_ms": {"p50": round(statistics.median(rest), 1), "p95": round(rest[int(0.95 * (len(rest) - 1))], 1),
                    "max": round(rest[-1], 1)},
+        "add_many_ms": round(many_ms, 1), "add_many_per_memory_ms": round(many_ms / len(names), 1),
+        "add_many_links": sum(o["links"] for o in many),
         "floor_graph_copy_ms": round(copy_ms, 1), "graph_build_mb": round(current.stat().st_size / 1e6, 1),
         "load_avg_start": load, "load_avg_end": [round(x, 2) for x in os.getloadavg()],
     }, indent=2))

@@ -50,7 +50,8 @@ class EmbeddingCache:
         self._db.close()
 
 
-def _plan(embedder: Embedder, texts: list[str]) -> tuple[list[str], list[list[int]]]:
+def plan_requests(embedder: Embedder, texts: list[str]) -> tuple[list[str], list[list[int]]]:
+    """The texts as sent (a provider may cut them to its token budget) and the batches of their indices."""
     plan = getattr(embedder, "plan", None)
     if plan is not None:
         return plan(texts)
@@ -78,7 +79,7 @@ def embed_with_cache(
         if h not in vectors:
             todo.setdefault(h, t)
     keys = list(todo)
-    sent, batches = _plan(embedder, [todo[k] for k in keys])
+    sent, batches = plan_requests(embedder, [todo[k] for k in keys])
     failures: list[BatchFailedError] = []
 
     def run(batch: list[int]) -> tuple[list[int], np.ndarray]:

@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ltm import ids
+from ltm.embed.cache import plan_requests
 from ltm.embed.providers import Embedder, make_embedder
 from ltm.graph.amend import amend_current
 from ltm.graph.build import check_space
@@ -32,7 +35,7 @@ from ltm.graph.kuzu_store import query
 from ltm.home import Home
 from ltm.lake import Lake
 from ltm.memory.linking import RELS, link_memories, memory_frame
-from ltm.memory.records import MEMORY_PARTITION, MemoryType, memory_row
+from ltm.memory.records import MEMORY_PARTITION, MemoryInputError, MemoryType, memory_row
 from ltm.memory.store import code_index, merge_table, save_memories
 from ltm.schema import EMBEDDINGS, NODE_TABLES, lake_schema
 from ltm.vectors import VectorStore, vector_rows
@@ -51,12 +54,22 @@ def online_embedder(home: Home, store: VectorStore) -> Embedder:
     return make_embedder(home.settings().get("embedder") or "local")
 
 
-def _write_embedding(lake: Lake, row: dict[str, Any], embedder: Embedder, vector: Any) -> None:
+def _embed(embedder: Embedder, texts: list[str]) -> np.ndarray:
+    """One vector per text, in the provider's batches (and token budget)."""
+    sent, batches = plan_requests(embedder, texts)
+    out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    for batch in batches:
+        out[batch] = embedder.embed([sent[i] for i in batch])
+    return out
+
+
+def _write_embeddings(lake: Lake, rows: list[dict[str, Any]], embedder: Embedder, vectors: np.ndarray) -> None:
+    n = len(rows)
     emb = pa.table(
         {
-            "vector_id": [row["vector_id"]], "text_hash": [ids.text_hash(row["text"])],
-            "model": [embedder.model_id], "dim": pa.array([embedder.dim], pa.int32()),
-            "vector": pa.array([list(map(float, vector))], pa.list_(pa.float32())),
+            "vector_id": [r["vector_id"] for r in rows], "text_hash": [ids.text_hash(r["text"]) for r in rows],
+            "model": [embedder.model_id] * n, "dim": pa.array([embedder.dim] * n, pa.int32()),
+            "vector": pa.array([list(map(float, v)) for v in vectors], pa.list_(pa.float32())),
         },
         schema=EMBEDDINGS,
     )
@@ -65,20 +78,23 @@ def _write_embedding(lake: Lake, row: dict[str, Any], embedder: Embedder, vector
         w.write("embeddings", merged)
 
 
-def _links(lake: Lake, row: dict[str, Any]) -> tuple[pl.DataFrame, list[str]]:
-    """The memory's links against the lake's code, and errors; never raises."""
+def _links(lake: Lake, rows: list[dict[str, Any]]) -> tuple[pl.DataFrame, dict[str, list[str]]]:
+    """The memories' links against the lake's code, and errors by memory id; never raises."""
     try:
-        result = link_memories(memory_frame([row]), code_index(lake))
-        return result.links, [reason for _, reason in result.failures]
-    except Exception as e:  # a linking failure never fails the memory's storage
-        log.warning("linking memory %s failed: %s", row["id"], e)
-        return pl.DataFrame(), [f"linking failed: {e}"]
+        result = link_memories(memory_frame(rows), code_index(lake))
+        errors: dict[str, list[str]] = {}
+        for mem_id, reason in result.failures:
+            errors.setdefault(mem_id, []).append(reason)
+        return result.links, errors
+    except Exception as e:  # a linking failure never fails the memories' storage
+        log.warning("linking memories %s failed: %s", ", ".join(r["id"] for r in rows[:3]), e)
+        return pl.DataFrame(), {r["id"]: [f"linking failed: {e}"] for r in rows}
 
 
-def _persist_links(lake: Lake, mem_id: str, links: pl.DataFrame, now: datetime) -> None:
+def _persist_links(lake: Lake, mem_ids: list[str], links: pl.DataFrame, now: datetime) -> None:
     with lake.write(MEMORY_PARTITION) as w:
         for rel in RELS.values():
-            old = pl.from_arrow(lake.read(rel, MEMORY_PARTITION)).filter(pl.col("src") != mem_id)
+            old = pl.from_arrow(lake.read(rel, MEMORY_PARTITION)).filter(~pl.col("src").is_in(mem_ids))
             new = links.filter(pl.col("rel") == rel) if links.height else pl.DataFrame()
             if new.height:
                 new = new.select(
@@ -89,22 +105,23 @@ def _persist_links(lake: Lake, mem_id: str, links: pl.DataFrame, now: datetime) 
             w.write(rel, old.to_arrow().cast(lake_schema(rel)))
 
 
-def _graph_change(row: dict[str, Any], links: pl.DataFrame, now: datetime):
+def _graph_change(rows: list[dict[str, Any]], links: pl.DataFrame, now: datetime):
     cols = [c for c in NODE_TABLES["Memory"].graph.names if c != "vector_id"]
+    props = ", ".join(f"{c}: ${c}" for c in cols)
 
     def change(conn) -> None:
-        query(conn, "MATCH (m:Memory) WHERE m.id = $id DETACH DELETE m", {"id": row["id"]})
-        props = ", ".join(f"{c}: ${c}" for c in cols)
-        query(conn, f"CREATE (m:Memory {{{props}}})", {c: row[c] for c in cols})
-        query(conn, "MATCH (m:Memory) WHERE m.id = $id SET m.vector_id = $vid", {"id": row["id"], "vid": row["vector_id"]})
-        for rel, dst, label, score, ctx in (
-            links.select("rel", "dst", "dst_label", "relevance_score", "context").iter_rows() if links.height else []
+        for row in rows:
+            query(conn, "MATCH (m:Memory) WHERE m.id = $id DETACH DELETE m", {"id": row["id"]})
+            query(conn, f"CREATE (m:Memory {{{props}}})", {c: row[c] for c in cols})
+            query(conn, "MATCH (m:Memory) WHERE m.id = $id SET m.vector_id = $vid", {"id": row["id"], "vid": row["vector_id"]})
+        for src, rel, dst, label, score, ctx in (
+            links.select("src", "rel", "dst", "dst_label", "relevance_score", "context").iter_rows() if links.height else []
         ):
             query(
                 conn,
                 f"MATCH (m:Memory), (e:{label}) WHERE m.id = $src AND e.id = $dst "
                 f"CREATE (m)-[:{rel} {{relevance_score: $score, context: $ctx, linked_at: $at}}]->(e)",
-                {"src": row["id"], "dst": dst, "score": score, "ctx": ctx, "at": now},
+                {"src": src, "dst": dst, "score": score, "ctx": ctx, "at": now},
             )
 
     return change
@@ -112,27 +129,56 @@ def _graph_change(row: dict[str, Any], links: pl.DataFrame, now: datetime):
 
 def add_memory(home: Home, content: str, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
     """Store one memory (see the module doc); returns its `vector_id` and `graph_entity_id`."""
-    md = dict(metadata or {})
-    mem_id = str(md.pop("id", None) or uuid.uuid4().hex)
+    return add_memories(home, [(content, metadata)])[0]
+
+
+def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]]) -> list[dict[str, Any]]:
+    """Store several memories as one add: one embedding pass, one write per lake table, one vector
+    upsert and one graph amendment (an add's cost is mostly the amendment, so a batch costs about one).
+
+    `entries` are (content, metadata) pairs; returns one result per entry, in order. A bad entry
+    refuses the whole batch, naming it, before anything is written. Two entries with one `id`: the
+    later wins, as in an import.
+    """
     now = datetime.now(timezone.utc)
-    md.setdefault("created_at", now.isoformat())
-    row = memory_row(SOURCE, mem_id, content, metadata=md, default_type=MemoryType.EPISODIC)
+    rows: list[dict[str, Any]] = []
+    entries = list(entries)
+    for i, (content, metadata) in enumerate(entries):
+        if metadata is not None and not isinstance(metadata, dict):
+            raise MemoryInputError(_which(i, len(entries), f"metadata must be an object, got {type(metadata).__name__}"))
+        md = dict(metadata or {})
+        mem_id = str(md.pop("id", None) or uuid.uuid4().hex)
+        md.setdefault("created_at", now.isoformat())
+        try:
+            rows.append(memory_row(SOURCE, mem_id, content, metadata=md, default_type=MemoryType.EPISODIC))
+        except MemoryInputError as e:
+            raise MemoryInputError(_which(i, len(entries), str(e))) from e
+    if not rows:
+        return []
+    unique = list({r["id"]: r for r in rows}.values())  # the later entry of one id wins
     lake, store = Lake(home.lake), VectorStore(home.vectors)
     embedder = online_embedder(home, store)
-    check_space(home.graph, "a memory (the graph is amended in a copy)")  # before anything is written
+    check_space(home.graph, "memories (the graph is amended in a copy)")  # before anything is written
     with home.lock("memories", timeout=600):
-        vector = embedder.embed([row["text"]])[0]
-        save_memories(lake, [row])
-        _write_embedding(lake, row, embedder, vector)
-        rows = vector_rows(lake, MEMORY_PARTITION)
-        mask = pc.equal(rows.column("vector_id"), row["vector_id"])
+        vectors = _embed(embedder, [r["text"] for r in unique])
+        save_memories(lake, unique)
+        _write_embeddings(lake, unique, embedder, vectors)
+        table = vector_rows(lake, MEMORY_PARTITION)
+        vids = pa.array([r["vector_id"] for r in unique], table.schema.field("vector_id").type)
         with home.lock("vectors", timeout=600):
-            store.upsert_rows(rows.filter(mask))
-        links, errors = _links(lake, row)
-        _persist_links(lake, row["id"], links, now)
+            store.upsert_rows(table.filter(pc.is_in(table.column("vector_id"), value_set=vids)))
+        links, errors = _links(lake, unique)
+        _persist_links(lake, [r["id"] for r in unique], links, now)
     with home.lock("graph", timeout=600):
-        build = amend_current(home.graph, _graph_change(row, links, now))
-    return {
-        "vector_id": row["vector_id"], "graph_entity_id": row["id"],
-        "links": links.height, "link_errors": errors, "in_graph": build is not None,
-    }
+        build = amend_current(home.graph, _graph_change(unique, links, now))
+    counts = links.group_by("src").len() if links.height else None
+    per_id = dict(counts.iter_rows()) if counts is not None else {}
+    return [
+        {"vector_id": r["vector_id"], "graph_entity_id": r["id"], "links": per_id.get(r["id"], 0),
+         "link_errors": errors.get(r["id"], []), "in_graph": build is not None}
+        for r in rows
+    ]
+
+
+def _which(i: int, n: int, message: str) -> str:
+    return message if n == 1 else f"memory {i + 1} of {n}: {message}"

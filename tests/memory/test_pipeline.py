@@ -6,9 +6,12 @@ import pytest
 from dagster import DagsterInstance, materialize
 
 from assets import ALL_ASSETS
+from ltm.errors import LtmError
+from ltm.graph.build import current_build
 from ltm.graph.kuzu_store import query
 from ltm.graph.read import open_current
 from ltm.home import Home
+from ltm.lake import Lake
 from ltm.memory.store import import_memories
 from ltm.query import HybridLTM
 from ltm.reconcile import reconcile
@@ -120,6 +123,38 @@ def test_online_adds_in_one_process_link_to_code_an_ingest_added_between_them(in
     assert memory_edges(home, "mem:online:o5") == {
         ("mem:online:o5", "RELATES_TO_FUNCTION", f"fn:{key}:app/keys.py:rotate_signing_keys", 0.8)}
     assert out["links"] == 1
+
+
+def test_add_many_stores_each_memory_with_its_own_links_and_errors(ingested):
+    home, key, _, _ = ingested
+    ltm = HybridLTM(home.root)
+    before = current_build(home.graph)
+    out = ltm.add_many([
+        ("parse_header must accept folded lines", {"id": "b1"}),
+        ("the deploy checklist lives in the wiki", {"id": "b2", "category": "guideline"}),
+        ("see the token check", {"id": "b3", "graph_links": [{"type": "RELATES_TO_FUNCTION", "target": "nope"}]}),
+    ])
+    assert [o["graph_entity_id"] for o in out] == ["mem:online:b1", "mem:online:b2", "mem:online:b3"]
+    assert [o["links"] for o in out] == [1, 0, 0] and all(o["in_graph"] for o in out)
+    assert out[2]["link_errors"] and "nope" in out[2]["link_errors"][0] and out[0]["link_errors"] == []
+    assert memory_edges(home, "mem:online:b1") == {
+        ("mem:online:b1", "RELATES_TO_FUNCTION", f"fn:{key}:app/auth.py:parse_header", 0.8)}
+    assert memory_edges(home, "mem:online:b2") == set()
+    hit = ltm.query("the deploy checklist lives in the wiki", top_k=1)[0]
+    assert (hit["graph_entity_id"], hit["category"]) == ("mem:online:b2", "guideline")
+    assert current_build(home.graph) != before  # the graph was amended, not left for the next ingest
+    assert reconcile(home.graph, home.vectors).ok
+
+
+def test_add_many_with_a_bad_entry_names_it_and_writes_nothing(ingested):
+    home, _, _, _ = ingested
+    lake_rows = Lake(home.lake).read("Memory").num_rows
+    vectors = VectorStore(home.vectors).count()
+    build = current_build(home.graph)
+    with pytest.raises(LtmError, match=r"memory 2 of 3: tags must be a list of strings"):
+        HybridLTM(home.root).add_many([("fine", {"id": "c1"}), ("bad", {"tags": "auth"}), ("fine too", None)])
+    assert Lake(home.lake).read("Memory").num_rows == lake_rows
+    assert VectorStore(home.vectors).count() == vectors and current_build(home.graph) == build
 
 
 def test_online_add_stores_the_memory_even_when_linking_fails(ingested):
