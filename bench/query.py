@@ -17,9 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -27,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from synthetic_store import REPO, build_store  # noqa: E402
+from synthetic_store import synthetic_home  # noqa: E402
 
 from ltm.embed.providers import HashEmbedder  # noqa: E402
 from ltm.home import Home  # noqa: E402
@@ -96,17 +94,12 @@ def main() -> None:
     ap.add_argument("--top-k", type=int, default=10)
     ap.add_argument("--home", type=Path, default=None, help="Reuse (or create) the synthetic home here.")
     args = ap.parse_args()
-    tmp = None
-    if args.home is None:
-        tmp = tempfile.TemporaryDirectory()
-        args.home = Path(tmp.name) / "home"
-    from synthetic_store import lake_rows
+    with synthetic_home(args.home, args.entries) as (home, build, rows):
+        print(json.dumps(measure(args, home, build, rows), indent=2, default=str))
 
-    if (args.home / "registry.json").exists():
-        rows, build = lake_rows(args.entries), {"reused": True}
-    else:
-        home, build, rows = build_store(args.home, args.entries)
-    home = Home(args.home)
+
+def measure(args: argparse.Namespace, home: Home, build: dict, rows: dict[str, list[dict]]) -> dict:
+    """Latencies per strategy and the floors, as the JSON object `main` prints."""
     warm = questions(rows, round_no=args.rounds)  # subjects no timed round asks about
     out: dict = {"entries": None, "questions_per_round": len(warm), "rounds": args.rounds, "top_k": args.top_k,
                  "build": build, "load_avg_start": [round(x, 2) for x in os.getloadavg()]}
@@ -159,9 +152,7 @@ def main() -> None:
     out["load_avg_end"] = [round(x, 2) for x in os.getloadavg()]
     out["target_p95_ms"] = 150
     out["all_within_target"] = all(v["p95"] <= 150 for v in out["strategies_ms"].values())
-    print(json.dumps(out, indent=2, default=str))
-    if tmp is not None:
-        tmp.cleanup()
+    return out
 
 
 if __name__ == "__main__":

@@ -9,7 +9,10 @@ BELONGS_TO, IMPORTS, DEPENDS_ON, PARENT_OF, FIXES, AFFECTS, RELATES_TO_FILE.
 
 from __future__ import annotations
 
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -151,3 +154,16 @@ def build_store(root: Path, n: int) -> tuple[Home, dict[str, float], dict[str, l
     secs["entries"] = stats.total_rows
     secs["vector_index"] = stats.vector_index
     return home, secs, rows
+
+
+@contextmanager
+def synthetic_home(root: Path | None, n: int) -> Iterator[tuple[Home, dict, dict[str, list[dict]]]]:
+    """The synthetic home at `root`, built there first unless a build is already there (a temporary
+    folder, removed afterwards, when `root` is None); yields it, its build seconds and its rows."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = root or Path(tmp) / "home"
+        if (root / "registry.json").exists():
+            yield Home(root), {"reused": True}, lake_rows(n)
+        else:
+            yield build_store(root, n)
+
