@@ -29,6 +29,7 @@ import pyarrow.compute as pc
 from ltm import ids
 from ltm.embed.cache import plan_requests
 from ltm.embed.providers import Embedder, make_embedder
+from ltm.errors import DimensionMismatchError
 from ltm.graph.amend import amend_current
 from ltm.graph.build import check_space
 from ltm.graph.kuzu_store import query
@@ -59,7 +60,14 @@ def _embed(embedder: Embedder, texts: list[str]) -> np.ndarray:
     sent, batches = plan_requests(embedder, texts)
     out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
     for batch in batches:
-        out[batch] = embedder.embed([sent[i] for i in batch])
+        got = np.asarray(embedder.embed([sent[i] for i in batch]), dtype=np.float32)
+        if got.shape != (len(batch), embedder.dim):
+            raise DimensionMismatchError(
+                f"{embedder.model_id} returned vectors of shape {got.shape} for {len(batch)} texts, the vector "
+                f"table holds dimension {embedder.dim}: use the model the table was built with, or switch the "
+                "home with `ltm reembed`"
+            )
+        out[batch] = got
     return out
 
 

@@ -2,11 +2,13 @@
 
 import json
 
+import numpy as np
 import pytest
 from dagster import DagsterInstance, materialize
 
 from assets import ALL_ASSETS
-from ltm.errors import LtmError
+from ltm.embed.providers import HashEmbedder
+from ltm.errors import DimensionMismatchError, LtmError
 from ltm.graph.build import current_build
 from ltm.graph.kuzu_store import query
 from ltm.graph.read import open_current
@@ -155,6 +157,22 @@ def test_add_many_with_a_bad_entry_names_it_and_writes_nothing(ingested):
         HybridLTM(home.root).add_many([("fine", {"id": "c1"}), ("bad", {"tags": "auth"}), ("fine too", None)])
     assert Lake(home.lake).read("Memory").num_rows == lake_rows
     assert VectorStore(home.vectors).count() == vectors and current_build(home.graph) == build
+
+
+class _DriftedModel(HashEmbedder):
+    """A model whose server now answers with another dimension than the vector table holds."""
+
+    def embed(self, texts):
+        return np.ones((len(texts), self.dim + 8), dtype=np.float32)
+
+
+def test_online_add_refuses_vectors_of_another_dimension_and_writes_nothing(ingested, monkeypatch):
+    home, _, _, _ = ingested
+    lake_rows, vectors = Lake(home.lake).read("Memory").num_rows, VectorStore(home.vectors).count()
+    monkeypatch.setattr("ltm.memory.online.online_embedder", lambda home, store: _DriftedModel(384))
+    with pytest.raises(DimensionMismatchError, match=r"shape \(1, 392\) for 1 texts, the vector table holds dimension 384"):
+        HybridLTM(home.root).add("parse_header must accept folded lines", {"id": "d1"})
+    assert Lake(home.lake).read("Memory").num_rows == lake_rows and VectorStore(home.vectors).count() == vectors
 
 
 def test_online_add_stores_the_memory_even_when_linking_fails(ingested):
