@@ -151,7 +151,10 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
     now = datetime.now(timezone.utc)
     rows: list[dict[str, Any]] = []
     entries = list(entries)
-    for i, (content, metadata) in enumerate(entries):
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, (tuple, list)) or len(entry) != 2:
+            raise MemoryInputError(_which(i, len(entries), f"an entry is a (content, metadata) pair, got {entry!r:.80}"))
+        content, metadata = entry
         if metadata is not None and not isinstance(metadata, dict):
             raise MemoryInputError(_which(i, len(entries), f"metadata must be an object, got {type(metadata).__name__}"))
         md = dict(metadata or {})

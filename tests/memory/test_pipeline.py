@@ -157,6 +157,9 @@ def test_add_many_with_a_bad_entry_names_it_and_writes_nothing(ingested):
         HybridLTM(home.root).add_many([("fine", {"id": "c1"}), ("bad", {"tags": "auth"}), ("fine too", None)])
     assert Lake(home.lake).read("Memory").num_rows == lake_rows
     assert VectorStore(home.vectors).count() == vectors and current_build(home.graph) == build
+    with pytest.raises(LtmError, match=r"memory 1 of 2: an entry is a \(content, metadata\) pair, got 'just text'"):
+        HybridLTM(home.root).add_many(["just text", ("fine", None)])
+    assert Lake(home.lake).read("Memory").num_rows == lake_rows
 
 
 class _DriftedModel(HashEmbedder):
