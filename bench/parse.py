@@ -19,8 +19,8 @@ PATH is a clone (kept outside the project) whose checkout is at HEAD. Prints one
   with every row, comment, chunk and resolution step for free; `ceiling_ratio_perfect_scaling`
   = raw / query_floor assumes N processes run N times as fast as one.
 
-Each figure is the best of `--repeat` rounds; a round runs raw, ours_1 and ours_n back to back, so
-load from other work on the machine hits all three alike. The load average is printed before and
+Each figure is the best of `--repeat` rounds; a round runs raw, the two floors, ours_1 and ours_n
+back to back, so load from other work on the machine hits them all alike. The load average is printed before and
 after, and CPU seconds (this process plus its git and worker children) beside wall seconds:
 `cpu_ratio_1_worker` = raw CPU / our CPU with one worker is the per-core efficiency, which moves
 less with load than wall time.

@@ -83,12 +83,16 @@ _INDEXES: dict[Path, tuple[tuple, CodeIndex]] = {}  # lake root -> (its code tab
 _MAX_INDEXES = 4
 
 
-def _code_state(lake: Lake) -> tuple:
-    """What the code tables are now: each Parquet file's path, inode, size and mtime (a stage writes new files)."""
+def _code_state(lake: Lake) -> tuple | None:
+    """What the code tables are now: each Parquet file's path, inode, size and mtime (a stage writes
+    new files); None while a partition is being swapped under us (then nothing is cached)."""
     out = []
     for table in _CODE_TABLES:
         for f in lake.files(table):
-            st = f.stat()
+            try:
+                st = f.stat()
+            except FileNotFoundError:
+                return None
             out.append((str(f), st.st_ino, st.st_size, st.st_mtime_ns))
     return tuple(out)
 
@@ -102,9 +106,11 @@ def code_index(lake: Lake) -> CodeIndex:
     """
     root, state = lake.root.resolve(), _code_state(lake)
     hit = _INDEXES.get(root)
-    if hit is not None and hit[0] == state:
+    if hit is not None and state is not None and hit[0] == state:
         return hit[1]
     index = _build_code_index(lake)
+    if state is None:
+        return index
     if root not in _INDEXES and len(_INDEXES) >= _MAX_INDEXES:
         _INDEXES.pop(next(iter(_INDEXES)))
     _INDEXES[root] = (state, index)
