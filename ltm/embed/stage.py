@@ -60,6 +60,21 @@ def embedding_inputs(lake: Lake, repo: str) -> tuple[list[str], list[str]]:
     return vids, texts
 
 
+def embeddings_table(vector_ids: list[str], text_hashes: list[str], model: str, dim: int, flat: np.ndarray) -> pa.Table:
+    """Rows of the `embeddings` lake table; `flat` holds the vectors one after another (float32)."""
+    n = len(vector_ids)
+    return pa.table(
+        {
+            "vector_id": vector_ids,
+            "text_hash": text_hashes,
+            "model": [model] * n,
+            "dim": pa.array([dim] * n, pa.int32()),
+            "vector": pa.ListArray.from_arrays(pa.array(np.arange(0, flat.size + 1, dim or 1, dtype=np.int32)), pa.array(flat)),
+        },
+        schema=EMBEDDINGS,
+    )
+
+
 def embed_repo(
     lake: Lake, repo: str, embedder: Embedder, cache_root: Path, on_batch: Callable[[int], None] | None = None
 ) -> EmbedStats:
@@ -79,18 +94,8 @@ def embed_repo(
         raise DimensionMismatchError(
             f"cached vectors of {embedder.model_id} do not all have dimension {dim}: remove {cache.path} and run again"
         )
-    table = pa.table(
-        {
-            "vector_id": vids,
-            "text_hash": hashes,
-            "model": [embedder.model_id] * len(vids),
-            "dim": pa.array([dim] * len(vids), pa.int32()),
-            "vector": pa.ListArray.from_arrays(pa.array(np.arange(0, flat.size + 1, dim or 1, dtype=np.int32)), pa.array(flat)),
-        },
-        schema=EMBEDDINGS,
-    )
     with lake.write(repo) as w:
-        w.write("embeddings", table)
+        w.write("embeddings", embeddings_table(vids, hashes, embedder.model_id, dim, flat))
     u = embedder.usage
     requests, retries, tokens, truncated = (a - b for a, b in zip((u.requests, u.retries, u.tokens, u.truncated), before))
     cost = getattr(embedder, "price", None)

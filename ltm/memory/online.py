@@ -29,6 +29,7 @@ import pyarrow.compute as pc
 from ltm import ids
 from ltm.embed.cache import plan_requests
 from ltm.embed.providers import Embedder, make_embedder
+from ltm.embed.stage import embeddings_table
 from ltm.errors import DimensionMismatchError
 from ltm.graph.amend import amend_current
 from ltm.graph.build import check_space
@@ -38,7 +39,7 @@ from ltm.lake import Lake
 from ltm.memory.linking import RELS, link_memories, memory_frame
 from ltm.memory.records import MEMORY_PARTITION, MemoryInputError, MemoryType, memory_row
 from ltm.memory.store import code_index, merge_table, save_memories
-from ltm.schema import EMBEDDINGS, NODE_TABLES, lake_schema
+from ltm.schema import NODE_TABLES, lake_schema
 from ltm.vectors import VectorStore, vector_rows
 
 log = logging.getLogger(__name__)
@@ -72,15 +73,8 @@ def _embed(embedder: Embedder, texts: list[str]) -> np.ndarray:
 
 
 def _write_embeddings(lake: Lake, rows: list[dict[str, Any]], embedder: Embedder, vectors: np.ndarray) -> None:
-    n = len(rows)
-    emb = pa.table(
-        {
-            "vector_id": [r["vector_id"] for r in rows], "text_hash": [ids.text_hash(r["text"]) for r in rows],
-            "model": [embedder.model_id] * n, "dim": pa.array([embedder.dim] * n, pa.int32()),
-            "vector": pa.array([list(map(float, v)) for v in vectors], pa.list_(pa.float32())),
-        },
-        schema=EMBEDDINGS,
-    )
+    emb = embeddings_table([r["vector_id"] for r in rows], [ids.text_hash(r["text"]) for r in rows],
+                           embedder.model_id, embedder.dim, vectors.astype(np.float32).reshape(-1))
     merged = merge_table(lake, "embeddings", emb, ["vector_id"])
     with lake.write(MEMORY_PARTITION) as w:
         w.write("embeddings", merged)
