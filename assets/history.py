@@ -6,7 +6,7 @@ from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataVa
 from pydantic import Field
 
 from assets.partitions import OWNERS, repos_partitions
-from ltm.extract.history import DEFAULT_SKIP_PATTERNS
+from ltm.extract.history.mine import DEFAULT_SKIP_PATTERNS
 from ltm.history_stage import HistoryOptions, stage_history
 from ltm.run_report import most_changed_functions, most_changed_markdown
 from resources import HomeResource

@@ -35,11 +35,11 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from ltm.extract.changes import log_args
+from ltm.extract.history.changes import log_args
 from ltm.extract.gitrepo import GitRepo
-from ltm.extract.history import mine_history
+from ltm.extract.history.mine import mine_history
 from ltm.extract.languages import language_for
-from ltm.extract.spans import SpanCache, spans_of
+from ltm.extract.history.spans import SpanCache, spans_of
 from ltm.history_stage import HistoryOptions
 
 KEY = "bench"

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from tree_sitter import Parser, QueryCursor
 
-from ltm.extract.code_entities import extract_code
+from ltm.extract.code.entities import extract_code
 from ltm.extract.filters import skip_reason
 from ltm.extract.gitrepo import GitRepo, is_safe_path
 from ltm.extract.languages import language_for, ts_language, ts_query

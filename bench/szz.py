@@ -39,8 +39,8 @@ from ltm.bugs.diffs import commit_diffs
 from ltm.bugs.evidence import parse_fix_evidence
 from ltm.bugs.szz import BLAME_FLAGS, WORKERS, analyze_fixes
 from ltm.extract.gitrepo import GitRepo
-from ltm.extract.history import mine_history
-from ltm.extract.spans import SpanCache
+from ltm.extract.history.mine import mine_history
+from ltm.extract.history.spans import SpanCache
 
 
 def _cpu() -> float:

@@ -17,12 +17,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ltm import ids
-from ltm.extract.code_entities import MAX_FILE_BYTES
+from ltm.extract.filters import MAX_FILE_BYTES
 from ltm.extract.gitrepo import GitRepo
-from ltm.extract.history import DEFAULT_SKIP_PATTERNS, HistoryRows, Seen, mine_history
+from ltm.extract.history.mine import DEFAULT_SKIP_PATTERNS, HistoryRows, Seen, mine_history
 from ltm.extract.languages import language_for
-from ltm.extract.spans import SpanCache
-from ltm.extract.version_chains import SpanReader
+from ltm.extract.history.spans import SpanCache
+from ltm.extract.history.version_chains import SpanReader
 from ltm.lake import Lake
 
 log = logging.getLogger("ltm.history")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ltm import ids
-from ltm.extract.code_entities import extract_code
+from ltm.extract.code.entities import extract_code
 from ltm.extract.gitrepo import GitRepo
 from ltm.history_stage import HistoryOptions, HistoryStats, stage_history
 from ltm.home import Home

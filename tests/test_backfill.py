@@ -6,7 +6,7 @@ from click.testing import CliRunner
 from dagster import DagsterInstance
 
 from ltm.backfill import history_cursor, plan_windows
-from ltm.cli import main
+from cli import main
 from ltm.home import Home
 from ltm.lake import Lake
 from tests.builder import RepoBuilder

@@ -6,7 +6,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from ltm.cli import main
+from cli import main
 from tests.builder import RepoBuilder
 
 

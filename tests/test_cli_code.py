@@ -3,7 +3,7 @@
 import json
 
 from tests.builder import RepoBuilder
-from tests.extract.test_lang_python_js import PY
+from tests.extract.code.test_lang_python_js import PY
 from tests.test_cli import run
 
 

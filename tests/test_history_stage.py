@@ -6,7 +6,7 @@ import subprocess
 import pytest
 
 from ltm.errors import RepositoryError
-from ltm.extract.code_entities import extract_code
+from ltm.extract.code.entities import extract_code
 from ltm.extract.gitrepo import GitRepo
 from ltm.graph.build import build_graph
 from ltm.graph.kuzu_store import query
@@ -14,7 +14,7 @@ from ltm.graph.read import open_current
 from ltm.history_stage import HistoryOptions, stage_history
 from ltm.lake import Lake
 from tests.builder import RepoBuilder
-from tests.extract.test_history import history_repo
+from tests.extract.history.test_history import history_repo
 
 
 def _lake(tmp_path, name="lake") -> Lake:

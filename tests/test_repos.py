@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 from click.testing import CliRunner
 
-from ltm.cli import main
+from cli import main
 from ltm.home import Home
 from ltm.repos import current_head, read_repos_yaml, sync_repository
 from tests.builder import RepoBuilder, sample_repo

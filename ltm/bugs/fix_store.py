@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from ltm.bugs.szz import Candidate, Entity, FixResult
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import LANGUAGES
-from ltm.extract.spans import query_version
+from ltm.extract.history.spans import query_version
 from ltm.lake import Lake
 
 log = logging.getLogger("ltm.bugs")

@@ -27,7 +27,7 @@ from ltm.bugs.evidence import EvidenceKind, FixEvidence, parse_fix_evidence
 from ltm.bugs.issues import Issue, IssueExport, load_issue_export
 from ltm.bugs.szz import BLAME_FLAGS, MAX_FILES, WORKERS, Candidate, Entity, FixResult, analyze_fixes
 from ltm.extract.gitrepo import GitRepo
-from ltm.extract.spans import SpanCache
+from ltm.extract.history.spans import SpanCache
 from ltm.lake import Lake
 from ltm.stages import StageStats
 

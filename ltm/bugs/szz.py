@@ -27,8 +27,8 @@ from ltm import ids
 from ltm.bugs.diffs import CommitDiff, FileDiff
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import language_for
-from ltm.extract.spans import SpanCache
-from ltm.extract.version_chains import SpanReader
+from ltm.extract.history.spans import SpanCache
+from ltm.extract.history.version_chains import SpanReader
 
 MAX_FILES = 100
 BLAME_FLAGS = ("-w", "-M")  # ignore whitespace, follow lines moved within a file

@@ -24,7 +24,6 @@ import tree_sitter_typescript
 from tree_sitter import Language, Query
 
 from ltm.extract import modules as m
-from ltm.extract.modules import python_module  # noqa: F401  (re-exported: older callers import it here)
 
 
 @dataclass(frozen=True)

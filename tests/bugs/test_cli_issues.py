@@ -4,7 +4,7 @@ import json
 
 from click.testing import CliRunner
 
-from ltm.cli import main
+from cli import main
 from tests.bugs.test_stage import _history
 
 

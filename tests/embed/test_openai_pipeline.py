@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from dagster import DagsterInstance, materialize
 
 from assets.stores import embeddings
-from ltm.cli import main
+from cli import main
 from ltm.errors import DimensionMismatchError
 from ltm.home import Home
 from ltm.lake import Lake

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from ltm.cli import main
+from cli import main
 from ltm.embed.static import STATIC_MODEL, StaticEmbedder
 from ltm.vectors import VectorStore
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ltm.extract.code_entities import CodeExtraction, extract_code
+from ltm.extract.code.entities import CodeExtraction, extract_code
 from ltm.extract.gitrepo import GitRepo
 from tests.builder import RepoBuilder
 

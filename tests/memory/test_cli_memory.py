@@ -5,7 +5,7 @@ import json
 from click.testing import CliRunner
 from dagster import AssetKey
 
-from ltm.cli import main
+from cli import main
 from pipelines.definitions import INGEST_JOB, defs
 
 

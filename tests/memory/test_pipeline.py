@@ -192,7 +192,7 @@ def test_online_add_stores_the_memory_even_when_linking_fails(ingested):
 def test_registered_and_configured_sources_are_reread_on_every_run(repo, home_dir, tmp_path):
     from click.testing import CliRunner
 
-    from ltm.cli import main
+    from cli import main
 
     notes = _jsonl(tmp_path / "notes.jsonl", [{"id": "n1", "content": "parse_header drops the scheme"}])
     res = CliRunner().invoke(main, ["memory", "import", str(notes), "--home", str(home_dir)])
@@ -224,7 +224,7 @@ def test_registered_and_configured_sources_are_reread_on_every_run(repo, home_di
 def test_cli_memory_add_prints_both_ids_and_refuses_bad_metadata(ingested):
     from click.testing import CliRunner
 
-    from ltm.cli import main
+    from cli import main
 
     home, key, _, _ = ingested
     runner = CliRunner()

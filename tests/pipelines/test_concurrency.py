@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from dagster import DagsterInstance, DagsterRunStatus
 
-from ltm.cli import main
+from cli import main
 from ltm.home import Home
 from ltm.stages import register_repository
 from tests.builder import RepoBuilder
@@ -51,7 +51,7 @@ def test_two_runs_started_at_once_both_succeed(tmp_path):
 
 
 REPO_ADD_AT = (
-    "import sys, time; from ltm.cli import main; import pipelines.run\n"
+    "import sys, time; from cli import main; import pipelines.run\n"
     "while time.time() < float(sys.argv[1]): time.sleep(0.001)\n"
     "main(['repo', 'add', sys.argv[2], '--home', sys.argv[3]])"
 )

@@ -22,7 +22,7 @@ from dagster import AssetKey, DagsterEventType, DagsterInstance, DagsterRunStatu
 from dagster_graphql import DagsterGraphQLClient
 from dagster_graphql.client.query import LAUNCH_PARTITION_BACKFILL_MUTATION
 
-from ltm.cli import main
+from cli import main
 from ltm.graph.kuzu_store import query
 from ltm.graph.read import open_current
 from ltm.home import Home
@@ -70,7 +70,7 @@ def ui(tmp_path_factory):
     port, log = _free_port(), tmp / "ltm-ui.log"
     with open(log, "w") as out:
         proc = subprocess.Popen(  # its own session, so every process `dagster dev` starts is stopped with it
-            [sys.executable, "-m", "ltm.cli", "ui", "--home", str(home.root), "--port", str(port)],
+            [sys.executable, "-m", "cli", "ui", "--home", str(home.root), "--port", str(port)],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
 

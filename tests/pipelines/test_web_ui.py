@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ltm.cli import main
+from cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("LTM_CHROMIUM", "/usr/bin/chromium"))

@@ -77,6 +77,6 @@ def install(fault: str, marker: Path) -> None:
 if __name__ == "__main__":
     fault, marker, *args = sys.argv[1:]
     install(fault, Path(marker))
-    from ltm.cli import main
+    from cli import main
 
     main(args)

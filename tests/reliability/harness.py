@@ -38,9 +38,9 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def ltm(*args: object, check: bool = True, timeout: float = 300, **extra_env: str) -> subprocess.CompletedProcess:
-    """Run `python -m ltm.cli ARGS` to completion; assert success unless check=False."""
+    """Run `python -m cli ARGS` to completion; assert success unless check=False."""
     res = subprocess.run(
-        [sys.executable, "-m", "ltm.cli", *map(str, args)],
+        [sys.executable, "-m", "cli", *map(str, args)],
         capture_output=True, text=True, timeout=timeout, env=env(**extra_env), cwd=ROOT,
     )
     if check:
@@ -213,7 +213,7 @@ class Scenario:
     def plain(self) -> subprocess.Popen:
         """A v2 `ltm ingest` with no wrapper at all, output discarded."""
         return subprocess.Popen(
-            [sys.executable, "-m", "ltm.cli", "ingest", str(self.repo.path), "--home", str(self.home)],
+            [sys.executable, "-m", "cli", "ingest", str(self.repo.path), "--home", str(self.home)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(), cwd=ROOT,
         )
 

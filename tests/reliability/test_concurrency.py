@@ -18,7 +18,7 @@ def test_second_ingest_is_refused_while_one_runs_and_readers_keep_answering(scen
         line = one_line_error(scenario.ingest(check=False))
         assert "another process holds the ingest lock" in line and "wait for it to finish" in line
         # readers in other processes answer from the previous build while the new one is half copied
-        readers = [subprocess.Popen([sys.executable, "-m", "ltm.cli", *args, "--home", str(scenario.home)],
+        readers = [subprocess.Popen([sys.executable, "-m", "cli", *args, "--home", str(scenario.home)],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
                    for args in (["stats", "--json"], ["stats", "--json"], ["query", "token", "--json"], ["reconcile", "--json"])]
         outs = [r.communicate(timeout=300) for r in readers]

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ltm.bugs.issues import load_issue_export
-from ltm.extract.changes import iter_changes
-from ltm.extract.git_history import parse_commit
+from ltm.extract.history.changes import iter_changes
+from ltm.extract.history.git_history import parse_commit
 from ltm.extract.gitrepo import GitRepo
 from ltm.memory.records import ImportReport
 from ltm.memory.sources import read_jsonl

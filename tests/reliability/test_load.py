@@ -26,7 +26,7 @@ def test_large_repository_ingests_with_flat_memory(tmp_path):
     for files, commits in SIZES:
         repo = generate(tmp_path / f"repo-{files}", files, commits)
         home = tmp_path / f"home-{files}"
-        cmd = [sys.executable, "-m", "ltm.cli", "ingest", str(repo), "--home", str(home), "--embedder", "hash"]
+        cmd = [sys.executable, "-m", "cli", "ingest", str(repo), "--home", str(home), "--embedder", "hash"]
         peak, seconds, res, samples = peak_rss(cmd, env=env(), cwd=ROOT)
         assert res.returncode == 0, res.stderr
         s = stats(home)

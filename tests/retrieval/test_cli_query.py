@@ -5,7 +5,7 @@ import re
 
 from click.testing import CliRunner
 
-from ltm.cli import main
+from cli import main
 
 
 def run(*args):

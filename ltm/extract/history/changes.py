@@ -13,7 +13,7 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ltm.extract.git_history import FORMAT, CommitRecord, parse_commit
+from ltm.extract.history.git_history import FORMAT, CommitRecord, parse_commit
 from ltm.extract.gitrepo import GitRepo, decode_path
 
 NULL_BLOB = "0" * 40

@@ -23,7 +23,7 @@ from bisect import bisect_left, bisect_right
 import numpy as np
 from tree_sitter import Query, Tree
 
-from ltm.extract.spans import Located, Span, collect, locate
+from ltm.extract.history.spans import Located, Span, collect, locate
 
 Hunk = tuple[int, int, int, int]  # old start, old count, new start, new count (as in `@@ -a,b +c,d @@`)
 Edit = tuple[int, int, int, int, int, int, int, int]

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Parser, Tree
 
-from ltm.extract.code_entities import MAX_FILE_BYTES
+from ltm.extract.filters import MAX_FILE_BYTES
 from ltm.extract.gitrepo import BlobReader
 from ltm.extract.languages import LANGUAGES, LanguageSpec, ts_language
-from ltm.extract.parser_processes import ParserProcesses
-from ltm.extract.span_shift import Hunk, derive, edit_to_old, hunk_edits, line_diff, line_starts
-from ltm.extract.spans import Located, Span, SpanCache, collect, locate, query_version, spans_of, spans_query
+from ltm.extract.history.parser_processes import ParserProcesses
+from ltm.extract.history.span_shift import Hunk, derive, edit_to_old, hunk_edits, line_diff, line_starts
+from ltm.extract.history.spans import Located, Span, SpanCache, collect, locate, query_version, spans_of, spans_query
 
 
 @dataclass

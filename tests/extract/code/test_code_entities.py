@@ -1,4 +1,4 @@
-from ltm.extract.code_entities import extract_code
+from ltm.extract.code.entities import extract_code
 from ltm.extract.gitrepo import GitRepo
 from tests.builder import RepoBuilder
 

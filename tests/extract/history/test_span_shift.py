@@ -1,10 +1,10 @@
 """Spans of older versions derived from newer ones (query only where they differ) equal fresh parses."""
 
-from ltm.extract import version_chains
+from ltm.extract.history import version_chains
 from ltm.extract.gitrepo import GitRepo
-from ltm.extract.history import mine_history
+from ltm.extract.history.mine import mine_history
 from ltm.extract.languages import LANGUAGES
-from ltm.extract.spans import SpanCache, spans_of
+from ltm.extract.history.spans import SpanCache, spans_of
 from tests.builder import RepoBuilder
 
 PY = '''import os
@@ -240,7 +240,7 @@ def test_a_chain_goes_on_across_chunks_from_the_tree_held_at_its_end(tmp_path, m
 
 
 def _mine_in_child(path: str, out) -> None:
-    from ltm.extract.code_entities import extract_code
+    from ltm.extract.code.entities import extract_code
 
     try:
         mined = mine_history(GitRepo(path), "s", "HEAD", cache=SpanCache(None), workers=2)
@@ -254,7 +254,7 @@ def test_mining_inside_a_daemonic_process_parses_in_process(tmp_path):
     """A Dask worker is a daemonic process, which may not start processes of its own."""
     import multiprocessing
 
-    from ltm.extract.code_entities import extract_code
+    from ltm.extract.code.entities import extract_code
 
     b = _history(tmp_path)
     ctx = multiprocessing.get_context("spawn")

@@ -21,7 +21,7 @@ def ready() -> None:
     """Run first in each process: import the parsing code (tree-sitter, the grammars) before the
     first job arrives, and turn the cycle collector off, as `mine_history` does in its own process
     (spans and trees make no reference cycles; full collections only walked them)."""
-    import ltm.extract.version_chains  # noqa: F401 - tree-sitter and the grammars, before the first job
+    import ltm.extract.history.version_chains  # noqa: F401 - tree-sitter and the grammars, before the first job
 
     gc.disable()
 

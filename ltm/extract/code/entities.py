@@ -17,15 +17,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ltm import ids
-from ltm.extract.chunks import module_chunk
-from ltm.extract.file_rows import row_pool
+from ltm.extract.code.chunks import module_chunk
+from ltm.extract.code.file_rows import row_pool
 from ltm.extract.filters import MAX_FILE_BYTES, skip_reason
 from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.gitrepo import GitRepo, TreeEntry, is_safe_path
 from ltm.extract.languages import LanguageSpec, language_for
 from ltm.extract.modules import RepoContext, go_module_path
-from ltm.extract.parse import MAX_TEXT_CHARS, parse_definitions, parse_source  # noqa: F401  (re-exported)
-from ltm.extract.resolve import Bindings, ParsedFile, Resolver
+from ltm.extract.code.resolve import Bindings, ParsedFile, Resolver
 
 PARALLEL_MIN_BYTES = 1_000_000  # below this a pool costs more to start than it saves
 BATCH_BYTES = 4_000_000  # at most this much source per batch: memory stays flat, workers stay busy

@@ -2,10 +2,10 @@
 
 import pytest
 
-from ltm.extract.code_entities import parse_definitions
+from ltm.extract.parse import parse_definitions
 from ltm.extract.languages import language_for
-from ltm.extract.spans import Span, SpanCache, spans_of
-from tests.extract import test_lang_managed, test_lang_python_js, test_lang_systems
+from ltm.extract.history.spans import Span, SpanCache, spans_of
+from tests.extract.code import test_lang_managed, test_lang_python_js, test_lang_systems
 
 FIXTURES = {
     name: getattr(mod, name)
@@ -58,9 +58,9 @@ VERSIONS = [
 
 
 def test_older_versions_reparsed_from_newer_ones_match_fresh_parses(tmp_path):
-    from ltm.extract.changes import iter_changes
+    from ltm.extract.history.changes import iter_changes
     from ltm.extract.gitrepo import GitRepo
-    from ltm.extract.version_chains import Version, parse_versions
+    from ltm.extract.history.version_chains import Version, parse_versions
     from tests.builder import RepoBuilder
 
     b = RepoBuilder(tmp_path / "v")

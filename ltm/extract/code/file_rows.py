@@ -16,7 +16,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
 from ltm import ids
-from ltm.extract.chunks import class_chunk, function_chunk
+from ltm.extract.code.chunks import class_chunk, function_chunk
 from ltm.extract.languages import LANGUAGES, ts_query
 from ltm.extract.parse import parse_source
 
@@ -132,7 +132,7 @@ def row_pool(repo: str, workers: int, batch_bytes: int, languages: list[str]) ->
         ctx = multiprocessing.get_context("fork")  # cheapest start, safe without threads
     else:  # never fork a threaded process: a forkserver with the grammars preloaded
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["ltm.extract.file_rows"])
+        ctx.set_forkserver_preload(["ltm.extract.code.file_rows"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start_worker,
                              initargs=(languages,)) as executor:
         executor.submit(_warm, languages)  # with fork, every worker starts here

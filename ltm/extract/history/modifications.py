@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ltm.extract.changes import ChangeKind, FileChange
-from ltm.extract.spans import Span
+from ltm.extract.history.changes import ChangeKind, FileChange
+from ltm.extract.history.spans import Span
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,15 @@
 """The code graph beyond one language: parallel parsing, skipped files, chunks, centrality in Kuzu."""
 
-from ltm.extract.chunks import CHUNK_CHARS
+from ltm.extract.code.chunks import CHUNK_CHARS
 from ltm.graph.build import build_graph
 from ltm.graph.kuzu_store import query
 from ltm.graph.read import open_current
 from ltm.lake import Lake
 from ltm.stages import stage_code
 from tests.extract.graphs import confidences, extract
-from tests.extract.test_lang_managed import JAVA
-from tests.extract.test_lang_python_js import PY
-from tests.extract.test_lang_systems import GO
+from tests.extract.code.test_lang_managed import JAVA
+from tests.extract.code.test_lang_python_js import PY
+from tests.extract.code.test_lang_systems import GO
 
 
 def test_process_pool_writes_the_same_rows_in_the_same_order(tmp_path):

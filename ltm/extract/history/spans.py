@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
-from ltm.extract.code_entities import parse_definitions
+from ltm.extract.parse import parse_definitions
 from ltm.extract.languages import LanguageSpec, query_text, ts_language
 from ltm.extract.parse import _DEF_KINDS, _first, _split_name, _text
 

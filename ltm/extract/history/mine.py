@@ -14,16 +14,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ltm import ids
-from ltm.extract.changes import NULL_BLOB, ChangeKind, FileChange, iter_changes
-from ltm.extract.code_entities import MAX_FILE_BYTES
+from ltm.extract.history.changes import NULL_BLOB, ChangeKind, FileChange, iter_changes
+from ltm.extract.filters import MAX_FILE_BYTES
 from ltm.extract.gc_pause import no_cycle_collection
-from ltm.extract.git_history import commit_kind
+from ltm.extract.history.git_history import commit_kind
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import language_for
-from ltm.extract.modifications import SpanIndex, entity_changes, index_spans
-from ltm.extract.parser_processes import ParserProcesses
-from ltm.extract.spans import SpanCache
-from ltm.extract.version_chains import SpanReader, forget
+from ltm.extract.history.modifications import SpanIndex, entity_changes, index_spans
+from ltm.extract.history.parser_processes import ParserProcesses
+from ltm.extract.history.spans import SpanCache
+from ltm.extract.history.version_chains import SpanReader, forget
 
 DEFAULT_SKIP_PATTERNS: tuple[str, ...] = (
     "node_modules/", "vendor/", "vendored/", "third_party/", "dist/", "build/", "*.min.js", "*.min.css",

@@ -3,7 +3,7 @@ from datetime import datetime, timezone
 import pytest
 
 from ltm.errors import RepositoryError
-from ltm.extract.git_history import commit_kind, iter_commits
+from ltm.extract.history.git_history import commit_kind, iter_commits
 from ltm.extract.gitrepo import GitRepo
 from tests.builder import BASE_TIME, RepoBuilder
 

@@ -1,9 +1,9 @@
 """History mining: per-file changes, function-level MODIFIES and renames on real fixture repositories."""
 
-from ltm.extract.changes import unquote_path
+from ltm.extract.history.changes import unquote_path
 from ltm.extract.gitrepo import GitRepo
-from ltm.extract.history import mine_history, skip_matcher
-from ltm.extract.spans import SpanCache
+from ltm.extract.history.mine import mine_history, skip_matcher
+from ltm.extract.history.spans import SpanCache
 from tests.builder import RepoBuilder
 
 CORE_V1 = '''def alpha():

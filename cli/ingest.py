@@ -1,0 +1,164 @@
+"""`ltm ingest`, `ltm backfill`, `ltm reembed`: the commands that run the pipeline in-process."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cli.app import main
+from cli.errors import user_errors
+from cli.options import emit, home_option
+from ltm.embed.providers import PROVIDERS
+from ltm.errors import EmbeddingError, IssueExportError
+from ltm.home import Home
+
+
+@main.command(help="Mine, embed and store repositories, local paths or URLs (a full Dagster run per repository, in-process).")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--embedder", type=click.Choice(PROVIDERS), default=None,
+              help="Embedding provider (default: the home's, else local). `hash` is for tests only.")
+@click.option("--branch", default=None, help="Branch or ref whose history is mined (default: the branch at HEAD).")
+@click.option("--since", default=None, help="Mine only commits after this date (git's --since, e.g. 2024-01-01).")
+@click.option("--max-commits", type=click.IntRange(1), default=None, help="Mine at most this many commits, newest first.")
+@click.option("--skip", "skip", multiple=True,
+              help="Path pattern to skip in the history (repeatable; replaces the default list: node_modules/, vendor/, dist/, *.min.js, ...).")
+@click.option("--full-history", is_flag=True,
+              help="Ignore the history cursor and mine the whole range again (and blame every fix again).")
+@click.option("--issues", "issues", default=None, type=click.Path(dir_okay=False),
+              help="JSON Lines issue export (GitHub REST issue fields) for the bugs stage: titles, labels, report dates.")
+@home_option
+@user_errors
+def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, since: str | None,
+           max_commits: int | None, skip: tuple[str, ...], full_history: bool, issues: str | None,
+           home: str | None) -> None:
+    from ltm.extract.gitrepo import GitRepo
+    from ltm.repos import add_repository, is_url, remote_head
+    from ltm.stages import register_repository
+    import pipelines.run as run_module
+
+    h = Home.resolve(home)
+    for p in paths:  # validate every input before the home is touched
+        remote_head(p) if is_url(p) else GitRepo(p).head(branch or "HEAD")
+    if issues and not Path(issues).is_file():
+        raise IssueExportError(f"issue export {issues} does not exist: pass the path of a JSON Lines file")
+    recorded = h.settings().get("embedder") if h.exists() else None
+    provider = embedder or recorded or "local"
+    if recorded and recorded != provider:
+        raise EmbeddingError(
+            f"{h.root} was built with --embedder {recorded}; ingest with the same embedder or into a new --home"
+        )
+    if provider == "openai" and not os.environ.get("OPENAI_API_KEY"):
+        raise EmbeddingError("the openai embedder needs an API key: set OPENAI_API_KEY")
+    h.create()
+    with h.lock("ingest"):
+        h.update_settings(embedder=provider)
+        keys = [add_repository(h, p) if is_url(p) else register_repository(h, p) for p in paths]
+        started = time.perf_counter()
+
+        def report(summary: Any) -> None:
+            for asset, meta in summary.metadata.items():
+                shown = {k: v for k, v in meta.items() if k in _SHOWN}
+                click.echo(f"  {asset:<15} {_fmt(shown)}", err=True)
+            click.echo(f"done: {summary.repo} in {time.perf_counter() - started:.1f}s (run {summary.run_id})", err=True)
+
+        click.echo(f"ingesting {', '.join(keys)} into {h.root} ...", err=True)
+        history = {k: v for k, v in {"branch": branch, "since": since, "max_commits": max_commits,
+                                     "skip_patterns": list(skip) or None, "full": full_history or None}.items() if v}
+        bugs = {k: v for k, v in {"issues_path": str(Path(issues).resolve()) if issues else None,
+                                  "full": full_history or None}.items() if v} or None
+        run_module.ingest_partitions(h, keys, provider, on_done=report, commits_config=history, bugs_config=bugs)
+
+
+_SHOWN = ("mode", "commits", "rows_Bug", "fix_commits", "fixes_blamed", "commits_mined", "rows_MODIFIES", "files_parsed", "memories", "links", "links_added",
+          "links_removed", "rows_Function", "rows_Class", "rows", "embedded_now", "cache_hits",
+          "node_total", "edge_total", "table_rows", "ok", "coverage")
+
+
+def _fmt(meta: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in meta.items())
+
+
+@main.command(help="Switch the home to another embedding model: re-embed every repository into a new vector "
+                    "table, check it against the graph, then point readers at it (they keep the old one until then).")
+@click.option("--embedder", type=click.Choice(PROVIDERS), required=True, help="The provider of the new model.")
+@click.option("--model", default=None, help="Model name (openai; default text-embedding-3-small).")
+@click.option("--dimensions", default=None, type=click.IntRange(1), help="Output dimension (openai text-embedding-3-*).")
+@home_option
+@user_errors
+def reembed(embedder: str, model: str | None, dimensions: int | None, home: str | None) -> None:
+    from ltm.embed.providers import make_embedder
+    from ltm.embed.switch import reembed_home
+
+    h = Home.resolve(home).require()
+    if embedder == "openai" and not os.environ.get("OPENAI_API_KEY"):
+        raise EmbeddingError("the openai embedder needs an API key: set OPENAI_API_KEY")
+    with h.lock("ingest"):
+        opts = {"model": model, "dimensions": dimensions} if embedder == "openai" else {}
+        emb = make_embedder(embedder, **opts)
+
+        def progress(key: str, stats: Any) -> None:
+            click.echo(f"  {key:<15} rows={stats.rows} embedded_now={stats.embedded_now} cache_hits={stats.cache_hits}", err=True)
+
+        out = reembed_home(h, emb, on_repo=progress)
+        if out.switched:
+            h.update_settings(embedder=embedder, embedder_model=model, embedder_dimensions=dimensions)
+    prev = f"{out.previous['model']} ({out.previous['dim']})" if out.previous else "nothing"
+    click.echo(f"{'switched' if out.switched else 'already current'}: {prev} -> {out.model} ({out.dim}), "
+               f"{out.rows} vectors, {out.embedded_now} embedded now")
+
+
+@main.command(help="Mine a long history in restartable windows (one Dagster run each, oldest first), "
+              "then run the whole pipeline once. Run it again to resume after a failure or --max-windows.")
+@click.argument("source")
+@click.option("--window-commits", type=click.IntRange(1), default=None, help="Commits of the first-parent chain per window.")
+@click.option("--window-days", type=click.IntRange(1), default=None, help="Days of committer time per window.")
+@click.option("--max-windows", type=click.IntRange(1), default=None,
+              help="Stop after this many windows (e.g. a nightly time box); the next call continues.")
+@click.option("--embedder", type=click.Choice(PROVIDERS), default=None,
+              help="Embedding provider (default: the home's, else local). `hash` is for tests only.")
+@home_option
+@user_errors
+def backfill(source: str, window_commits: int | None, window_days: int | None, max_windows: int | None,
+             embedder: str | None, home: str | None) -> None:
+    from ltm.backfill import history_cursor, plan_windows
+    from ltm.extract.gitrepo import GitRepo
+    from ltm.lake import Lake
+    from ltm.repos import add_repository, is_url, remote_head, sync_repository
+    import pipelines.run as run_module
+
+    h = Home.resolve(home)
+    if (window_commits is None) == (window_days is None):
+        raise click.UsageError("give exactly one of --window-commits and --window-days")
+    remote_head(source) if is_url(source) else GitRepo(source).head()
+    recorded = h.settings().get("embedder") if h.exists() else None
+    provider = embedder or recorded or "local"
+    if recorded and recorded != provider:
+        raise EmbeddingError(
+            f"{h.root} was built with --embedder {recorded}; backfill with the same embedder or into a new --home"
+        )
+    h.create()
+    with h.lock("ingest"):
+        h.update_settings(embedder=provider)
+        key = add_repository(h, source)
+        state = sync_repository(h, key)
+        cursor = history_cursor(Lake(h.lake), key)
+        after = cursor["tip_sha"] if cursor and cursor["branch"] == (state.branch or "HEAD") else None
+        windows = plan_windows(state.path, None, after, window_commits, window_days)
+        todo = windows[:max_windows] if max_windows else windows
+        click.echo(f"{key}: {sum(w.commits for w in windows)} first-parent commits to mine in {len(windows)} "
+                   f"windows{f', {len(todo)} now' if len(todo) < len(windows) else ''}", err=True)
+
+        def report(w: Any, run_id: str) -> None:
+            click.echo(f"  window {w.index + 1}/{len(windows)}: {w.commits} commits up to {w.end[:12]} (run {run_id})",
+                       err=True)
+
+        run_module.backfill_history(h, key, todo, provider, on_window=report)
+        if len(todo) < len(windows):
+            click.echo(f"{len(windows) - len(todo)} windows left: run the same command again to continue", err=True)
+            return
+        [summary] = run_module.ingest_partitions(h, [key], provider)
+        click.echo(f"done: {key} backfilled (run {summary.run_id})", err=True)

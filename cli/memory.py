@@ -1,0 +1,64 @@
+"""`ltm memory import|add`: agent memories into the home."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from cli.app import main
+from cli.errors import user_errors
+from cli.options import emit, home_option
+from ltm.errors import LtmError
+from ltm.home import Home
+
+
+@main.group(help="Agent memories: import sources into the home; they are linked to code on the next ingest.")
+def memory() -> None:
+    pass
+
+
+@memory.command("import", help="Import memories from FILE into the home's lake. A bad line is reported with its "
+                "number and skipped; the rest loads. Formats: jsonl (the LTM format), tracemem (conversation "
+                "export), amplihack (Kuzu database, read-only), docs (a Markdown/reST file, one memory per heading).")
+@click.argument("file", type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "tracemem", "amplihack", "docs"]), default="jsonl",
+              show_default=True, help="Format of FILE.")
+@click.option("--once", is_flag=True, help="Import now only; by default every later ingest re-reads FILE.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def memory_import(file: str, fmt: str, once: bool, as_json: bool, home: str | None) -> None:
+    from ltm.memory.store import import_memories, register_source
+
+    h = Home.resolve(home).create()
+    report = import_memories(h, file, fmt).to_dict()
+    if not once:
+        register_source(h, file, fmt)
+    for bad in report["bad_lines"] if not as_json else []:
+        click.echo(f"  line {bad['line']}: {bad['error']}", err=True)
+    emit(report, as_json, lambda r: f"imported {r['loaded']} memories from {file} ({r['skipped']} bad lines "
+          "skipped); run `ltm ingest` to embed and link them")
+
+
+@memory.command("add", help="Store one memory online: searchable and in the graph at once, linked to the code "
+                "it names. Prints its vector_id and graph_entity_id.")
+@click.argument("text")
+@click.option("--metadata", "metadata", default=None,
+              help='JSON object of the LTM format, e.g. \'{"file_path": "app/auth.py", "category": "guideline"}\'.')
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def memory_add(text: str, metadata: str | None, as_json: bool, home: str | None) -> None:
+    from ltm.query import HybridLTM
+
+    try:
+        md = json.loads(metadata) if metadata else {}
+    except json.JSONDecodeError as e:
+        raise LtmError(f"--metadata is not valid JSON ({e.msg}): pass a JSON object") from e
+    if not isinstance(md, dict):
+        raise LtmError("--metadata must be a JSON object, e.g. '{\"file_path\": \"app/auth.py\"}'")
+    out = HybridLTM(home).add(text, md)
+    emit(out, as_json, lambda o: f"{o['graph_entity_id']}  {o['vector_id']}  links={o['links']}"
+          + ("" if o["in_graph"] else "  (in the graph after the next ingest)")
+          + "".join(f"\n  link error: {e}" for e in o["link_errors"]))

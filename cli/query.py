@@ -1,0 +1,79 @@
+"""`ltm query`, `ltm calls`, `ltm dependents`: questions to the memory."""
+
+from __future__ import annotations
+
+import click
+
+from cli.app import main
+from cli.errors import user_errors
+from cli.options import emit, home_option
+from ltm.home import Home
+
+
+@main.command(help="Ask the memory: TEXT is matched by meaning (vectors) and by structure and history (graph).")
+@click.argument("text")
+@click.option("--strategy", default="parallel", show_default=True,
+              type=click.Choice(["parallel", "vector_first", "graph_first", "vector_only", "graph_only"]),
+              help="How to combine the vector and graph halves.")
+@click.option("--top-k", default=5, show_default=True, type=click.IntRange(1, 1000), help="Results to return.")
+@click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 2), help="Graph expansion depth.")
+@click.option("--no-expand", is_flag=True, help="Skip graph expansion and neighbours.")
+@click.option("--repo", default=None, help="Only this repository (its key).")
+@click.option("--category", default=None, help="Only this category (function, module, commit_log, guideline, memory, ...).")
+@click.option("--path", "path_prefix", default=None, help="Only entries whose file path starts with this prefix.")
+@click.option("--since", default=None, help="Only entries dated at or after this ISO date (commits, memories).")
+@click.option("--until", default=None, help="Only entries dated at or before this ISO date.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def query(text: str, strategy: str, top_k: int, depth: int, no_expand: bool, repo: str | None, category: str | None,
+          path_prefix: str | None, since: str | None, until: str | None, as_json: bool, home: str | None) -> None:
+    from ltm.query import HybridLTM
+    from ltm.retrieval.render import render_hits
+
+    filters = {"repo": repo, "category": category, "path_prefix": path_prefix, "since": since, "until": until}
+    with HybridLTM(home) as memory:
+        hits = memory.query(text, strategy=strategy, top_k=top_k, expand_graph=not no_expand, depth=depth, filters=filters)
+    emit(hits, as_json, render_hits)
+
+
+@main.command(help="What calls a function (or, with --callees, what it calls), from the graph's CALLS edges.")
+@click.argument("name")
+@click.option("--callees", is_flag=True, help="List what NAME calls instead of its callers.")
+@click.option("--repo", default=None, help="Only this repository (its partition key).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def calls(name: str, callees: bool, repo: str | None, as_json: bool, home: str | None) -> None:
+    from ltm.graph import code_queries
+    from ltm.graph.read import open_current
+
+    with open_current(Home.resolve(home).graph) as conn:
+        rows = (code_queries.callees if callees else code_queries.callers)(conn, name, repo)
+    other = "callee" if callees else "caller"
+
+    def show(rs: list[dict]) -> str:
+        if not rs:
+            return f"no resolved {other}s of {name}"
+        return "\n".join(f"{r['confidence']:.1f}  {r[other]}  ({r[other + '_file']}:{r[other + '_line']})"
+                         f"  -> {r['function']} ({r['function_file']})" if not callees else
+                         f"{r['confidence']:.1f}  {r['function']} -> {r[other]}  ({r[other + '_file']}:{r[other + '_line']})"
+                         for r in rs)
+
+    emit(rows, as_json, show)
+
+
+@main.command(help="Which modules depend on module NAME (an internal module or an external package).")
+@click.argument("name")
+@click.option("--repo", default=None, help="Only this repository (its partition key).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def dependents(name: str, repo: str | None, as_json: bool, home: str | None) -> None:
+    from ltm.graph import code_queries
+    from ltm.graph.read import open_current
+
+    with open_current(Home.resolve(home).graph) as conn:
+        rows = code_queries.dependents(conn, name, repo)
+    emit(rows, as_json, lambda rs: "\n".join(f"{r['dependent']}  ({r['dependent_path']})" for r in rs)
+          or f"no module depends on {name}")

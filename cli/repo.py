@@ -1,0 +1,57 @@
+"""`ltm repo add|list|remove`: the repositories the pipeline mines (the `repos` partitions)."""
+
+from __future__ import annotations
+
+import click
+
+from cli.app import main
+from cli.errors import user_errors
+from cli.options import emit, home_option
+from ltm.home import Home
+
+
+@main.group(help="Register, list and remove the repositories the pipeline mines (the `repos` partitions).")
+def repo() -> None:
+    pass
+
+
+@repo.command("add", help="Register a local repository, or clone a URL read-only into <home>/repos.")
+@click.argument("source")
+@click.option("--name", default=None, help="Partition key (default: from the folder or URL name).")
+@home_option
+@user_errors
+def repo_add(source: str, name: str | None, home: str | None) -> None:
+    from ltm.repos import add_repository
+    from pipelines.run import add_partitions
+
+    h = Home.resolve(home).create()
+    key = add_repository(h, source, name)
+    add_partitions(h, [key])
+    click.echo(key)
+
+
+@repo.command("list", help="The registered repositories: key, path and URL.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def repo_list(as_json: bool, home: str | None) -> None:
+    from ltm.repos import list_repositories
+
+    rows = list_repositories(Home.resolve(home).require())
+    emit(rows, as_json, lambda rs: "\n".join(
+        f"{r['key']:<24} {r['url'] or r['path']}" for r in rs) or "no repositories registered")
+
+
+@repo.command("remove", help="Forget a repository: its lake data, vector rows, graph nodes and partition.")
+@click.argument("name")
+@home_option
+@user_errors
+def repo_remove(name: str, home: str | None) -> None:
+    from ltm.repos import remove_repository
+    from pipelines.run import remove_partition
+
+    h = Home.resolve(home).require()
+    with h.lock("ingest"):
+        out = remove_repository(h, name)
+        remove_partition(h, name)
+    click.echo(f"removed {name} ({out['vector_rows_deleted']} vector rows)", err=True)
