@@ -10,7 +10,7 @@ import click
 
 from cli.app import main
 from cli.errors import user_errors
-from cli.options import emit, home_option
+from cli.options import home_option
 from ltm.home import Home
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -21,6 +20,7 @@ import polars as pl
 import pyarrow as pa
 from lancedb.index import FTS, BTree, IvfPq
 
+from ltm.atomic import replace_text
 from ltm.errors import DimensionMismatchError, LtmError, NotIngestedError
 from ltm.ids import is_valid_repo_key
 from ltm.lake import Lake
@@ -129,14 +129,12 @@ class VectorStore:
         if not self._meta_path.exists():
             return None
         meta = json.loads(self._meta_path.read_text(encoding="utf-8"))
-        meta.setdefault("table", TABLE)  # homes written before tables were versioned
+        meta.setdefault("table", TABLE)  # a pointer without a table name means the first table
         return meta
 
     def _write_pointer(self, model: str, dim: int, table: str) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        tmp = self._meta_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps({"model": model, "dim": dim, "table": table}) + "\n", encoding="utf-8")
-        os.replace(tmp, self._meta_path)
+        replace_text(self._meta_path, json.dumps({"model": model, "dim": dim, "table": table}) + "\n")
 
     @property
     def table_name(self) -> str:

@@ -6,7 +6,6 @@ mid-build leaves the old build serving; a re-run builds from scratch, so edges n
 
 from __future__ import annotations
 
-import os
 import shutil
 import time
 import uuid
@@ -16,6 +15,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 
+from ltm.atomic import replace_text
 from ltm.errors import GraphError, HomeError
 from ltm.graph.centrality import scores, with_pagerank
 from ltm.graph.fts import create_fts_indexes
@@ -61,12 +61,7 @@ def new_build_id() -> str:
 
 
 def _switch(graph_root: Path, build_id: str) -> None:
-    tmp = graph_root / f"CURRENT.{uuid.uuid4().hex[:8]}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(build_id + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, graph_root / "CURRENT")
+    replace_text(graph_root / "CURRENT", build_id + "\n")
 
 
 def _remove_build(path: Path) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from tree_sitter import Node, Parser, Query, QueryCursor, Tree
+from tree_sitter import Node, Parser, Query, QueryCursor, QueryError, Tree
 
 from ltm.extract.parse import parse_definitions
 from ltm.extract.languages import LanguageSpec, query_text, ts_language
@@ -82,7 +82,7 @@ def spans_query(language: str) -> Query | None:
     keep = [p for p in _patterns(query_text(language).decode("utf-8")) if _SPAN_CAPTURE.search(p)]
     try:
         return Query(ts_language(language), "\n".join(keep))
-    except Exception:  # a query this splitter can't cut: fall back to the full parse
+    except QueryError:  # a query this splitter can't cut: fall back to the full parse
         return None
 
 
