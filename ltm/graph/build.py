@@ -6,6 +6,8 @@ mid-build leaves the old build serving; a re-run builds from scratch, so edges n
 
 from __future__ import annotations
 
+import logging
+import re
 import shutil
 import time
 import uuid
@@ -22,6 +24,8 @@ from ltm.graph.fts import create_fts_indexes
 from ltm.graph.kuzu_store import open_database, query, schema_ddl
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, REL_TABLES, SIDE_TABLES
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -45,12 +49,41 @@ def builds_dir(graph_root: Path) -> Path:
 
 
 def current_build(graph_root: Path) -> Path | None:
-    """The build that readers open, or None before the first build."""
+    """The build that readers open, or None before the first build.
+
+    CURRENT holds a build id, a plain name inside `graph/builds/`; anything else (a path, `..`, a
+    link out of the folder) is refused, so a tampered pointer never makes a reader open a file
+    outside the home. `build_graph` heals such a pointer by building anew.
+    """
     pointer = graph_root / "CURRENT"
     if not pointer.exists():
         return None
-    build = builds_dir(graph_root) / pointer.read_text(encoding="utf-8").strip()
+    name = pointer.read_text(encoding="utf-8", errors="replace").strip()
+    builds = builds_dir(graph_root)
+    build = builds / name
+    inside = _BUILD_NAME.fullmatch(name) is not None and build.resolve().parent == builds.resolve()
+    if not inside:
+        raise GraphError(
+            f"{pointer} names {name[:80]!r}, which is not a build in {builds}: run `ltm ingest` to rebuild "
+            "the graph from the lake (or remove that file)"
+        )
     return build if build.exists() else None
+
+
+def _heal_pointer(graph_root: Path) -> None:
+    """Remove a CURRENT that names no build of this home, and links among the builds (builds are
+    never links), so the build about to run replaces them."""
+    for link in (p for p in builds_dir(graph_root).iterdir() if p.is_symlink()):
+        log.warning("removing %s: graph builds are never links", link)
+        link.unlink()
+    try:
+        current_build(graph_root)
+    except GraphError as e:
+        log.warning("%s", e)
+        (graph_root / "CURRENT").unlink()
+
+
+_BUILD_NAME = re.compile(r"[0-9A-Za-z_-]+\.kuzu")  # what `_switch` writes: a build id and the suffix
 
 
 def new_build_id() -> str:
@@ -190,6 +223,7 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3) -> BuildStats:
     started = time.perf_counter()
     builds = builds_dir(graph_root)
     builds.mkdir(parents=True, exist_ok=True)
+    _heal_pointer(graph_root)
     check_space(graph_root)
     build_id = new_build_id()
     path, staging = builds / f"{build_id}.kuzu", builds / f"{build_id}.staging"
