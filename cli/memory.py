@@ -56,6 +56,8 @@ def memory_add(text: str, metadata: str | None, as_json: bool, home: str | None)
         md = json.loads(metadata) if metadata else {}
     except json.JSONDecodeError as e:
         raise LtmError(f"--metadata is not valid JSON ({e.msg}): pass a JSON object") from e
+    except RecursionError as e:
+        raise LtmError("--metadata is nested too deeply: pass a JSON object of plain fields") from e
     if not isinstance(md, dict):
         raise LtmError("--metadata must be a JSON object, e.g. '{\"file_path\": \"app/auth.py\"}'")
     out = HybridLTM(home).add(text, md)

@@ -7,9 +7,11 @@ the previous partition in place and a reader never sees half a stage.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import uuid
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,9 +19,11 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ltm.redact import redact_table
 from ltm.schema import lake_schema
 
 ROWS_PER_FILE = 200_000
+log = logging.getLogger(__name__)
 
 
 class LakeWriter:
@@ -29,6 +33,10 @@ class LakeWriter:
         self._lake, self._repo = lake, repo
         self._staged: dict[str, Path] = {}
         self.rows: dict[str, int] = {}
+        self.redacted: Counter[str] = Counter()  # secrets replaced by their marker, by kind
+
+    def _redact(self, table: pa.Table) -> pa.Table:
+        return redact_table(table, self.redacted) if self._lake.redact else table
 
     def write(self, table: str, data: pa.Table | Iterable[pa.RecordBatch] | list[dict]) -> int:
         """Stage the full content of `table` for this repository (replacing what was there)."""
@@ -44,6 +52,7 @@ class LakeWriter:
         try:
             for batch in batches:
                 batch = pa.Table.from_batches([batch]).cast(schema) if batch.schema != schema else pa.Table.from_batches([batch])
+                batch = self._redact(batch)
                 if writer is None or n >= ROWS_PER_FILE * (part + 1):
                     if writer is not None:
                         writer.close()
@@ -78,13 +87,16 @@ class LakeWriter:
                 shutil.copy2(f, stage / f.name)
         last = max((int(f.stem.split("-")[1]) for f in existing), default=-1)
         if rows:
-            pq.write_table(pa.Table.from_pylist(rows, schema=schema), stage / f"part-{last + 1:05d}.parquet")
+            pq.write_table(self._redact(pa.Table.from_pylist(rows, schema=schema)), stage / f"part-{last + 1:05d}.parquet")
         elif not existing:
             pq.write_table(schema.empty_table(), stage / "part-00000.parquet")
         self.rows[table] = len(rows)
         return len(rows)
 
     def _commit(self) -> None:
+        if self.redacted:
+            log.warning("%s: %d secrets redacted before writing (%s)", self._repo, sum(self.redacted.values()),
+                        ", ".join(f"{k} {n}" for k, n in sorted(self.redacted.items())))
         for table, stage in self._staged.items():
             final = self._lake.partition(table, self._repo)
             old = final.with_name(f".old-{final.name}-{uuid.uuid4().hex[:8]}")
@@ -99,10 +111,15 @@ class LakeWriter:
 
 
 class Lake:
-    """Read and write lake tables under one root."""
+    """Read and write lake tables under one root.
 
-    def __init__(self, root: Path):
+    `redact`: replace well-known secret formats in every string column as tables are written
+    (`ltm.redact`); the home's setting `redact_secrets: false` turns it off.
+    """
+
+    def __init__(self, root: Path, redact: bool = True):
         self.root = Path(root)
+        self.redact = redact
 
     def partition(self, table: str, repo: str) -> Path:
         return self.root / table / f"repo={repo}"

@@ -9,6 +9,7 @@ from a repository during ingest live in that repository's partition instead.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
@@ -76,11 +77,16 @@ def memory_type(value: Any, default: MemoryType) -> str:
         raise MemoryInputError(f"memory_type {value!r} is not one of {allowed}") from e
 
 
+MAX_LINE = 2**31 - 1  # line numbers are stored as int32 in the graph
+
+
 def _int(value: Any, what: str) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
-        raise MemoryInputError(f"{what} {value!r} is not a whole number")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or int(value) != value:
+        raise MemoryInputError(f"{what} {value!r} is not a whole number: write a line number such as 12")
+    if not 0 <= value <= MAX_LINE:
+        raise MemoryInputError(f"{what} {value!r} is out of range: a line number is between 0 and {MAX_LINE}")
     return int(value)
 
 
@@ -126,8 +132,10 @@ def memory_row(
     if tags is not None and (not isinstance(tags, list) or not all(isinstance(t, str) for t in tags)):
         raise MemoryInputError(f"tags must be a list of strings, got {tags!r}")
     importance = md.get("importance")
-    if importance is not None and (isinstance(importance, bool) or not isinstance(importance, (int, float))):
-        raise MemoryInputError(f"importance {importance!r} is not a number")
+    if importance is not None and (
+        isinstance(importance, bool) or not isinstance(importance, (int, float)) or not math.isfinite(importance)
+    ):
+        raise MemoryInputError(f"importance {importance!r} is not a finite number: write e.g. 0.5")
     category = _text(md.get("category"), "category") or "memory"
     return {
         "id": eid, "repo": repo, "vector_id": ids.vector_id(eid),

@@ -39,6 +39,9 @@ def _json_lines(path: Path, report: ImportReport) -> Iterator[tuple[int, dict[st
             except json.JSONDecodeError as e:
                 report.skipped.append((n, f"not valid JSON ({e.msg} at column {e.colno})"))
                 continue
+            except RecursionError:
+                report.skipped.append((n, "JSON nested too deeply: a memory is an object of plain fields"))
+                continue
             if not isinstance(obj, dict):
                 report.skipped.append((n, f"expected a JSON object, got {type(obj).__name__}"))
                 continue
@@ -107,7 +110,10 @@ def _message_parts(obj: dict[str, Any]) -> tuple[str, str, list[tuple[str, Any]]
                 tools.append((str(block.get("name") or "tool"), block.get("input")))
     elif content is not None:
         raise MemoryInputError(f"content must be text or a list of blocks, got {type(content).__name__}")
-    for call in obj.get("tool_uses") or obj.get("tool_calls") or []:
+    calls = obj.get("tool_uses") or obj.get("tool_calls") or []
+    if not isinstance(calls, list):
+        raise MemoryInputError(f"tool_uses must be a list of objects, got {type(calls).__name__}")
+    for call in calls:
         if not isinstance(call, dict):
             raise MemoryInputError("tool_uses must be a list of objects")
         tools.append((str(call.get("name") or call.get("tool") or "tool"), call.get("input", call.get("arguments"))))
