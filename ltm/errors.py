@@ -27,6 +27,10 @@ class GraphError(LtmError):
     """A graph build or read failed."""
 
 
+class VectorStoreError(LtmError):
+    """The LanceDB store is damaged (a table whose files were lost); the next ingest rebuilds it."""
+
+
 class LockedError(LtmError):
     """Another writer holds the lock on this home."""
 

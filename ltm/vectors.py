@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -21,12 +22,13 @@ import pyarrow as pa
 from lancedb.index import FTS, BTree, IvfPq
 
 from ltm.atomic import replace_text
-from ltm.errors import DimensionMismatchError, LtmError, NotIngestedError
+from ltm.errors import DimensionMismatchError, LtmError, NotIngestedError, VectorStoreError
 from ltm.ids import is_valid_repo_key
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, TS
 
 TABLE = "entries"
+log = logging.getLogger(__name__)
 VECTOR_INDEX_MIN_ROWS = 10_000
 _META_COLUMNS = [
     ("file_path", pa.string()), ("function_name", pa.string()), ("module", pa.string()),
@@ -148,7 +150,32 @@ class VectorStore:
         name = name or self.table_name
         if not self.exists(name):
             raise NotIngestedError(f"no vectors in {self.root}: run `ltm ingest PATH` first")
-        return self._db.open_table(name)
+        try:
+            return self._db.open_table(name)
+        except ValueError as e:  # listed, yet LanceDB cannot open it: its version files are gone
+            raise VectorStoreError(
+                f"the vector table {name} in {self.root} is damaged ({e}): run `ltm ingest` on any "
+                "repository of the home to rebuild it from the lake"
+            ) from e
+
+    def rebuild_if_damaged(self, lake: Lake) -> list[str]:
+        """When the current table cannot be opened, drop it and write every partition's rows again
+        from the lake (the source of truth); returns the partitions rewritten ([] if it was sound)."""
+        if not self.exists():
+            return []
+        try:
+            self.table()
+            return []
+        except VectorStoreError as e:
+            log.warning("%s", e)
+        self._db.drop_table(self.table_name)
+        rebuilt = []
+        for repo in lake.repos():
+            rows = vector_rows(lake, repo)
+            if rows.num_rows:
+                self.upsert_repo(repo, rows)
+                rebuilt.append(repo)
+        return rebuilt
 
     def check_model(self, model: str, dim: int) -> None:
         """DimensionMismatchError unless the current table holds vectors of `model` and `dim` (or none)."""
