@@ -47,10 +47,12 @@ def imported_memories(
     h = home.home()
     reports = refresh_sources(h, memory_sources.sources)
     with h.lock("memories", timeout=lance.lock_timeout_s), h.lock("vectors", timeout=lance.lock_timeout_s):
+        rebuilt = lance.store().rebuild_if_damaged(home.lake())
         stats = sync_memory_vectors(home.lake(), embedder.embedder(), h.cache / "embeddings", lance.store())
     return MaterializeResult(
         metadata={"memories": stats.rows, "embedded_now": stats.embedded_now, "vector_rows": stats.upserted,
-                  "deleted": stats.deleted, "sources": MetadataValue.json(reports)}
+                  "deleted": stats.deleted, "sources": MetadataValue.json(reports),
+                  "rebuilt_from_lake": MetadataValue.json(rebuilt)}
     )
 
 

@@ -75,11 +75,13 @@ def vectors(context: AssetExecutionContext, home: HomeResource, lance: LanceVect
     key = context.partition_key
     h = home.home()
     with h.lock("vectors", timeout=lance.lock_timeout_s):
+        rebuilt = lance.store().rebuild_if_damaged(home.lake())
         stats = lance.store().upsert_repo(key, vector_rows(home.lake(), key))
     return MaterializeResult(
         metadata={
             "repo": key, "rows": stats.upserted, "inserted": stats.inserted, "updated": stats.updated,
             "deleted": stats.deleted, "table_rows": stats.total_rows, "vector_index": stats.vector_index,
+            "rebuilt_from_lake": MetadataValue.json(rebuilt),
         }
     )
 

@@ -12,7 +12,8 @@ from tests.reliability.harness import assert_reconciled, ltm, one_line_error, st
 
 def test_lost_versions_are_reported_then_rebuilt_by_the_next_ingest(tmp_path):
     repo = sample_repo(tmp_path / "sample")
-    other = RepoBuilder(tmp_path / "other").write("lib/tool.py", "def tool_helper(x):\n    return x * 2\n").commit("Add tool")
+    other = RepoBuilder(tmp_path / "other")
+    other.write("lib/tool.py", "def tool_helper(x):\n    return x * 2\n").commit("Add tool")
     home = tmp_path / "home"
     notes = tmp_path / "notes.jsonl"
     notes.write_text(json.dumps({"id": "n1", "content": "tool_helper doubles its input"}) + "\n")
