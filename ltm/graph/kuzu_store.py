@@ -56,7 +56,26 @@ def schema_ddl() -> list[str]:
     return stmts
 
 
+_MAGIC = b"KUZU"  # the first bytes of every Kuzu database file
+
+
+def _check_header(path: Path) -> None:
+    """Refuse a file that is not a Kuzu database before Kuzu reads it: on random bytes Kuzu 0.11.3
+    crashes the process (SIGSEGV) instead of raising."""
+    p = Path(path)
+    if not p.is_file():
+        return
+    with open(p, "rb") as f:
+        head = f.read(len(_MAGIC))
+    if head != _MAGIC:
+        raise GraphError(
+            f"{p} is not a Kuzu database (damaged or overwritten): run `ltm ingest` to rebuild the graph "
+            "from the lake"
+        )
+
+
 def _database(path: Path, read_only: bool, buffer_pool_mb: int) -> kuzu.Database:
+    _check_header(path)
     try:
         return kuzu.Database(str(path), read_only=read_only, buffer_pool_size=buffer_pool_mb * 1024 * 1024)
     except RuntimeError as e:
