@@ -16,12 +16,20 @@ from ltm.home import Home
 
 @main.command(help="Open the Dagster web UI on this home (assets, checks and the runs `ltm ingest` made).")
 @click.option("--port", default=3000, show_default=True, type=int, help="Port to listen on.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind. The UI has no login: another address needs --allow-unauthenticated.")
+@click.option("--allow-unauthenticated", is_flag=True,
+              help="Serve the UI on a non-loopback --host although anyone who reaches it can read and launch runs.")
 @home_option
 @user_errors
-def ui(port: int, host: str, home: str | None) -> None:
+def ui(port: int, host: str, allow_unauthenticated: bool, home: str | None) -> None:
     from pipelines.run import home_instance
 
+    if not _loopback(host) and not allow_unauthenticated:
+        raise click.UsageError(
+            f"--host {host} would serve the Dagster UI, which has no login, beyond this machine: keep the default "
+            "127.0.0.1 (reach it through an SSH tunnel), or pass --allow-unauthenticated if that is what you want"
+        )
     h = Home.resolve(home).require()
     home_instance(h)  # storage created under the home's lock
     # `dagster dev` tells its user to run `dg dev` instead, which only works from the project's source
@@ -31,5 +39,20 @@ def ui(port: int, host: str, home: str | None) -> None:
     exe = Path(sys.executable).with_name("dagster")
     args = [str(exe), "dev", "-m", "pipelines.definitions", "-a", "defs", "-h", host, "-p", str(port)]
     click.echo(f"Dagster UI for {h.root} on http://{host}:{port}", err=True)
+    if not _loopback(host):
+        click.echo(f"warning: the UI on {host} has no login: anyone who can reach port {port} can read this "
+                   "home's runs and launch new ones", err=True)
     os.chdir(h.dagster)  # not a folder with a dagster.yaml of its own, which Dagster would warn is ignored
     os.execve(args[0], args, env)
+
+
+def _loopback(host: str) -> bool:
+    """Whether `host` names only this machine (127.0.0.0/8, ::1, localhost)."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
