@@ -7,6 +7,7 @@ mid-build leaves the old build serving; a re-run builds from scratch, so edges n
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shutil
 import time
@@ -137,6 +138,11 @@ def check_space(graph_root: Path, what: str = "a graph build") -> None:
     current = current_build(graph_root)
     if current is None:
         return
+    if os.statvfs(graph_root).f_flag & os.ST_RDONLY:  # a read-only file system also reports no free space
+        raise HomeError(
+            f"cannot write to the home {graph_root.parent}: read-only file system: make the home writable "
+            "(or use another --home) and run again"
+        )
     need, free = _disk_usage(current), shutil.disk_usage(graph_root).free
     if free < need:
         home = graph_root.parent
