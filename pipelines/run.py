@@ -6,19 +6,23 @@ started from the terminal is recorded in `<home>/dagster` and shows up in the we
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dagster import AssetKey, DagsterInstance, DagsterRunStatus, RunsFilter
+from sqlalchemy.exc import DatabaseError
 
 from ltm.home import Home
 from pipelines.definitions import INGEST_JOB, build_definitions
 
 # A failed step is reported by the CLI as one line (the LtmError); its traceback stays in the run log.
+log = logging.getLogger(__name__)
 _QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 _PID, _HOST, _STARTED = "ltm/pid", "ltm/host", "ltm/process_start"
 _UNFINISHED = [DagsterRunStatus.NOT_STARTED, DagsterRunStatus.STARTING, DagsterRunStatus.STARTED]
@@ -53,12 +57,36 @@ def home_instance(home: Home) -> DagsterInstance:
     what exists. Afterwards the lock is held only for the moment it takes to open the instance.
     """
     with home.lock("dagster", timeout=600):
-        instance = DagsterInstance.from_config(str(home.dagster))
-        # touch each storage so its tables exist before the lock is released
-        instance.get_runs(limit=1)
-        instance.event_log_storage.get_concurrency_keys()
-        instance.all_instigator_state()
+        try:
+            return _open_instance(home)
+        except DatabaseError as e:
+            moved = _set_aside_damaged_storage(home)
+            log.warning("the Dagster storage of %s was damaged (%s): set aside as %s; runs before now are no "
+                        "longer listed, the lake, graph and vectors are untouched", home.root, e.orig or e,
+                        ", ".join(moved))
+            return _open_instance(home)
+
+
+def _open_instance(home: Home) -> DagsterInstance:
+    instance = DagsterInstance.from_config(str(home.dagster))
+    # touch each storage so its tables exist before the lock is released
+    instance.get_runs(limit=1)
+    instance.event_log_storage.get_concurrency_keys()
+    instance.all_instigator_state()
     return instance
+
+
+def _set_aside_damaged_storage(home: Home) -> list[str]:
+    """Rename the instance's sqlite folders (run history, schedules) so a fresh storage is created;
+    nothing else of the home depends on them."""
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    moved = []
+    for name in ("history", "schedules"):
+        folder = home.dagster / name
+        if folder.exists():
+            folder.rename(folder.with_name(f"{name}.damaged-{stamp}"))
+            moved.append(f"{name}.damaged-{stamp}")
+    return moved
 
 
 def release_dead_runs(instance: DagsterInstance) -> list[str]:
