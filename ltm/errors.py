@@ -23,6 +23,10 @@ class DimensionMismatchError(EmbeddingError):
     """The vector table was written with another model dimension."""
 
 
+class LakeError(LtmError):
+    """A lake file cannot be read (truncated or overwritten); the next ingest of its repository rebuilds it."""
+
+
 class GraphError(LtmError):
     """A graph build or read failed."""
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ltm.errors import LakeError
 from ltm.redact import redact_table
 from ltm.schema import lake_schema
 
@@ -169,8 +170,33 @@ class Lake:
         if not files:
             t = schema.empty_table()
             return t.select(columns) if columns else t
-        tables = [pq.read_table(f, columns=columns, schema=schema) for f in files]
+        tables = []
+        for f in files:
+            try:
+                tables.append(pq.read_table(f, columns=columns, schema=schema))
+            except (pa.ArrowInvalid, OSError) as e:
+                raise LakeError(
+                    f"lake file {f} is damaged ({e}): run `ltm ingest` on repository "
+                    f"{f.parent.name.removeprefix('repo=')} to rebuild it"
+                ) from e
         return pa.concat_tables(tables)
+
+    def damaged(self, repo: str) -> list[str]:
+        """Tables of `repo` with a Parquet file whose footer cannot be read (truncated, overwritten)."""
+        bad = []
+        for part in sorted(self.root.glob(f"*/repo={repo}")):
+            for f in sorted(part.glob("part-*.parquet")):
+                try:
+                    pq.read_metadata(f)
+                except (pa.ArrowInvalid, OSError):
+                    bad.append(part.parent.name)
+                    break
+        return bad
+
+    def drop_tables(self, repo: str, tables: list[str]) -> None:
+        """Remove `repo`'s partitions of `tables` (the stages that own them write them anew)."""
+        for table in tables:
+            shutil.rmtree(self.partition(table, repo), ignore_errors=True)
 
     def remove_repo(self, repo: str) -> None:
         """Delete every partition of a repository (used by `ltm repo remove`)."""
