@@ -45,11 +45,10 @@ def query(text: str, strategy: str, top_k: int, depth: int, no_expand: bool, rep
 @home_option
 @user_errors
 def calls(name: str, callees: bool, repo: str | None, as_json: bool, home: str | None) -> None:
-    from ltm.graph import code_queries
-    from ltm.graph.read import open_current
+    from ltm.graph.read import open_view
 
-    with open_current(Home.resolve(home).graph) as conn:
-        rows = (code_queries.callees if callees else code_queries.callers)(conn, name, repo)
+    with open_view(Home.resolve(home).graph) as view:
+        rows = (view.callees if callees else view.callers)(name, repo)
     other = "callee" if callees else "caller"
 
     def show(rs: list[dict]) -> str:
@@ -70,10 +69,9 @@ def calls(name: str, callees: bool, repo: str | None, as_json: bool, home: str |
 @home_option
 @user_errors
 def dependents(name: str, repo: str | None, as_json: bool, home: str | None) -> None:
-    from ltm.graph import code_queries
-    from ltm.graph.read import open_current
+    from ltm.graph.read import open_view
 
-    with open_current(Home.resolve(home).graph) as conn:
-        rows = code_queries.dependents(conn, name, repo)
+    with open_view(Home.resolve(home).graph) as view:
+        rows = view.dependents(name, repo)
     emit(rows, as_json, lambda rs: "\n".join(f"{r['dependent']}  ({r['dependent_path']})" for r in rs)
           or f"no module depends on {name}")

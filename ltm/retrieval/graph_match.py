@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ltm.graph.entity_ids import label_of, path_from_id
+from ltm.graph.view import GraphView
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
-from ltm.retrieval.graph_side import GraphView, label_of, path_from_id
 from ltm.retrieval.intent import Intent
 
 CODE_LABELS = ("Function", "Class")

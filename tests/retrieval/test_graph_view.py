@@ -4,10 +4,11 @@ names read off ids, name words. A real Kuzu build of a small hand-written lake."
 import pytest
 
 from ltm.graph.build import build_graph
+from ltm.graph.entity_ids import name_from_id, path_from_id
+from ltm.graph.name_words import name_words, stem
 from ltm.graph.read import open_current
+from ltm.graph.view import GraphView
 from ltm.lake import Lake
-from ltm.retrieval.graph_side import GraphView, name_from_id, path_from_id
-from ltm.retrieval.name_words import name_words, stem
 
 HUB = "fn:r:core.py:log"
 CALLERS = 120

@@ -1,4 +1,5 @@
-"""The graph half of retrieval: what the current build holds, node summaries, neighbours, full text.
+"""The read-only view of one graph build: its catalogue, node summaries, neighbours, full text and
+the code questions the CLI asks (callers, callees, dependents).
 
 Every query is parameterised (`$ids`, `$o`, `$q`); only labels and property names from the build's
 own catalogue are written into the Cypher text, and each distinct text is prepared once per view.
@@ -24,9 +25,9 @@ import kuzu
 import numpy as np
 
 from ltm import ids as idlib
+from ltm.graph.entity_ids import by_label, name_from_id
 from ltm.graph.kuzu_store import prepare, query, query_arrow
-from ltm.retrieval.entity_ids import ID_PREFIX_LABEL, by_label, label_of, name_from_id, path_from_id  # noqa: F401
-from ltm.retrieval.name_words import NameWords
+from ltm.graph.name_words import NameWords
 from ltm.schema import REL_TABLES
 
 # Node properties a stage stores as defect signals (FunctionDefects: fix_count, bugs_introduced); summed.
@@ -311,3 +312,36 @@ class GraphView:
             hits.extend((r[0], float(r[1])) for r in rows)
         hits.sort(key=lambda h: -h[1])
         return hits[:limit]
+
+    # --- code questions (`ltm calls`, `ltm dependents`) --------------------------------------------
+    def callers(self, name: str, repo: str | None = None) -> list[dict[str, Any]]:
+        """Every function with a CALLS edge into a function named `name`, with the edge's confidence.
+
+        A name matches a Function's `name` or `qualified_name` (`helper`, `Session.send`).
+        """
+        return self._calls("caller", name, repo)
+
+    def callees(self, name: str, repo: str | None = None) -> list[dict[str, Any]]:
+        """Every function that a function named `name` calls (resolved calls only)."""
+        return self._calls("callee", name, repo)
+
+    def _calls(self, other: str, name: str, repo: str | None) -> list[dict[str, Any]]:
+        pattern = "(o:Function)-[c:CALLS]->(f:Function)" if other == "caller" else "(f:Function)-[c:CALLS]->(o:Function)"
+        keys = ["function", "function_file", other, f"{other}_file", f"{other}_line", "confidence", f"{other}_pagerank"]
+        rows = self.run(
+            f"MATCH {pattern} WHERE (f.name = $name OR f.qualified_name = $name) AND ($repo IS NULL OR f.repo = $repo) "
+            "RETURN f.qualified_name, f.file_path, o.qualified_name, o.file_path, o.line_start, c.confidence, o.pagerank "
+            "ORDER BY f.file_path, f.qualified_name, c.confidence DESC, o.file_path, o.line_start",
+            {"name": name, "repo": repo},
+        )
+        return [dict(zip(keys, row)) for row in rows]
+
+    def dependents(self, name: str, repo: str | None = None) -> list[dict[str, Any]]:
+        """Every module with a DEPENDS_ON edge to the module named `name` (internal or external)."""
+        keys = ["module", "external", "dependent", "dependent_path", "dependent_pagerank"]
+        rows = self.run(
+            "MATCH (m:Module)-[:DEPENDS_ON]->(target:Module) WHERE target.name = $name AND ($repo IS NULL OR target.repo = $repo) "
+            "RETURN target.name, target.external, m.name, m.path, m.pagerank ORDER BY m.name",
+            {"name": name, "repo": repo},
+        )
+        return [dict(zip(keys, row)) for row in rows]
