@@ -8,7 +8,7 @@ AFFECTS) are used when the build has them and skipped when it does not.
 
 Kuzu 0.11 answers `n.id = $id` from the primary-key index but `n.id IN $ids` (and `UNWIND $ids
 ... {id: i}`, planned as a hash join) by scanning the label and reading every projected column of
-every row. So a build is immutable, and per label this view keeps, on first use, the ids by
+every row. A build is immutable, so per label this view keeps, on first use, the ids by
 internal offset with the ranking signals (`LabelIndex`): neighbour queries then filter on
 `offset(id(n))` and return internal ids (no string column is scanned), ranking reads no query, and
 the few properties shown are read by primary-key lookups, eight per prepared statement.

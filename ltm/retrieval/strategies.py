@@ -36,6 +36,8 @@ from ltm.retrieval.ranking import RankingConfig, blend
 from ltm.retrieval.vector_side import VectorCandidates, VectorSide
 
 ANSWER_LEAD = 1.2  # a history answer's score over the best seed's: ahead of it and of graph signals
+# LanceDB's vector and full-text rankings; the graph matches (a question pattern's answers ahead);
+# the graph entities of LanceDB's full-text ranking, standing in for Kuzu's full text.
 Ranking = Literal["vector", "full_text", "graph", "graph_full_text"]
 
 
@@ -87,8 +89,7 @@ def retrieve(
     depth: int = 1, filters: Filters | dict | None = None,
 ) -> list[dict[str, Any]]:
     """Run one strategy; returns up to `top_k` hits, best first (see the module docstring)."""
-    spec = TABLE.get(strategy)
-    if spec is None:
+    if strategy not in STRATEGIES:
         raise QueryError(f"unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}")
     if not 1 <= int(top_k) <= 1000:
         raise QueryError(f"top_k {top_k} is out of range: use 1 to 1000")
@@ -96,6 +97,7 @@ def retrieve(
         raise QueryError(f"depth {depth} is out of range: use 1 or 2")
     if not text or not text.strip():
         raise QueryError("the query text is empty: pass the question to search for")
+    spec = TABLE[strategy]
     flt = Filters.of(filters)
     intent = parse(text)
     limit = max(3 * top_k, 30)
