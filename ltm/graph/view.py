@@ -188,6 +188,33 @@ class GraphView:
         label = self.table_label.get(int(internal["table"]))
         return self.index(label).ids[int(internal["offset"])] if label else None
 
+    def named(self, label: str, names: Iterable[str], repo: str | None = None, limit: int | None = None) -> list[str]:
+        """Ids of `label` called one of `names`: a dotted name is a qualified one (`Session.send`), the
+        others match `name` (`helper`); at most `limit` when given."""
+        if label not in self.props:
+            return []
+        names = list(names)
+        # Each column is read only when some name needs it.
+        plain, dotted = [n for n in names if "." not in n], [n for n in names if "." in n]
+        conds, params = [], {}
+        if plain:
+            conds.append("n.name IN $names")
+            params["names"] = plain
+        if dotted and self.has(label, "qualified_name"):
+            conds.append("n.qualified_name IN $qnames")
+            params["qnames"] = dotted
+        if not conds:
+            return []
+        where = " OR ".join(conds)
+        if repo:
+            where = f"({where}) AND n.repo = $repo"
+            params["repo"] = repo
+        tail = ""
+        if limit is not None:
+            tail = " LIMIT $lim"
+            params["lim"] = limit
+        return [r[0] for r in self.run(f"MATCH (n:{label}) WHERE {where} RETURN DISTINCT n.id{tail}", params)]
+
     def name_matches(self, words: Iterable[str], labels: Iterable[str], limit: int) -> list[str]:
         """Ids of `labels` whose names share the most of `words` (`name_words.py`), best first."""
         words = list(words)
@@ -315,10 +342,7 @@ class GraphView:
 
     # --- code questions (`ltm calls`, `ltm dependents`) --------------------------------------------
     def callers(self, name: str, repo: str | None = None) -> list[dict[str, Any]]:
-        """Every function with a CALLS edge into a function named `name`, with the edge's confidence.
-
-        A name matches a Function's `name` or `qualified_name` (`helper`, `Session.send`).
-        """
+        """Every function with a CALLS edge into a function named `name` (`named`), with the edge's confidence."""
         return self._calls("caller", name, repo)
 
     def callees(self, name: str, repo: str | None = None) -> list[dict[str, Any]]:
@@ -326,13 +350,16 @@ class GraphView:
         return self._calls("callee", name, repo)
 
     def _calls(self, other: str, name: str, repo: str | None) -> list[dict[str, Any]]:
+        targets = self.named("Function", [name], repo)
+        if not targets or "CALLS" not in self.rels:
+            return []
         pattern = "(o:Function)-[c:CALLS]->(f:Function)" if other == "caller" else "(f:Function)-[c:CALLS]->(o:Function)"
         keys = ["function", "function_file", other, f"{other}_file", f"{other}_line", "confidence", f"{other}_pagerank"]
         rows = self.run(
-            f"MATCH {pattern} WHERE (f.name = $name OR f.qualified_name = $name) AND ($repo IS NULL OR f.repo = $repo) "
+            f"MATCH {pattern} WHERE f.id IN $ids "
             "RETURN f.qualified_name, f.file_path, o.qualified_name, o.file_path, o.line_start, c.confidence, o.pagerank "
             "ORDER BY f.file_path, f.qualified_name, c.confidence DESC, o.file_path, o.line_start",
-            {"name": name, "repo": repo},
+            {"ids": targets},
         )
         return [dict(zip(keys, row)) for row in rows]
 
