@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import kuzu
@@ -28,50 +28,13 @@ from ltm import ids as idlib
 from ltm.graph.entity_ids import by_label, name_from_id
 from ltm.graph.kuzu_store import prepare, query, query_arrow
 from ltm.graph.name_words import NameWords
+from ltm.graph.node import Node, shown_props
 from ltm.schema import REL_TABLES
 
 # Node properties a stage stores as defect signals (FunctionDefects: fix_count, bugs_introduced); summed.
 DEFECT_PROPS = ("fix_count", "bugs_introduced", "bug_count", "defect_count")
 CENTRALITY_PROPS = ("pagerank", "page_rank")
-# What a neighbour shows of itself.
-SHOWN_PROPS = ("qualified_name", "name", "path", "sha", "message", "committed_at", "author_name", "ref", "title", "category")
 LOOKUP_CHUNK = 8  # primary-key lookups per prepared UNION ALL statement
-
-
-@dataclass
-class Node:
-    """What retrieval shows of a node without reading LanceDB."""
-
-    id: str
-    label: str
-    repo: str | None = None
-    vector_id: str | None = None
-    name: str | None = None
-    file_path: str | None = None
-    line_start: int | None = None
-    line_end: int | None = None
-    created_at: Any = None
-    text: str | None = None
-    pagerank: float | None = None
-    defects: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-# label -> summary expressions (key, property); only those the build has are selected.
-_SUMMARY = {
-    "Function": [("name", "qualified_name"), ("file_path", "file_path"), ("line_start", "line_start"),
-                 ("line_end", "line_end"), ("text", "signature"), ("doc", "docstring")],
-    "Class": [("name", "qualified_name"), ("file_path", "file_path"), ("line_start", "line_start"),
-              ("line_end", "line_end"), ("text", "docstring")],
-    "Module": [("name", "name"), ("file_path", "path")],
-    "File": [("name", "path"), ("file_path", "path")],
-    "Commit": [("name", "sha"), ("text", "message"), ("created_at", "committed_at"),
-               ("author", "author_name"), ("author_email", "author_email"), ("kind", "kind")],
-    "Bug": [("name", "ref"), ("text", "title")],
-    "Memory": [("name", "category"), ("text", "content"), ("created_at", "created_at"), ("category", "category")],
-    "Repository": [("name", "name")],
-}
-_NODE_FIELDS = ("name", "file_path", "line_start", "line_end", "created_at", "text")
 
 
 @dataclass
@@ -251,8 +214,7 @@ class GraphView:
         for label, group in by_label(ids).items():
             if label not in self.props:
                 continue
-            props = list(dict.fromkeys([p for _, p in _SUMMARY.get(label, []) if self.has(label, p)]
-                                       + [p for p in ("repo", *SHOWN_PROPS) if self.has(label, p)]))
+            props = [p for p in shown_props(label) if self.has(label, p)]
             one = "MATCH (n:{label} {{id: $i{k}}}) RETURN n.id AS id, " + ", ".join(f"n.{p} AS c{j}" for j, p in enumerate(props))
             cypher = " UNION ALL ".join(one.format(label=label, k=k) for k in range(LOOKUP_CHUNK))
             for start in range(0, len(group), LOOKUP_CHUNK):
@@ -267,17 +229,7 @@ class GraphView:
         ids = list(ids)
         sig = self.signals(ids)
         for i, d in self.details([i for i in ids if i in sig]).items():
-            node = sig[i]
-            node.repo = d.get("repo")
-            for key, prop in _SUMMARY.get(node.label, []):
-                v = d.get(prop)
-                if key in _NODE_FIELDS:
-                    setattr(node, key, v)
-                elif v is not None and key != "doc":
-                    node.extra[key] = v
-            doc = d.get("docstring") if node.label == "Function" else None
-            if doc:
-                node.text = f"{node.text}\n{doc}" if node.text else doc
+            sig[i].fill(d)
         return sig
 
     # --- neighbours ------------------------------------------------------------------------

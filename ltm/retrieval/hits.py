@@ -7,7 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from ltm.graph.entity_ids import label_of, name_from_id
-from ltm.graph.view import GraphView, Node
+from ltm.graph.node import Node
+from ltm.graph.view import GraphView
 from ltm.retrieval.expand import Edge, neighbourhood
 from ltm.retrieval.filters import Filters
 from ltm.schema import NODE_TABLES

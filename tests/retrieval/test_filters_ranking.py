@@ -3,7 +3,7 @@ from datetime import datetime, timezone
 import pytest
 
 from ltm.errors import QueryError
-from ltm.graph.view import Node
+from ltm.graph.node import Node
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
 from ltm.retrieval.ranking import RankingConfig, blend
