@@ -8,12 +8,13 @@ from cli.app import main
 from cli.errors import user_errors
 from cli.options import emit, home_option
 from ltm.home import Home
+from ltm.retrieval.strategies import STRATEGIES
 
 
 @main.command(help="Ask the memory: TEXT is matched by meaning (vectors) and by structure and history (graph).")
 @click.argument("text")
 @click.option("--strategy", default="parallel", show_default=True,
-              type=click.Choice(["parallel", "vector_first", "graph_first", "vector_only", "graph_only"]),
+              type=click.Choice(STRATEGIES),
               help="How to combine the vector and graph halves.")
 @click.option("--top-k", default=5, show_default=True, type=click.IntRange(1, 1000), help="Results to return.")
 @click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 2), help="Graph expansion depth.")

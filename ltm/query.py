@@ -16,7 +16,7 @@ from ltm.graph.read import CurrentGraph
 from ltm.home import Home
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.ranking import RankingConfig
-from ltm.retrieval.strategies import Sources, retrieve
+from ltm.retrieval.retrieve import Sources, retrieve
 from ltm.retrieval.vector_side import VectorSide
 from ltm.vectors import VectorStore
 
