@@ -58,10 +58,11 @@ class Profile:
     """Time spent in Kuzu (every GraphView query) and LanceDB (search, row lookups), per strategy."""
 
     def __init__(self):
-        from ltm.retrieval import graph_side, vector_side
+        from ltm.graph import view
+        from ltm.retrieval import vector_side
 
         self.calls: dict[str, list[float]] = {"kuzu": [], "lancedb": []}
-        for cls, names, kind in ((graph_side.GraphView, ("run",), "kuzu"), (vector_side.VectorSide, ("search", "rows"), "lancedb")):
+        for cls, names, kind in ((view.GraphView, ("run",), "kuzu"), (vector_side.VectorSide, ("search", "rows"), "lancedb")):
             for name in names:
                 setattr(cls, name, self._timed(getattr(cls, name), kind))
 

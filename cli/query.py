@@ -8,12 +8,13 @@ from cli.app import main
 from cli.errors import user_errors
 from cli.options import emit, home_option
 from ltm.home import Home
+from ltm.retrieval.strategies import STRATEGIES
 
 
 @main.command(help="Ask the memory: TEXT is matched by meaning (vectors) and by structure and history (graph).")
 @click.argument("text")
 @click.option("--strategy", default="parallel", show_default=True,
-              type=click.Choice(["parallel", "vector_first", "graph_first", "vector_only", "graph_only"]),
+              type=click.Choice(STRATEGIES),
               help="How to combine the vector and graph halves.")
 @click.option("--top-k", default=5, show_default=True, type=click.IntRange(1, 1000), help="Results to return.")
 @click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 2), help="Graph expansion depth.")
@@ -45,11 +46,10 @@ def query(text: str, strategy: str, top_k: int, depth: int, no_expand: bool, rep
 @home_option
 @user_errors
 def calls(name: str, callees: bool, repo: str | None, as_json: bool, home: str | None) -> None:
-    from ltm.graph import code_queries
-    from ltm.graph.read import open_current
+    from ltm.graph.read import open_view
 
-    with open_current(Home.resolve(home).graph) as conn:
-        rows = (code_queries.callees if callees else code_queries.callers)(conn, name, repo)
+    with open_view(Home.resolve(home).graph) as view:
+        rows = (view.callees if callees else view.callers)(name, repo)
     other = "callee" if callees else "caller"
 
     def show(rs: list[dict]) -> str:
@@ -70,10 +70,9 @@ def calls(name: str, callees: bool, repo: str | None, as_json: bool, home: str |
 @home_option
 @user_errors
 def dependents(name: str, repo: str | None, as_json: bool, home: str | None) -> None:
-    from ltm.graph import code_queries
-    from ltm.graph.read import open_current
+    from ltm.graph.read import open_view
 
-    with open_current(Home.resolve(home).graph) as conn:
-        rows = code_queries.dependents(conn, name, repo)
+    with open_view(Home.resolve(home).graph) as view:
+        rows = view.dependents(name, repo)
     emit(rows, as_json, lambda rs: "\n".join(f"{r['dependent']}  ({r['dependent_path']})" for r in rs)
           or f"no module depends on {name}")

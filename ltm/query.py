@@ -12,11 +12,11 @@ from typing import Any
 
 from ltm.embed.providers import LOCAL_MODEL, Embedder, HashEmbedder, make_embedder
 from ltm.errors import EmbeddingError, NotIngestedError
+from ltm.graph.read import CurrentGraph
 from ltm.home import Home
-from ltm.retrieval.current import CurrentGraph
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.ranking import RankingConfig
-from ltm.retrieval.strategies import Sources, retrieve
+from ltm.retrieval.retrieve import Sources, retrieve
 from ltm.retrieval.vector_side import VectorSide
 from ltm.vectors import VectorStore
 

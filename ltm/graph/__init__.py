@@ -1,1 +1,1 @@
-"""The Kuzu graph: one adapter, blue/green builds from the lake, read-only readers."""
+"""The Kuzu graph: one adapter, blue/green builds from the lake, and the read-only view of a build."""

@@ -1,9 +1,16 @@
-"""Readers of the current graph build: counts and the node <-> vector links."""
+"""Opening the current graph build (the one `graph/CURRENT` names) for reading, and what a reader
+asks of the whole build: node and edge counts, the node <-> vector links.
+
+`open_current` and `open_view` open it for one command; `CurrentGraph` keeps a view open between
+queries, since opening a Kuzu database costs more than a query, and reopens it only when CURRENT
+names another build (a build finished). A build in progress writes its own file and never blocks
+or changes what a reader answers.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import kuzu
@@ -11,6 +18,7 @@ import kuzu
 from ltm.errors import NotIngestedError
 from ltm.graph.build import current_build
 from ltm.graph.kuzu_store import open_database, query
+from ltm.graph.view import GraphView
 from ltm.schema import NODE_TABLES, REL_TABLES
 
 
@@ -22,6 +30,48 @@ def open_current(graph_root: Path) -> Iterator[kuzu.Connection]:
         raise NotIngestedError(f"no graph has been built in {graph_root.parent}: run `ltm ingest PATH` first")
     with open_database(build, read_only=True, buffer_pool_mb=256) as conn:
         yield conn
+
+
+@contextmanager
+def open_view(graph_root: Path) -> Iterator[GraphView]:
+    """A read-only view of the current build."""
+    with open_current(graph_root) as conn:
+        yield GraphView(conn)
+
+
+class CurrentGraph:
+    """`view()` returns the GraphView of the current build, or None before the first build."""
+
+    def __init__(self, graph_root: Path, buffer_pool_mb: int = 256):
+        self.root = Path(graph_root)
+        self.buffer_pool_mb = buffer_pool_mb
+        self._stack: ExitStack | None = None
+        self._build: Path | None = None
+        self._view: GraphView | None = None
+
+    def view(self) -> GraphView | None:
+        build = current_build(self.root)
+        if build != self._build:
+            self.close()
+            if build is not None:
+                stack = ExitStack()
+                try:
+                    conn = stack.enter_context(open_database(build, read_only=True, buffer_pool_mb=self.buffer_pool_mb))
+                    self._view = GraphView(conn)
+                except BaseException:
+                    stack.close()
+                    raise
+                self._stack, self._build = stack, build
+        return self._view
+
+    @property
+    def build(self) -> Path | None:
+        return self._build
+
+    def close(self) -> None:
+        if self._stack is not None:
+            self._stack.close()
+        self._stack, self._build, self._view = None, None, None
 
 
 def counts(conn: kuzu.Connection) -> tuple[dict[str, int], dict[str, int]]:

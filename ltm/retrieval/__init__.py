@@ -1,4 +1,5 @@
 """Retrieval over both halves: five strategies, filters, RRF fusion, graph expansion, ranking.
 
-`ltm.query.HybridLTM` is the entry point; `strategies.retrieve` does the work.
+`ltm.query.HybridLTM` is the entry point; `retrieve.retrieve` runs one of the strategies that
+`strategies.TABLE` describes.
 """

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ltm.graph.entity_ids import label_of, name_from_id
+from ltm.graph.view import GraphView
 from ltm.retrieval.expand import Edge
-from ltm.retrieval.graph_side import GraphView, label_of, name_from_id
 from ltm.retrieval.intent import Intent
 
 HISTORY_KINDS = ("last_change", "bugfix", "author")

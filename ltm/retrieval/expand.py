@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ltm.retrieval.graph_side import GraphView
+from ltm.graph.view import GraphView
 from ltm.retrieval.intent import Intent
 
 # (relation, direction from the seed) the question kinds care about.

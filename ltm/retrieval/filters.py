@@ -88,11 +88,11 @@ class Filters:
         """The filter as a LanceDB SQL predicate, or None. Literals are validated or quoted."""
         parts = []
         if self.repo:
-            parts.append(f"repo = {_sql_str(self.repo)}")
+            parts.append(f"repo = {sql_str(self.repo)}")
         if self.category:
-            parts.append(f"category = {_sql_str(self.category)}")
+            parts.append(f"category = {sql_str(self.category)}")
         if self.path_prefix:
-            parts.append(f"starts_with(file_path, {_sql_str(self.path_prefix)})")
+            parts.append(f"starts_with(file_path, {sql_str(self.path_prefix)})")
         if self.since:
             parts.append(f"created_at >= TIMESTAMP '{self.since.strftime('%Y-%m-%d %H:%M:%S.%f')}'")
         if self.until:
@@ -123,7 +123,7 @@ class Filters:
         return True
 
 
-def _sql_str(value: str) -> str:
+def sql_str(value: str) -> str:
     """A SQL string literal: single quotes doubled, control characters refused."""
     if any(ord(c) < 32 for c in value):
         raise QueryError(f"filter value {value!r} contains control characters")

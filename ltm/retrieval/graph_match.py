@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ltm.graph.entity_ids import label_of, path_from_id
+from ltm.graph.view import GraphView
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
-from ltm.retrieval.graph_side import GraphView, label_of, path_from_id
 from ltm.retrieval.intent import Intent
 
 CODE_LABELS = ("Function", "Class")
@@ -66,23 +67,8 @@ class _Matcher:
 
     # --- entity resolution -------------------------------------------------------------------
     def resolve(self, names: tuple[str, ...] | list[str], labels=CODE_LABELS) -> list[str]:
-        out: list[str] = []
         names = [n.removesuffix("()") for n in names]
-        for label in labels:
-            if label not in self.g.props:
-                continue
-            # A dotted name is a qualified one: each column is read only when some name needs it.
-            plain, dotted = [n for n in names if "." not in n], [n for n in names if "." in n]
-            conds, params = [], {}
-            if plain:
-                conds.append("n.name IN $names")
-                params["names"] = plain
-            if dotted and self.g.has(label, "qualified_name"):
-                conds.append("n.qualified_name IN $qnames")
-                params["qnames"] = dotted
-            if conds:
-                out += self.ids(f"(n:{label})", "n", " OR ".join(conds), params)
-        return out
+        return [i for label in labels for i in self.g.named(label, names, self.repo, self.limit)]
 
     def modules(self, name: str) -> list[str]:
         dotted = "." + name.replace("/", ".").removesuffix(".py")

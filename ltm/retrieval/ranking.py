@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ltm.errors import QueryError
-from ltm.retrieval.graph_side import Node
+from ltm.graph.node import Node
 
 _KEYS = {"SEMANTIC_WEIGHT": "semantic_weight", "GRAPH_WEIGHT": "graph_weight",
          "CENTRALITY_SHARE": "centrality_share", "EXPANSION_DECAY": "expansion_decay"}

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ltm.retrieval.filters import Filters, _sql_str
+from ltm.retrieval.filters import Filters, sql_str
 from ltm.retrieval.fusion import rrf
 from ltm.vectors import VectorStore
 
@@ -86,6 +86,6 @@ class VectorSide:
         if not vector_ids:
             return {}
         tbl = self.table()
-        lits = ", ".join(_sql_str(v) for v in dict.fromkeys(vector_ids))
+        lits = ", ".join(sql_str(v) for v in dict.fromkeys(vector_ids))
         found = tbl.search().where(f"vector_id IN ({lits})").select(COLUMNS).limit(len(vector_ids)).to_list()
         return {entry_key(r): r for r in found}

@@ -3,9 +3,9 @@ from datetime import datetime, timezone
 import pytest
 
 from ltm.errors import QueryError
+from ltm.graph.node import Node
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
-from ltm.retrieval.graph_side import Node
 from ltm.retrieval.ranking import RankingConfig, blend
 
 

@@ -1,4 +1,5 @@
-"""The graph half of retrieval: what the current build holds, node summaries, neighbours, full text.
+"""The read-only view of one graph build: its catalogue, node summaries, neighbours, full text and
+the code questions the CLI asks (callers, callees, dependents).
 
 Every query is parameterised (`$ids`, `$o`, `$q`); only labels and property names from the build's
 own catalogue are written into the Cypher text, and each distinct text is prepared once per view.
@@ -7,7 +8,7 @@ AFFECTS) are used when the build has them and skipped when it does not.
 
 Kuzu 0.11 answers `n.id = $id` from the primary-key index but `n.id IN $ids` (and `UNWIND $ids
 ... {id: i}`, planned as a hash join) by scanning the label and reading every projected column of
-every row. So a build is immutable, and per label this view keeps, on first use, the ids by
+every row. A build is immutable, so per label this view keeps, on first use, the ids by
 internal offset with the ranking signals (`LabelIndex`): neighbour queries then filter on
 `offset(id(n))` and return internal ids (no string column is scanned), ranking reads no query, and
 the few properties shown are read by primary-key lookups, eight per prepared statement.
@@ -17,60 +18,23 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import kuzu
 import numpy as np
 
 from ltm import ids as idlib
+from ltm.graph.entity_ids import by_label, name_from_id
 from ltm.graph.kuzu_store import prepare, query, query_arrow
-from ltm.retrieval.entity_ids import ID_PREFIX_LABEL, by_label, label_of, name_from_id, path_from_id  # noqa: F401
-from ltm.retrieval.name_words import NameWords
+from ltm.graph.name_words import NameWords
+from ltm.graph.node import Node, shown_props
 from ltm.schema import REL_TABLES
 
 # Node properties a stage stores as defect signals (FunctionDefects: fix_count, bugs_introduced); summed.
 DEFECT_PROPS = ("fix_count", "bugs_introduced", "bug_count", "defect_count")
 CENTRALITY_PROPS = ("pagerank", "page_rank")
-# What a neighbour shows of itself.
-SHOWN_PROPS = ("qualified_name", "name", "path", "sha", "message", "committed_at", "author_name", "ref", "title", "category")
 LOOKUP_CHUNK = 8  # primary-key lookups per prepared UNION ALL statement
-
-
-@dataclass
-class Node:
-    """What retrieval shows of a node without reading LanceDB."""
-
-    id: str
-    label: str
-    repo: str | None = None
-    vector_id: str | None = None
-    name: str | None = None
-    file_path: str | None = None
-    line_start: int | None = None
-    line_end: int | None = None
-    created_at: Any = None
-    text: str | None = None
-    pagerank: float | None = None
-    defects: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-# label -> summary expressions (key, property); only those the build has are selected.
-_SUMMARY = {
-    "Function": [("name", "qualified_name"), ("file_path", "file_path"), ("line_start", "line_start"),
-                 ("line_end", "line_end"), ("text", "signature"), ("doc", "docstring")],
-    "Class": [("name", "qualified_name"), ("file_path", "file_path"), ("line_start", "line_start"),
-              ("line_end", "line_end"), ("text", "docstring")],
-    "Module": [("name", "name"), ("file_path", "path")],
-    "File": [("name", "path"), ("file_path", "path")],
-    "Commit": [("name", "sha"), ("text", "message"), ("created_at", "committed_at"),
-               ("author", "author_name"), ("author_email", "author_email"), ("kind", "kind")],
-    "Bug": [("name", "ref"), ("text", "title")],
-    "Memory": [("name", "category"), ("text", "content"), ("created_at", "created_at"), ("category", "category")],
-    "Repository": [("name", "name")],
-}
-_NODE_FIELDS = ("name", "file_path", "line_start", "line_end", "created_at", "text")
 
 
 @dataclass
@@ -187,6 +151,33 @@ class GraphView:
         label = self.table_label.get(int(internal["table"]))
         return self.index(label).ids[int(internal["offset"])] if label else None
 
+    def named(self, label: str, names: Iterable[str], repo: str | None = None, limit: int | None = None) -> list[str]:
+        """Ids of `label` called one of `names`: a dotted name is a qualified one (`Session.send`), the
+        others match `name` (`helper`); at most `limit` when given."""
+        if label not in self.props:
+            return []
+        names = list(names)
+        # Each column is read only when some name needs it.
+        plain, dotted = [n for n in names if "." not in n], [n for n in names if "." in n]
+        conds, params = [], {}
+        if plain:
+            conds.append("n.name IN $names")
+            params["names"] = plain
+        if dotted and self.has(label, "qualified_name"):
+            conds.append("n.qualified_name IN $qnames")
+            params["qnames"] = dotted
+        if not conds:
+            return []
+        where = " OR ".join(conds)
+        if repo:
+            where = f"({where}) AND n.repo = $repo"
+            params["repo"] = repo
+        tail = ""
+        if limit is not None:
+            tail = " LIMIT $lim"
+            params["lim"] = limit
+        return [r[0] for r in self.run(f"MATCH (n:{label}) WHERE {where} RETURN DISTINCT n.id{tail}", params)]
+
     def name_matches(self, words: Iterable[str], labels: Iterable[str], limit: int) -> list[str]:
         """Ids of `labels` whose names share the most of `words` (`name_words.py`), best first."""
         words = list(words)
@@ -223,8 +214,7 @@ class GraphView:
         for label, group in by_label(ids).items():
             if label not in self.props:
                 continue
-            props = list(dict.fromkeys([p for _, p in _SUMMARY.get(label, []) if self.has(label, p)]
-                                       + [p for p in ("repo", *SHOWN_PROPS) if self.has(label, p)]))
+            props = [p for p in shown_props(label) if self.has(label, p)]
             one = "MATCH (n:{label} {{id: $i{k}}}) RETURN n.id AS id, " + ", ".join(f"n.{p} AS c{j}" for j, p in enumerate(props))
             cypher = " UNION ALL ".join(one.format(label=label, k=k) for k in range(LOOKUP_CHUNK))
             for start in range(0, len(group), LOOKUP_CHUNK):
@@ -239,17 +229,7 @@ class GraphView:
         ids = list(ids)
         sig = self.signals(ids)
         for i, d in self.details([i for i in ids if i in sig]).items():
-            node = sig[i]
-            node.repo = d.get("repo")
-            for key, prop in _SUMMARY.get(node.label, []):
-                v = d.get(prop)
-                if key in _NODE_FIELDS:
-                    setattr(node, key, v)
-                elif v is not None and key != "doc":
-                    node.extra[key] = v
-            doc = d.get("docstring") if node.label == "Function" else None
-            if doc:
-                node.text = f"{node.text}\n{doc}" if node.text else doc
+            sig[i].fill(d)
         return sig
 
     # --- neighbours ------------------------------------------------------------------------
@@ -311,3 +291,36 @@ class GraphView:
             hits.extend((r[0], float(r[1])) for r in rows)
         hits.sort(key=lambda h: -h[1])
         return hits[:limit]
+
+    # --- code questions (`ltm calls`, `ltm dependents`) --------------------------------------------
+    def callers(self, name: str, repo: str | None = None) -> list[dict[str, Any]]:
+        """Every function with a CALLS edge into a function named `name` (`named`), with the edge's confidence."""
+        return self._calls("caller", name, repo)
+
+    def callees(self, name: str, repo: str | None = None) -> list[dict[str, Any]]:
+        """Every function that a function named `name` calls (resolved calls only)."""
+        return self._calls("callee", name, repo)
+
+    def _calls(self, other: str, name: str, repo: str | None) -> list[dict[str, Any]]:
+        targets = self.named("Function", [name], repo)
+        if not targets or "CALLS" not in self.rels:
+            return []
+        pattern = "(o:Function)-[c:CALLS]->(f:Function)" if other == "caller" else "(f:Function)-[c:CALLS]->(o:Function)"
+        keys = ["function", "function_file", other, f"{other}_file", f"{other}_line", "confidence", f"{other}_pagerank"]
+        rows = self.run(
+            f"MATCH {pattern} WHERE f.id IN $ids "
+            "RETURN f.qualified_name, f.file_path, o.qualified_name, o.file_path, o.line_start, c.confidence, o.pagerank "
+            "ORDER BY f.file_path, f.qualified_name, c.confidence DESC, o.file_path, o.line_start",
+            {"ids": targets},
+        )
+        return [dict(zip(keys, row)) for row in rows]
+
+    def dependents(self, name: str, repo: str | None = None) -> list[dict[str, Any]]:
+        """Every module with a DEPENDS_ON edge to the module named `name` (internal or external)."""
+        keys = ["module", "external", "dependent", "dependent_path", "dependent_pagerank"]
+        rows = self.run(
+            "MATCH (m:Module)-[:DEPENDS_ON]->(target:Module) WHERE target.name = $name AND ($repo IS NULL OR target.repo = $repo) "
+            "RETURN target.name, target.external, m.name, m.path, m.pagerank ORDER BY m.name",
+            {"name": name, "repo": repo},
+        )
+        return [dict(zip(keys, row)) for row in rows]

@@ -1,13 +1,13 @@
-"""The per-build view retrieval reads the graph through: neighbours around a hub, the label index,
+"""The read-only view of a build (`ltm/graph/view.py`), which retrieval and the CLI read through: neighbours around a hub, the label index,
 names read off ids, name words. A real Kuzu build of a small hand-written lake."""
 
 import pytest
 
 from ltm.graph.build import build_graph
-from ltm.graph.read import open_current
+from ltm.graph.entity_ids import name_from_id, path_from_id
+from ltm.graph.name_words import name_words, stem
+from ltm.graph.read import open_view
 from ltm.lake import Lake
-from ltm.retrieval.graph_side import GraphView, name_from_id, path_from_id
-from ltm.retrieval.name_words import name_words, stem
 
 HUB = "fn:r:core.py:log"
 CALLERS = 120
@@ -35,8 +35,8 @@ def view(tmp_path_factory):
                 + [_calls("fn:r:app.py:caller_0", "fn:r:core.py:leaf"), _calls("fn:r:app.py:caller_1", "fn:r:core.py:leaf"),
                    _calls("fn:r:core.py:leaf", HUB)])
     build_graph(root / "graph", lake)
-    with open_current(root / "graph") as conn:
-        yield GraphView(conn)
+    with open_view(root / "graph") as view:
+        yield view
 
 
 def test_a_hub_does_not_crowd_out_the_other_ids(view):

@@ -1,0 +1,124 @@
+"""What a hit shows: its record (id, label, name, location, date, content), its scores and reasons,
+and the neighbours worth showing around it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ltm.graph.entity_ids import label_of, name_from_id
+from ltm.graph.node import Node
+from ltm.graph.view import GraphView
+from ltm.retrieval.expand import Edge, neighbourhood
+from ltm.retrieval.filters import Filters
+from ltm.schema import NODE_TABLES
+
+MAX_NEIGHBOURS_SHOWN = 12
+DETAILED_LABELS = ("Commit", "Bug", "Memory")  # neighbours shown with more than their id says
+_SHOW_FIRST = ("CALLS", "HAS_METHOD", "MODIFIES", "FIXES", "AFFECTS", "DEFINED_IN", "BELONGS_TO", "IMPORTS")
+
+
+def _category(node: Node | None, row: dict | None) -> str | None:
+    if row is not None:
+        return row.get("category")
+    if node is None:
+        return None
+    if node.label == "Memory":
+        return node.extra.get("category") or node.name
+    t = NODE_TABLES.get(node.label)
+    return t.category.value if t is not None and t.category is not None else None
+
+
+def _record(key: str, node: Node | None, row: dict | None) -> dict[str, Any]:
+    created = (row or {}).get("created_at") or (node.created_at if node else None)
+    return {
+        "graph_entity_id": (row or {}).get("graph_entity_id") or (node.id if node else None),
+        "vector_id": (row or {}).get("vector_id") or (node.vector_id if node else None),
+        "label": (row or {}).get("label") or (node.label if node else None),
+        "name": node.name if node else None,
+        "category": _category(node, row),
+        "repo": (row or {}).get("repo") or (node.repo if node else None),
+        "file_path": (row or {}).get("file_path") or (node.file_path if node else None),
+        "line_start": (row or {}).get("line_start") or (node.line_start if node else None),
+        "line_end": (row or {}).get("line_end") or (node.line_end if node else None),
+        "created_at": created.isoformat() if isinstance(created, datetime) else created,
+        "content": (row or {}).get("content") or (node.text if node else None) or key,
+    }
+
+
+def select_hits(
+    g: GraphView | None, strategy: str, from_nodes: bool, order: list[str], sig: dict[str, Node],
+    rows: dict[str, dict], scored: dict, why: dict[str, list[str]], flt: Filters, top_k: int,
+) -> list[dict[str, Any]]:
+    """The first `top_k` candidates, in order, that are entries and pass the filters.
+
+    `from_nodes` (no vector rows): content from the nodes' own properties, read a window at a time;
+    otherwise content and location come from the row, and names later (`attach_details`).
+    """
+    hits: list[dict[str, Any]] = []
+    step = max(top_k, 10)
+    for start in range(0, len(order), step):
+        window = order[start:start + step]
+        nodes = g.nodes(k for k in window if k in sig) if g is not None and from_nodes else sig
+        for k in window:
+            node, row = nodes.get(k), rows.get(k)
+            if node is None and row is None:
+                continue
+            if not from_nodes and row is None and (node is None or node.vector_id is None):
+                continue  # not an embedded entry (e.g. a File): shown as a neighbour, not as a hit
+            rec = _record(k, node, row)
+            if not flt.accepts(rec):
+                continue
+            s = scored[k]
+            rec.update(score=round(s.score, 6), strategy=strategy, why=why.get(k, []),
+                       scores={"fused": round(s.fused, 6), "centrality": round(s.centrality, 4), "defects": round(s.defects, 4)})
+            hits.append(rec)
+            if len(hits) == top_k:
+                return hits
+    return hits
+
+
+def attach_details(g: GraphView, hits: list[dict[str, Any]], edges: dict[str, list[Edge]] | None, depth: int) -> None:
+    """Names of the hits and, when `edges` is given (expansion on), each hit's neighbourhood.
+
+    Code entities, files, commits and bugs are named by their id; what a commit, bug or memory
+    shows of itself (message, date, author, title, category) is read in one lookup for all hits.
+    """
+    shown: dict[str, list[Edge]] = {}
+    if edges is not None:
+        ids = [h["graph_entity_id"] for h in hits if h["graph_entity_id"]]
+        todo = [i for i in ids if i not in edges]
+        if todo:
+            edges = {**edges, **neighbourhood(g, todo, depth)}
+        shown = {i: _prioritised(edges.get(i, [])) for i in ids}
+    for h in hits:
+        if h["name"] is None and h["graph_entity_id"]:
+            h["name"] = name_from_id(h["graph_entity_id"]) or (h["category"] if h["label"] == "Memory" else None)
+    need = [e.neighbour for es in shown.values() for e in es if label_of(e.neighbour) in DETAILED_LABELS]
+    info = g.details(need) if need else {}
+    for h in hits:
+        if edges is not None:
+            h["neighbours"] = [_neighbour_view(e, info.get(e.neighbour)) for e in shown.get(h["graph_entity_id"], [])]
+
+
+def _prioritised(edges: list[Edge]) -> list[Edge]:
+    """The neighbours worth showing first: structure and history before the rest, hop 1 before 2."""
+    def key(e: Edge) -> tuple[int, int]:
+        return (e.hop, _SHOW_FIRST.index(e.relation) if e.relation in _SHOW_FIRST else len(_SHOW_FIRST))
+
+    return sorted(edges, key=key)[:MAX_NEIGHBOURS_SHOWN]
+
+
+def _neighbour_view(e: Edge, info: dict[str, Any] | None) -> dict[str, Any]:
+    info = info or {"label": label_of(e.neighbour), "name": name_from_id(e.neighbour)}
+    label = info.get("label")
+    name = info.get("qualified_name") or info.get("name") or info.get("path") or info.get("ref") or info.get("category")
+    if label == "Commit":
+        first = (info.get("message") or "").strip().splitlines()
+        name = f"{(info.get('sha') or '')[:10]} {first[0][:60] if first else ''}".strip()
+        if info.get("committed_at") is not None:
+            name += f" ({info['committed_at']:%Y-%m-%d}, {info.get('author_name', '?')})"
+    elif label == "Bug" and info.get("title"):
+        name = f"{info.get('ref')} {info['title'][:60]}"
+    return {"relation": e.relation, "direction": e.direction, "hop": e.hop, "id": e.neighbour,
+            "label": label, "name": name, **({"via": e.via} if e.via else {})}

@@ -1,0 +1,166 @@
+"""`retrieve`: one strategy (`strategies.py`) run over one home, and the hits it returns, best first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ltm.errors import QueryError
+from ltm.graph.entity_ids import label_of
+from ltm.graph.view import GraphView
+from ltm.retrieval.answers import history_answers
+from ltm.retrieval.expand import Edge, expansion_scores, neighbourhood
+from ltm.retrieval.filters import Filters
+from ltm.retrieval.fusion import RRF_K, ranked, rrf
+from ltm.retrieval.graph_match import GraphCandidates, graph_candidates
+from ltm.retrieval.hits import attach_details, select_hits
+from ltm.retrieval.intent import Intent, parse
+from ltm.retrieval.ranking import RankingConfig, blend
+from ltm.retrieval.strategies import STRATEGIES, TABLE, Strategy
+from ltm.retrieval.vector_side import VectorCandidates, VectorSide
+
+ANSWER_LEAD = 1.2  # a history answer's score over the best seed's: ahead of it and of graph signals
+
+
+@dataclass
+class Sources:
+    """What a query reads: the vector side (None when no vectors), the embedder, the graph (None when no build)."""
+
+    vectors: VectorSide | None
+    embed: Callable[[str], np.ndarray]
+    graph: Callable[[], GraphView | None]
+    config: RankingConfig
+
+
+def retrieve(
+    src: Sources, text: str, strategy: str = "parallel", top_k: int = 10, expand_graph: bool = True,
+    depth: int = 1, filters: Filters | dict | None = None,
+) -> list[dict[str, Any]]:
+    """Run one strategy; returns up to `top_k` hits, best first (see `strategies.py`)."""
+    if strategy not in STRATEGIES:
+        raise QueryError(f"unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}")
+    if not 1 <= int(top_k) <= 1000:
+        raise QueryError(f"top_k {top_k} is out of range: use 1 to 1000")
+    if depth not in (1, 2):
+        raise QueryError(f"depth {depth} is out of range: use 1 or 2")
+    if not text or not text.strip():
+        raise QueryError("the query text is empty: pass the question to search for")
+    spec = TABLE[strategy]
+    flt = Filters.of(filters)
+    intent = parse(text)
+    limit = max(3 * top_k, 30)
+    use_vectors = spec.vectors and src.vectors is not None
+    g = src.graph() if spec.graph else None
+    vc, gc = _candidates(src, g if spec.match else None, spec, intent, text, flt, limit, use_vectors)
+
+    why: dict[str, list[str]] = {}
+    for k, r in vc.vector_rank.items():
+        why.setdefault(k, []).append(f"vector rank {r}")
+    for k, r in vc.text_rank.items():
+        why.setdefault(k, []).append(f"full-text rank {r}")
+    fused = _fuse(spec, vc, gc)  # every part is a sum of weight / (60 + rank): they add up
+    subjects: list[str] = []
+    if gc is not None:
+        for k, reason in gc.why.items():
+            why.setdefault(k, []).insert(0, f"graph: {reason}")
+        subjects = gc.subjects
+    _phrase_boost(text, vc.rows, fused, why)
+
+    edges: dict[str, list[Edge]] = {}
+    if g is not None and expand_graph:
+        seeds = {k: fused[k] for k in ranked(fused)[: max(top_k, 10)] if ":" in k}
+        for s in subjects:
+            seeds.setdefault(s, max(fused.values(), default=1.0))
+        edges = neighbourhood(g, list(seeds), depth)
+        grown, grown_why = expansion_scores(seeds, edges, intent, src.config.expansion_decay)
+        for k, s in grown.items():
+            if s > fused.get(k, 0.0):  # a neighbour never outranks the hit that reached it
+                fused[k] = s
+                why.setdefault(k, []).append(f"graph: {grown_why[k]}")
+        if spec.answers_lead:  # except the answer to a history question, found in the expansion
+            answers, because = history_answers(g, intent, list(seeds), edges)
+            top = max(fused.values(), default=1.0)
+            for rank, k in enumerate(answers):
+                fused[k] = top * (ANSWER_LEAD + 0.05 * (len(answers) - rank) / len(answers))
+                why.setdefault(k, []).insert(0, f"graph: {because}")
+
+    pool = ranked(fused)[: max(4 * top_k, 40) if flt.active else max(2 * top_k, 20)]
+    sig = g.signals(pool) if g is not None else {}
+    scored = blend({k: fused[k] for k in pool}, sig, src.config)
+    order = sorted(pool, key=lambda k: -scored[k].score)
+    if use_vectors:
+        missing = [sig[k].vector_id for k in order if k not in vc.rows and k in sig and sig[k].vector_id]
+        vc.rows.update(src.vectors.rows(missing))
+    hits = select_hits(g, spec.name, spec.from_nodes, order, sig, vc.rows, scored, why, flt, top_k)
+    if g is not None and hits:
+        attach_details(g, hits, edges if expand_graph else None, depth)
+    return hits
+
+
+def _fuse(spec: Strategy, vc: VectorCandidates, gc: GraphCandidates | None) -> dict[str, float]:
+    """One score per candidate: reciprocal-rank fusion of `spec.rrf_of`, or the sum of the parts."""
+    text_list = _text_list(gc, vc) if gc is not None else []
+    if spec.rrf_of:
+        lists: dict[str, list[tuple[list[str], float]]] = {
+            "vector": [(sorted(vc.vector_rank, key=vc.vector_rank.get), 1.0)],
+            "full_text": [(sorted(vc.text_rank, key=vc.text_rank.get), 1.0)],
+            "graph": _graph_lists(gc) if gc is not None else [],
+            "graph_full_text": [(text_list, 1.0)] if text_list else [],
+        }
+        return rrf([lst for name in spec.rrf_of for lst in lists[name]])
+    fused = {k: spec.vector_weight * v for k, v in vc.scores.items()}
+    if gc is not None:
+        for k, v in gc.scores.items():
+            fused[k] = fused.get(k, 0.0) + v
+        for k, v in rrf([(text_list, 1.0)]).items():
+            fused[k] = fused.get(k, 0.0) + v
+    return fused
+
+
+def _graph_lists(gc: GraphCandidates) -> list[tuple[list[str], float]]:
+    """The graph ranking for RRF: a question pattern's answers lead, the other graph matches fill."""
+    if gc.answers:
+        return [(gc.answers, 3.0), ([k for k in ranked(gc.scores) if k not in gc.answers and k not in gc.subjects], 0.5)]
+    return [(ranked(gc.scores), 1.0)]
+
+
+def _text_list(gc: GraphCandidates, vc: VectorCandidates) -> list[str]:
+    """For a plain search, the graph entities of LanceDB's full-text ranking (its "full-text rank"
+    reason says so), standing in for the graph side's own full-text list."""
+    if not gc.wants_text:
+        return []
+    return [k for k in sorted(vc.text_rank, key=vc.text_rank.get)
+            if ":" in k and (gc.text_labels is None or label_of(k) in gc.text_labels)]
+
+
+def _candidates(
+    src: Sources, g: GraphView | None, spec: Strategy, intent: Intent, text: str, flt: Filters, limit: int,
+    use_vectors: bool,
+) -> tuple[VectorCandidates, GraphCandidates | None]:
+    """The vector side and, when `g` is given, the graph side's matches; when both, they run at once."""
+
+    def vector_side() -> VectorCandidates:
+        return src.vectors.search(src.embed(text), text, flt, limit)
+
+    if use_vectors and g is not None:  # LanceDB and Kuzu both release the GIL while they work
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            fut = pool.submit(vector_side)
+            gc = graph_candidates(g, intent, text, flt, limit, full_text=spec.full_text == "kuzu")
+            return fut.result(), gc
+    vc = vector_side() if use_vectors else VectorCandidates()
+    return vc, graph_candidates(g, intent, text, flt, limit) if g is not None else None
+
+
+def _phrase_boost(text: str, rows: dict[str, dict], fused: dict[str, float], why: dict[str, list[str]]) -> None:
+    """An entry whose content holds the whole question verbatim counts as ranked first in two more lists."""
+    phrase = " ".join(text.split()).casefold()
+    if len(phrase) < 12:
+        return
+    for k, row in rows.items():
+        if phrase in " ".join((row.get("content") or "").split()).casefold():
+            fused[k] = fused.get(k, 0.0) + 2.0 / (RRF_K + 1)
+            why.setdefault(k, []).insert(0, "the question appears verbatim in its content")
