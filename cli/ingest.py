@@ -11,7 +11,7 @@ import click
 
 from cli.app import main
 from cli.errors import user_errors
-from cli.options import emit, home_option
+from cli.options import home_option
 from ltm.embed.providers import PROVIDERS
 from ltm.errors import EmbeddingError, IssueExportError
 from ltm.home import Home
