@@ -28,7 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ltm.embed.providers import HashEmbedder, LocalEmbedder
+from ltm.embed.hashing import HashEmbedder
+from ltm.embed.local import LocalEmbedder
 from ltm.embed.stage import embed_repo, embedding_inputs
 from ltm.embed.static import StaticEmbedder
 from ltm.home import Home

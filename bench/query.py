@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from synthetic_store import synthetic_home  # noqa: E402
 
-from ltm.embed.providers import HashEmbedder  # noqa: E402
+from ltm.embed.hashing import HashEmbedder  # noqa: E402
 from ltm.home import Home  # noqa: E402
 from ltm.query import HybridLTM  # noqa: E402
 from ltm.retrieval.strategies import STRATEGIES  # noqa: E402

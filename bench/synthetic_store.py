@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ltm import ids
-from ltm.embed.providers import HashEmbedder
+from ltm.embed.hashing import HashEmbedder
 from ltm.embed.stage import embed_repo
 from ltm.graph.build import build_graph
 from ltm.home import Home

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -12,8 +11,8 @@ import click
 from cli.app import main
 from cli.errors import user_errors
 from cli.options import home_option
-from ltm.embed.providers import PROVIDERS
-from ltm.errors import EmbeddingError, IssueExportError
+from ltm.embed.registry import PROVIDERS, check_credentials, make_embedder, provider_for_run
+from ltm.errors import IssueExportError
 from ltm.home import Home
 
 
@@ -45,14 +44,7 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
         remote_head(p) if is_url(p) else GitRepo(p).head(branch or "HEAD")
     if issues and not Path(issues).is_file():
         raise IssueExportError(f"issue export {issues} does not exist: pass the path of a JSON Lines file")
-    recorded = h.settings().get("embedder") if h.exists() else None
-    provider = embedder or recorded or "local"
-    if recorded and recorded != provider:
-        raise EmbeddingError(
-            f"{h.root} was built with --embedder {recorded}; ingest with the same embedder or into a new --home"
-        )
-    if provider == "openai" and not os.environ.get("OPENAI_API_KEY"):
-        raise EmbeddingError("the openai embedder needs an API key: set OPENAI_API_KEY")
+    provider = provider_for_run(h, embedder, "ingest")
     h.create()
     with h.lock("ingest"):
         h.update_settings(embedder=provider)
@@ -90,12 +82,10 @@ def _fmt(meta: dict[str, Any]) -> str:
 @home_option
 @user_errors
 def reembed(embedder: str, model: str | None, dimensions: int | None, home: str | None) -> None:
-    from ltm.embed.providers import make_embedder
     from ltm.embed.switch import reembed_home
 
     h = Home.resolve(home).require()
-    if embedder == "openai" and not os.environ.get("OPENAI_API_KEY"):
-        raise EmbeddingError("the openai embedder needs an API key: set OPENAI_API_KEY")
+    check_credentials(embedder)
     with h.lock("ingest"):
         opts = {"model": model, "dimensions": dimensions} if embedder == "openai" else {}
         emb = make_embedder(embedder, **opts)
@@ -134,12 +124,7 @@ def backfill(source: str, window_commits: int | None, window_days: int | None, m
     if (window_commits is None) == (window_days is None):
         raise click.UsageError("give exactly one of --window-commits and --window-days")
     remote_head(source) if is_url(source) else GitRepo(source).head()
-    recorded = h.settings().get("embedder") if h.exists() else None
-    provider = embedder or recorded or "local"
-    if recorded and recorded != provider:
-        raise EmbeddingError(
-            f"{h.root} was built with --embedder {recorded}; backfill with the same embedder or into a new --home"
-        )
+    provider = provider_for_run(h, embedder, "backfill")
     h.create()
     with h.lock("ingest"):
         h.update_settings(embedder=provider)

@@ -20,6 +20,7 @@ from filelock import FileLock, Timeout
 
 from ltm.errors import HomeError, LockedError, RepositoryError
 from ltm.ids import is_valid_repo_key
+from ltm.settings import HomeSettings
 
 DEFAULT_HOME = ".ltm"
 _DAGSTER_YAML = Path(__file__).resolve().parent / "dagster_instance.yaml"
@@ -149,15 +150,17 @@ class Home:
         return Path(entry["path"])
 
     # --- settings -------------------------------------------------------------------------
-    def settings(self) -> dict[str, Any]:
+    def settings(self) -> HomeSettings:
+        """What this home recorded (`ltm.settings`); empty settings when nothing was recorded yet."""
         if not self.settings_path.exists():
-            return {}
-        return json.loads(self.settings_path.read_text(encoding="utf-8"))
+            return HomeSettings()
+        return HomeSettings.from_json(self.settings_path.read_text(encoding="utf-8"))
 
-    def update_settings(self, **values: Any) -> None:
-        s = self.settings()
-        s.update({k: v for k, v in values.items() if v is not None})
-        _atomic_write_json(self.settings_path, s)
+    def update_settings(self, **values: Any) -> HomeSettings:
+        """Record the given HomeSettings fields (None leaves a field as it is); returns the result."""
+        updated = self.settings().updated(**values)
+        _atomic_write_json(self.settings_path, updated.to_json())
+        return updated
 
     # --- locks ----------------------------------------------------------------------------
     @contextmanager

@@ -10,8 +10,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ltm.embed.providers import LOCAL_MODEL, Embedder, HashEmbedder, make_embedder
-from ltm.errors import EmbeddingError, NotIngestedError
+from ltm.embed.base import Embedder
+from ltm.embed.registry import embedder_for_model
+from ltm.errors import NotIngestedError
 from ltm.graph.read import CurrentGraph
 from ltm.home import Home
 from ltm.retrieval.filters import Filters
@@ -19,21 +20,6 @@ from ltm.retrieval.ranking import RankingConfig
 from ltm.retrieval.retrieve import Sources, retrieve
 from ltm.retrieval.vector_side import VectorSide
 from ltm.vectors import VectorStore
-
-
-def embedder_for_model(model: str, dim: int) -> Embedder:
-    """The provider that produced vectors of `model`, to embed queries the same way."""
-    if model.startswith("hash-"):
-        return HashEmbedder(dim)
-    if model == LOCAL_MODEL:
-        return make_embedder("local")
-    if model.startswith("ltm-static/"):
-        return make_embedder("static")
-    name, _, dims = model.partition("@")
-    emb = make_embedder("openai", model=name, dimensions=int(dims) if dims else None)
-    if dims == "" and emb.dim != dim:
-        raise EmbeddingError(f"{model} now returns dimension {emb.dim}, the table holds {dim}")
-    return emb
 
 
 class HybridLTM:
@@ -61,7 +47,7 @@ class HybridLTM:
             self._graph = CurrentGraph(self.home.graph)
             self._sources_cache = Sources(
                 vectors=None, embed=lambda t: self._query_embedder().embed([t])[0],
-                graph=self._graph.view, config=RankingConfig.load(self.home.settings()),
+                graph=self._graph.view, config=RankingConfig.load(self.home.settings().ranking),
             )
         src = self._sources_cache
         if src.vectors is None and self.vectors.exists():

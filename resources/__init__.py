@@ -10,7 +10,8 @@ from typing import Optional
 from dagster import ConfigurableResource
 from pydantic import Field
 
-from ltm.embed.providers import Embedder, make_embedder
+from ltm.embed.base import Embedder
+from ltm.embed.registry import EmbedderOptions, embedder_for_home
 from ltm.graph.build import BuildStats, build_graph
 from ltm.home import Home
 from ltm.lake import Lake
@@ -46,27 +47,13 @@ class EmbedderResource(ConfigurableResource):
     timeout_s: Optional[float] = Field(default=None, description="Seconds before a request is retried (openai, default 60)")
     max_retries: Optional[int] = Field(default=None, description="Retries of a 429/5xx/timeout per batch (openai, default 6)")
 
-    def provider_name(self) -> str:
-        return self.provider or self.home.home().settings().get("embedder") or "local"
-
     def embedder(self) -> Embedder:
-        name = self.provider_name()
-        if name == "openai":
-            recorded = self.home.home().settings()  # what `ltm reembed` switched the home to
-            return make_embedder(
-                name, model=self.model or recorded.get("embedder_model"), api_key=self.api_key, base_url=self.base_url,
-                dimensions=self.dimensions or recorded.get("embedder_dimensions"),
-                batch_size=self.batch_size, concurrency=self.concurrency, timeout=self.timeout_s,
-                max_retries=self.max_retries,
-            )
-        if name == "local":
-            return make_embedder(
-                name, batch_size=self.batch_size, threads=self.threads, device=self.device,
-                max_seq_length=self.max_seq_length,
-            )
-        if name == "static":
-            return make_embedder(name, batch_size=self.batch_size)  # distilled once per machine, shared by homes
-        return make_embedder(name)
+        """The provider configured here, else the one the home recorded (with its model and dimension)."""
+        return embedder_for_home(self.home.home(), EmbedderOptions(
+            provider=self.provider or None, model=self.model, dimensions=self.dimensions, api_key=self.api_key,
+            base_url=self.base_url, batch_size=self.batch_size, concurrency=self.concurrency, timeout=self.timeout_s,
+            max_retries=self.max_retries, threads=self.threads, device=self.device, max_seq_length=self.max_seq_length,
+        ))
 
 
 class KuzuGraphResource(ConfigurableResource):

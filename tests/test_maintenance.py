@@ -60,7 +60,7 @@ def test_maintenance_asset_reports_and_checks_coverage(ingested):
 
 
 def test_table_left_by_a_model_switch_goes_once_the_switch_is_past_retention(ingested):
-    from ltm.embed.providers import HashEmbedder
+    from ltm.embed.hashing import HashEmbedder
     from ltm.embed.switch import reembed_home
     from ltm.vectors import VectorStore
 

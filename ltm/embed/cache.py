@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ltm.embed.providers import Embedder, plan_batches
+from ltm.embed.base import Embedder, plan_batches
 from ltm.errors import BatchFailedError
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ltm.embed.providers import Usage
+from ltm.embed.base import Usage
 from ltm.embed.tokens import TokenCounter
 from ltm.errors import BatchFailedError, EmbeddingError
 
@@ -27,6 +27,14 @@ MAX_INPUT_TOKENS = 8191
 MAX_REQUEST_TOKENS = 300_000
 KNOWN_DIMS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072, "text-embedding-ada-002": 1536}
 PRICE_PER_MILLION_TOKENS = {"text-embedding-3-small": 0.02, "text-embedding-3-large": 0.13, "text-embedding-ada-002": 0.10}
+
+
+def resolve_api_key(api_key: str | None = None) -> str:
+    """The key to send: the argument, else `$OPENAI_API_KEY`; EmbeddingError naming the fix if neither."""
+    key = api_key or os.environ.get("OPENAI_API_KEY")
+    if not key:
+        raise EmbeddingError("the openai embedder needs an API key: set OPENAI_API_KEY (or use --embedder local)")
+    return key
 
 
 def retry_after_seconds(headers: Any) -> float | None:
@@ -72,9 +80,7 @@ class OpenAIEmbedder:
         max_retry_after_s: float = 120.0,
         price_per_million_tokens: float | None = None,
     ):
-        key = api_key or os.environ.get("OPENAI_API_KEY")
-        if not key:
-            raise EmbeddingError("the openai embedder needs an API key: set OPENAI_API_KEY (or use --embedder local)")
+        key = resolve_api_key(api_key)
         from openai import OpenAI
 
         self._key = key

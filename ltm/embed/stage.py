@@ -12,7 +12,7 @@ import pyarrow as pa
 
 from ltm import ids
 from ltm.embed.cache import EmbeddingCache, embed_with_cache
-from ltm.embed.providers import Embedder
+from ltm.embed.base import Embedder
 from ltm.errors import DimensionMismatchError
 from ltm.lake import Lake
 from ltm.schema import EMBEDDINGS, NODE_TABLES

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ltm.embed.providers import Usage, _local_model_path
+from ltm.embed.base import Usage
+from ltm.embed.local import local_model_path
 from ltm.errors import EmbeddingError
 
 STATIC_MODEL = "ltm-static/all-MiniLM-L6-v2-distilled"
@@ -86,7 +87,7 @@ class StaticEmbedder:
         root = Path(cache_root) if cache_root else model_cache_root()
         path = root / f"static-minilm-l6-v2-{dims}"
         if not (path / "meta.json").exists():
-            distill(_local_model_path(), path, dims)
+            distill(local_model_path(), path, dims)
         self._table = np.load(path / "embeddings.npy")
         self._tok = Tokenizer.from_file(str(path / "tokenizer.json"))
         self._tok.no_padding()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ltm.embed.providers import Embedder
+from ltm.embed.base import Embedder
 from ltm.embed.stage import EmbedStats, embed_repo
 from ltm.errors import ModelSwitchError
 from ltm.graph.read import open_current, vector_links

@@ -15,7 +15,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 
-from ltm.embed.providers import Embedder
+from ltm.embed.base import Embedder
 from ltm.embed.stage import embed_repo
 from ltm.lake import Lake
 from ltm.memory.linking import RELS, link_memories, memory_frame

@@ -28,7 +28,8 @@ import pyarrow.compute as pc
 
 from ltm import ids
 from ltm.embed.cache import plan_requests
-from ltm.embed.providers import Embedder, make_embedder
+from ltm.embed.base import Embedder
+from ltm.embed.registry import embedder_for_home, embedder_for_model
 from ltm.embed.stage import embeddings_table
 from ltm.errors import DimensionMismatchError
 from ltm.graph.amend import amend_current
@@ -47,13 +48,11 @@ SOURCE = "online"
 
 
 def online_embedder(home: Home, store: VectorStore) -> Embedder:
-    """The embedder of the vector table's model, else the home's configured provider."""
+    """The embedder of the vector table's model, else the one the home's settings name (as the pipeline's)."""
     meta = store.model()
     if meta:
-        from ltm.query import embedder_for_model
-
         return embedder_for_model(meta["model"], meta["dim"])
-    return make_embedder(home.settings().get("embedder") or "local")
+    return embedder_for_home(home)
 
 
 def _embed(embedder: Embedder, texts: list[str]) -> np.ndarray:

@@ -20,6 +20,7 @@ from ltm.lake import Lake
 from ltm.memory.linking import CodeIndex
 from ltm.memory.records import MEMORY_PARTITION, ImportReport
 from ltm.schema import lake_schema
+from ltm.settings import MemorySource
 
 Format = Literal["jsonl", "tracemem", "amplihack", "docs"]
 FORMATS: tuple[str, ...] = ("jsonl", "tracemem", "amplihack", "docs")
@@ -137,14 +138,14 @@ def _build_code_index(lake: Lake) -> CodeIndex:
 
 def register_source(home: Home, path: str | Path, fmt: str) -> None:
     """Remember a source in the home's settings so every later ingest re-reads it."""
-    entry = {"path": Path(path).resolve().as_posix(), "format": fmt}
-    sources = [s for s in home.settings().get("memory_sources", []) if s != entry]
-    home.update_settings(memory_sources=sources + [entry])
+    entry = MemorySource(format=fmt, path=Path(path).resolve().as_posix())
+    sources = tuple(s for s in home.settings().memory_sources if s != entry)
+    home.update_settings(memory_sources=sources + (entry,))
 
 
 def registered_sources(home: Home) -> list[tuple[str, str]]:
     """(format, path) of the sources `ltm memory import` registered in the home."""
-    return [(s["format"], s["path"]) for s in home.settings().get("memory_sources", [])]
+    return [(s.format, s.path) for s in home.settings().memory_sources]
 
 
 def parse_source(spec: str) -> tuple[str, str]:

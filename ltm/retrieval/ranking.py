@@ -37,11 +37,11 @@ class RankingConfig:
     expansion_decay: float = 0.5
 
     @classmethod
-    def load(cls, settings: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> "RankingConfig":
-        """Defaults, overridden by `settings["ranking"]`, overridden by `LTM_<KEY>` variables."""
+    def load(cls, ranking: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> "RankingConfig":
+        """Defaults, overridden by the home's `ranking` settings, overridden by `LTM_<KEY>` variables."""
         env = os.environ if env is None else env
         values: dict[str, float] = {}
-        for source, prefix in (((settings or {}).get("ranking") or {}, ""), (env, "LTM_")):
+        for source, prefix in ((ranking or {}, ""), (env, "LTM_")):
             for key, attr in _KEYS.items():
                 raw = source.get(prefix + key, source.get(attr) if not prefix else None)
                 if raw is None:

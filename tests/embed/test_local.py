@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from ltm.embed.providers import LOCAL_MODEL, LocalEmbedder
+from ltm.embed.local import LOCAL_MODEL, LocalEmbedder
 
 
 @pytest.fixture(scope="module")

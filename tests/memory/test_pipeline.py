@@ -7,7 +7,7 @@ import pytest
 from dagster import DagsterInstance, materialize
 
 from assets import ALL_ASSETS
-from ltm.embed.providers import HashEmbedder
+from ltm.embed.hashing import HashEmbedder
 from ltm.errors import DimensionMismatchError, LtmError
 from ltm.graph.build import current_build
 from ltm.graph.kuzu_store import query

@@ -58,7 +58,7 @@ def install(fault: str, marker: Path) -> None:
 
         LanceMergeInsertBuilder.execute = execute
     elif fault == "embedding":
-        from ltm.embed.providers import HashEmbedder
+        from ltm.embed.hashing import HashEmbedder
 
         real_embed, calls = HashEmbedder.embed, []
         HashEmbedder.batch_size = 4

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ltm import ids
-from ltm.embed.providers import HashEmbedder
+from ltm.embed.hashing import HashEmbedder
 from ltm.embed.stage import embed_repo
 from ltm.graph.build import build_graph
 from ltm.home import Home

@@ -51,7 +51,7 @@ def test_rrf_rewards_agreement_between_lists():
 
 
 def test_ranking_weights_come_from_settings_then_environment():
-    cfg = RankingConfig.load({"ranking": {"SEMANTIC_WEIGHT": 0.6}}, env={"LTM_GRAPH_WEIGHT": "0.4"})
+    cfg = RankingConfig.load({"SEMANTIC_WEIGHT": 0.6}, env={"LTM_GRAPH_WEIGHT": "0.4"})
     assert (cfg.semantic_weight, cfg.graph_weight) == (0.6, 0.4)
     assert RankingConfig.load(None, env={}).semantic_weight == 0.9
     with pytest.raises(QueryError, match="LTM_GRAPH_WEIGHT='lots' is not a number"):
