@@ -20,7 +20,7 @@ import numpy as np
 
 from ltm import ids
 from ltm.embed.providers import HashEmbedder
-from ltm.embed.stage import embed_repo
+from ltm.stages.embeddings import embed_repo
 from ltm.graph.build import build_graph
 from ltm.home import Home
 from ltm.lake import Lake

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ltm.embed.providers import Embedder
-from ltm.embed.stage import EmbedStats, embed_repo
+from ltm.stages.embeddings import EmbedStats, embed_repo
 from ltm.errors import ModelSwitchError
 from ltm.graph.read import open_current, vector_links
 from ltm.home import Home

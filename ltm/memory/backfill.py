@@ -16,7 +16,7 @@ import polars as pl
 import pyarrow as pa
 
 from ltm.embed.providers import Embedder
-from ltm.embed.stage import embed_repo
+from ltm.stages.embeddings import embed_repo
 from ltm.lake import Lake
 from ltm.memory.linking import RELS, link_memories, memory_frame
 from ltm.memory.records import MEMORY_PARTITION

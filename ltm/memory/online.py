@@ -29,7 +29,7 @@ import pyarrow.compute as pc
 from ltm import ids
 from ltm.embed.cache import plan_requests
 from ltm.embed.providers import Embedder, make_embedder
-from ltm.embed.stage import embeddings_table
+from ltm.stages.embeddings import embeddings_table
 from ltm.errors import DimensionMismatchError
 from ltm.graph.amend import amend_current
 from ltm.graph.build import check_space
