@@ -29,7 +29,6 @@ import pyarrow.compute as pc
 from ltm import ids
 from ltm.embed.cache import plan_requests
 from ltm.embed.providers import Embedder, make_embedder
-from ltm.stages.embeddings import embeddings_table
 from ltm.errors import DimensionMismatchError
 from ltm.graph.amend import amend_current
 from ltm.graph.build import check_space
@@ -40,6 +39,7 @@ from ltm.memory.linking import RELS, link_memories, memory_frame
 from ltm.memory.records import MEMORY_PARTITION, MemoryInputError, MemoryType, memory_row
 from ltm.memory.store import code_index, merge_table, save_memories
 from ltm.schema import NODE_TABLES, lake_schema
+from ltm.stages.embeddings import embeddings_table
 from ltm.vectors import VectorStore, vector_rows
 
 log = logging.getLogger(__name__)
