@@ -1,11 +1,12 @@
 """Bugs of one repository: fix evidence, issue export, AFFECTS, SZZ and defect signals."""
 
-from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
+from dagster import AssetExecutionContext, Config, MaterializeResult, asset
 from pydantic import Field
 
+from assets.metadata import materialized
 from assets.partitions import OWNERS, repos_partitions
-from ltm.bugs.stage import stage_bugs
 from ltm.bugs.szz import MAX_FILES
+from ltm.stages.bugs import stage_bugs
 from resources import HomeResource
 
 
@@ -33,18 +34,6 @@ def bugs(context: AssetExecutionContext, config: BugsConfig, home: HomeResource)
     h = home.home()
     stats = stage_bugs(h.repo_path(key), key, home.lake(), config.issues_path or None, config.max_commit_files,
                        cache_dir=h.cache, full=config.full)
-    for n, why in stats.extra["bad_issue_lines"]:
+    for n, why in stats.bad_issue_lines:
         context.log.warning(f"issue export line {n} skipped: {why}")
-    return MaterializeResult(
-        metadata={
-            "repo": key,
-            **{f"rows_{t}": n for t, n in stats.rows.items()},
-            "fix_commits": stats.extra["fix_commits"],
-            "mode": stats.extra["mode"],
-            "fixes_blamed": stats.extra["fixes_blamed"],
-            "counts": MetadataValue.json({k: v for k, v in stats.extra.items() if isinstance(v, int)}),
-            "bad_issue_lines": len(stats.extra["bad_issue_lines"]),
-            "bad_issue_lines_first": MetadataValue.json(stats.extra["bad_issue_lines"][:20]),
-            "seconds": MetadataValue.float(round(stats.seconds, 3)),
-        }
-    )
+    return materialized(stats)

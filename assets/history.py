@@ -2,13 +2,14 @@
 
 from typing import Optional
 
-from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
+from dagster import AssetExecutionContext, Config, MaterializeResult, asset
 from pydantic import Field
 
+from assets.metadata import materialized
 from assets.partitions import OWNERS, repos_partitions
 from ltm.extract.history.mine import DEFAULT_SKIP_PATTERNS
-from ltm.history_stage import HistoryOptions, stage_history
 from ltm.run_report import most_changed_functions, most_changed_markdown
+from ltm.stages.history import HistoryOptions, stage_history
 from resources import HomeResource
 
 
@@ -48,17 +49,5 @@ def commits(context: AssetExecutionContext, config: CommitsConfig, home: HomeRes
     )
     stats = stage_history(h.repo_path(key), key, home.lake(), h.cache, opts)
     context.log.info(f"history of {key}: {stats.mode}, {stats.commits_mined} commits mined, tip {stats.tip[:12]}")
-    return MaterializeResult(
-        metadata={
-            "repo": key, "mode": stats.mode, "commits": stats.commits_total, "commits_mined": stats.commits_mined,
-            "head": stats.tip, **{f"rows_{t}": n for t, n in stats.rows.items()},
-            **{k: MetadataValue.json(v) if isinstance(v, dict) else v for k, v in stats.extra.items()},
-            "seconds": MetadataValue.float(round(stats.seconds, 3)),
-            "commits_per_second": MetadataValue.float(
-                round(stats.commits_mined / stats.seconds, 1) if stats.seconds else 0.0
-            ),
-            "most_changed_functions": MetadataValue.md(
-                most_changed_markdown(most_changed_functions(home.lake(), key, stats.commits_mined))
-            ),
-        }
-    )
+    changed = most_changed_markdown(most_changed_functions(home.lake(), key, stats.commits_mined))
+    return materialized(stats, markdown={"most_changed_functions": changed})

@@ -7,10 +7,11 @@ run), before the graph build, so every build has the current links.
 
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 
+from assets.metadata import materialized
 from assets.partitions import OWNERS, repos_partitions
 from ltm.memory.backfill import backfill_links, sync_memory_vectors
-from ltm.memory.docs import stage_docs
 from ltm.memory.store import refresh_sources
+from ltm.stages.docs import stage_docs
 from resources import EmbedderResource, HomeResource, LanceVectorsResource, MemorySourcesResource
 
 
@@ -25,10 +26,7 @@ from resources import EmbedderResource, HomeResource, LanceVectorsResource, Memo
 )
 def doc_memories(context: AssetExecutionContext, home: HomeResource) -> MaterializeResult:
     key = context.partition_key
-    rows, files, seconds = stage_docs(home.home().repo_path(key), key, home.lake())
-    return MaterializeResult(
-        metadata={"repo": key, "doc_files": files, "rows": rows, "seconds": MetadataValue.float(round(seconds, 3))}
-    )
+    return materialized(stage_docs(home.home().repo_path(key), key, home.lake()))
 
 
 @asset(
@@ -52,7 +50,8 @@ def imported_memories(
     return MaterializeResult(
         metadata={"memories": stats.rows, "embedded_now": stats.embedded_now, "vector_rows": stats.upserted,
                   "deleted": stats.deleted, "sources": MetadataValue.json(reports),
-                  "rebuilt_from_lake": MetadataValue.json(rebuilt)}
+                  "rebuilt_from_lake": MetadataValue.json(rebuilt),
+                  "summary": f"memories={stats.rows} embedded_now={stats.embedded_now}"}
     )
 
 
@@ -79,5 +78,7 @@ def memory_links(context: AssetExecutionContext, home: HomeResource) -> Material
             "added_sample": MetadataValue.json(stats.added_sample),
             "removed_sample": MetadataValue.json(stats.removed_sample),
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
+            "summary": f"memories={stats.memories} links={stats.links} links_added={stats.added} "
+            f"links_removed={stats.removed}",
         }
     )

@@ -10,10 +10,11 @@ from dagster import (
     asset,
 )
 
+from assets.metadata import materialized
 from assets.partitions import OWNERS, repos_partitions
-from ltm.embed.stage import embed_repo
 from ltm.reconcile import reconcile
 from ltm.run_report import reconciliation_markdown
+from ltm.stages.embeddings import embed_repo
 from ltm.vectors import VectorStore, vector_rows
 from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource
 
@@ -32,8 +33,7 @@ def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: Emb
     h = home.home()
     model = embedder.embedder()
     VectorStore(h.vectors).check_model(model.model_id, model.dim)  # refuse before paying for vectors
-    stats = embed_repo(home.lake(), key, model, h.cache / "embeddings")
-    return MaterializeResult(metadata={"repo": key, **stats.metadata()})
+    return materialized(embed_repo(home.lake(), key, model, h.cache / "embeddings"))
 
 
 @asset(
@@ -57,6 +57,7 @@ def graph(context: AssetExecutionContext, kuzu: KuzuGraphResource) -> Materializ
             "edge_total": sum(stats.rels.values()),
             "dangling_edges": MetadataValue.json(stats.dangling_edges),
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
+            "summary": f"node_total={sum(stats.nodes.values())} edge_total={sum(stats.rels.values())}",
         }
     )
 
@@ -82,6 +83,7 @@ def vectors(context: AssetExecutionContext, home: HomeResource, lance: LanceVect
             "repo": key, "rows": stats.upserted, "inserted": stats.inserted, "updated": stats.updated,
             "deleted": stats.deleted, "table_rows": stats.total_rows, "vector_index": stats.vector_index,
             "rebuilt_from_lake": MetadataValue.json(rebuilt),
+            "summary": f"rows={stats.upserted} table_rows={stats.total_rows}",
         }
     )
 

@@ -22,10 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from ltm.bugs.stage import stage_bugs
+from ltm.stages.bugs import stage_bugs
 from ltm.bugs.szz import WORKERS
 from ltm.lake import Lake
-from ltm.stages import stage_commits
+from ltm.stages.history import stage_history
 
 TABLES = ("Bug", "FIXES", "AFFECTS", "INTRODUCED_BY", "FunctionDefects")
 KEY = "bench"
@@ -38,8 +38,8 @@ def snapshot(lake: Lake) -> dict[str, list]:
 def run(name: str, clone: Path, lake: Lake, cache: Path, workers: int, **kw: object) -> dict:
     started = time.perf_counter()
     st = stage_bugs(clone, KEY, lake, workers=workers, cache_dir=cache, **kw)
-    return {"run": name, "seconds": round(time.perf_counter() - started, 2), "mode": st.extra["mode"],
-            "fixes_blamed": st.extra["fixes_blamed"], "fixes_reused": st.extra["fixes_reused"],
+    return {"run": name, "seconds": round(time.perf_counter() - started, 2), "mode": st.mode,
+            "fixes_blamed": st.fixes_blamed, "fixes_reused": st.fixes_reused,
             "bugs": st.rows.get("Bug", 0), "loadavg": round(os.getloadavg()[0], 2)}
 
 
@@ -57,14 +57,14 @@ def main() -> None:
         subprocess.run(["git", "-C", str(clone), "reset", "-q", "--hard", f"HEAD~{args.behind}"], check=True)
         lake, cache = Lake(home / "lake"), home / "cache"
         started = time.perf_counter()
-        stage_commits(clone, KEY, lake, cache)
+        stage_history(clone, KEY, lake, cache)
         history_s = round(time.perf_counter() - started, 2)
         runs = [run("full", clone, lake, cache, args.workers)]
         before = snapshot(lake)
         runs.append(run("up_to_date", clone, lake, cache, args.workers))
         same_rows = snapshot(lake) == before
         subprocess.run(["git", "-C", str(clone), "reset", "-q", "--hard", tip], check=True)
-        stage_commits(clone, KEY, lake, cache)
+        stage_history(clone, KEY, lake, cache)
         runs.append(run("incremental", clone, lake, cache, args.workers))
         incremental = snapshot(lake)
         runs.append(run("full_again", clone, lake, cache, args.workers, full=True))

@@ -30,12 +30,13 @@ import numpy as np
 
 from ltm.embed.hashing import HashEmbedder
 from ltm.embed.local import LocalEmbedder
-from ltm.embed.stage import embed_repo, embedding_inputs
 from ltm.embed.static import StaticEmbedder
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.repos import register_local
 from ltm.schema import NODE_TABLES
-from ltm.stages import register_repository, stage_code
+from ltm.stages.code import stage_code
+from ltm.stages.embeddings import embed_repo, embedding_inputs
 
 
 def _best(fn, repeat: int) -> float:
@@ -101,7 +102,7 @@ def main() -> None:
     out: dict[str, object] = {"repo": str(args.repo), "cores": os.cpu_count()}
     with tempfile.TemporaryDirectory() as tmp:
         home = Home.resolve(Path(tmp) / "home").create()
-        key = register_repository(home, args.repo)
+        key = register_local(home, args.repo)
         lake = Lake(home.lake)
         stage_code(args.repo, key, lake)
         if args.limit:

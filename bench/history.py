@@ -40,7 +40,7 @@ from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.mine import mine_history
 from ltm.extract.languages import language_for
 from ltm.extract.history.spans import SpanCache, spans_of
-from ltm.history_stage import HistoryOptions
+from ltm.stages.history import HistoryOptions
 
 KEY = "bench"
 
@@ -216,7 +216,7 @@ def incremental(path: Path, new_commits: int = 3) -> dict:
     """Mine a clone at HEAD~n, again with nothing new, then after the n newest commits arrive."""
     import tempfile
 
-    from ltm.history_stage import stage_history
+    from ltm.stages.history import stage_history
     from ltm.lake import Lake
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from ltm.home import Home
-from ltm.stages import register_repository
+from ltm.repos import register_local
 from pipelines.run import ingest_partitions
 
 
@@ -31,7 +31,7 @@ def main() -> None:
     floor = time.perf_counter() - started
     with tempfile.TemporaryDirectory() as tmp:
         home = Home.resolve(Path(tmp) / "home").create()
-        key = register_repository(home, args.repo)
+        key = register_local(home, args.repo)
         started = time.perf_counter()
         [summary] = ingest_partitions(home, [key], args.embedder)
         total = time.perf_counter() - started

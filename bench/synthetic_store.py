@@ -20,10 +20,10 @@ import numpy as np
 
 from ltm import ids
 from ltm.embed.hashing import HashEmbedder
-from ltm.embed.stage import embed_repo
 from ltm.graph.build import build_graph
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.stages.embeddings import embed_repo
 from ltm.vectors import VectorStore, vector_rows
 
 REPO = "synth"

@@ -36,7 +36,6 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
            home: str | None) -> None:
     from ltm.extract.gitrepo import GitRepo
     from ltm.repos import add_repository, is_url, remote_head
-    from ltm.stages import register_repository
     import pipelines.run as run_module
 
     h = Home.resolve(home)
@@ -48,13 +47,13 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
     h.create()
     with h.lock("ingest"):
         h.update_settings(embedder=provider)
-        keys = [add_repository(h, p) if is_url(p) else register_repository(h, p) for p in paths]
+        keys = [add_repository(h, p) for p in paths]
         started = time.perf_counter()
 
         def report(summary: Any) -> None:
             for asset, meta in summary.metadata.items():
-                shown = {k: v for k, v in meta.items() if k in _SHOWN}
-                click.echo(f"  {asset:<15} {_fmt(shown)}", err=True)
+                line = str(meta.get("summary", "")).splitlines()  # reconciliation's is a page: its verdict line
+                click.echo(f"  {asset:<15} {line[0] if line else ''}", err=True)
             click.echo(f"done: {summary.repo} in {time.perf_counter() - started:.1f}s (run {summary.run_id})", err=True)
 
         click.echo(f"ingesting {', '.join(keys)} into {h.root} ...", err=True)
@@ -63,15 +62,6 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
         bugs = {k: v for k, v in {"issues_path": str(Path(issues).resolve()) if issues else None,
                                   "full": full_history or None}.items() if v} or None
         run_module.ingest_partitions(h, keys, provider, on_done=report, commits_config=history, bugs_config=bugs)
-
-
-_SHOWN = ("mode", "commits", "rows_Bug", "fix_commits", "fixes_blamed", "commits_mined", "rows_MODIFIES", "files_parsed", "memories", "links", "links_added",
-          "links_removed", "rows_Function", "rows_Class", "rows", "embedded_now", "cache_hits",
-          "node_total", "edge_total", "table_rows", "ok", "coverage")
-
-
-def _fmt(meta: dict[str, Any]) -> str:
-    return " ".join(f"{k}={v}" for k, v in meta.items())
 
 
 @main.command(help="Switch the home to another embedding model: re-embed every repository into a new vector "
@@ -114,10 +104,11 @@ def reembed(embedder: str, model: str | None, dimensions: int | None, home: str 
 @user_errors
 def backfill(source: str, window_commits: int | None, window_days: int | None, max_windows: int | None,
              embedder: str | None, home: str | None) -> None:
-    from ltm.backfill import history_cursor, plan_windows
+    from ltm.backfill import plan_windows
     from ltm.extract.gitrepo import GitRepo
     from ltm.lake import Lake
     from ltm.repos import add_repository, is_url, remote_head, sync_repository
+    from ltm.stages.history import history_cursor
     import pipelines.run as run_module
 
     h = Home.resolve(home)

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from ltm.errors import LtmError
 from ltm.extract.gitrepo import GitRepo
-from ltm.lake import Lake
 
 
 @dataclass(frozen=True)
@@ -27,15 +26,6 @@ class Window:
     commits: int
     first_time: int
     last_time: int
-
-
-def history_cursor(lake: Lake, repo_key: str) -> dict | None:
-    """The repository's history cursor (tip mined last, branch, commits), or None before the first run."""
-    try:
-        rows = lake.read("history_cursor", repo_key).to_pylist()
-    except Exception:  # a lake from before the cursor existed
-        return None
-    return rows[0] if rows else None
 
 
 def plan_windows(

@@ -27,6 +27,7 @@ from ltm.extract.gitrepo import GitRepo
 from ltm.graph.build import build_graph, current_build
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.memory.records import MEMORY_PARTITION
 from ltm.vectors import VectorStore
 
 _SCP_LIKE = re.compile(r"^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:(?!//)")
@@ -99,8 +100,30 @@ def _git(args: list[str], what: str) -> str:
 
 def _unique_key(home: Home, base: str) -> str:
     reg, key, n = home.registry(), base, 2
-    while key in reg:
+    while key in reg or key == MEMORY_PARTITION:  # that partition key holds imported memories
         key, n = f"{base}-{n}", n + 1
+    return key
+
+
+def _check_name(name: str | None) -> None:
+    if name is not None and not ids.is_valid_repo_key(name):
+        raise RepositoryError(f"invalid repository name {name!r}: use letters, digits, '.', '_' and '-'")
+
+
+def register_local(home: Home, path: str | Path, name: str | None = None) -> str:
+    """Validate a local repository and register it under `name` (default: from its folder); return its key.
+
+    Registering the same path again returns the key it already has.
+    """
+    _check_name(name)
+    repo = GitRepo(path)
+    repo.head()  # an empty repository is refused before anything is written
+    for key, entry in home.registry().items():
+        if Path(entry["path"]) == repo.path:
+            return key
+    key = name or _unique_key(home, ids.repo_key_from_name(repo.path.name))
+    _refuse_taken(home, key)
+    home.register(key, repo.path)
     return key
 
 
@@ -109,18 +132,9 @@ def add_repository(home: Home, source: str, name: str | None = None, clone: bool
 
     Adding the same path or URL again returns the key it already has.
     """
-    if name is not None and not ids.is_valid_repo_key(name):
-        raise RepositoryError(f"invalid repository name {name!r}: use letters, digits, '.', '_' and '-'")
     if not is_url(source):
-        repo = GitRepo(source)
-        repo.head()  # an empty repository is refused before anything is written
-        for key, entry in home.registry().items():
-            if Path(entry["path"]) == repo.path:
-                return key
-        key = name or _unique_key(home, ids.repo_key_from_name(repo.path.name))
-        _refuse_taken(home, key)
-        home.register(key, repo.path)
-        return key
+        return register_local(home, source, name)
+    _check_name(name)
     _check_url(source)
     for key, entry in home.registry().items():
         if entry.get("url") == source:
@@ -136,6 +150,8 @@ def add_repository(home: Home, source: str, name: str | None = None, clone: bool
 
 
 def _refuse_taken(home: Home, key: str) -> None:
+    if key == MEMORY_PARTITION:
+        raise RepositoryError(f"the name {key!r} is kept for imported memories: pass another --name")
     if key in home.registry():
         raise RepositoryError(f"the name {key!r} is taken by {home.repo_path(key)}: pass another --name")
 

@@ -3,8 +3,8 @@
 - the functions a run's commits changed most (from `MODIFIES`), for the `commits` asset;
 - the reconciliation report, for the `reconciliation` asset.
 
-Both degrade to a one-line note when there is nothing to show (no history mined, an older lake
-without `MODIFIES`, nothing new since the last run).
+Both degrade to a one-line note when there is nothing to show (no history mined, no `MODIFIES`
+written, nothing new since the last run).
 """
 
 from __future__ import annotations
@@ -31,10 +31,7 @@ def markdown_table(rows: list[dict[str, Any]], columns: list[str]) -> str:
 
 
 def _read(lake: Lake, table: str, repo: str) -> pl.DataFrame:
-    try:
-        return pl.from_arrow(lake.read(table, repo))
-    except Exception:  # a lake without this table (older schema): nothing to show
-        return pl.DataFrame()
+    return pl.from_arrow(lake.read(table, repo))  # a table never written reads as empty
 
 
 def most_changed_functions(lake: Lake, repo: str, newest_commits: int | None = None, top: int = TOP) -> list[dict[str, Any]]:

@@ -5,7 +5,8 @@ import json
 from click.testing import CliRunner
 from dagster import DagsterInstance
 
-from ltm.backfill import history_cursor, plan_windows
+from ltm.backfill import plan_windows
+from ltm.stages.history import history_cursor
 from cli import main
 from ltm.home import Home
 from ltm.lake import Lake

@@ -12,7 +12,7 @@ from ltm.graph.build import build_graph, builds_dir, current_build
 from ltm.home import Home
 from ltm.lake import Lake
 from ltm.maintenance import run_maintenance
-from ltm.stages import register_repository
+from ltm.repos import register_local
 from pipelines.run import ingest_partitions
 from resources import HomeResource
 
@@ -21,7 +21,7 @@ from resources import HomeResource
 def ingested(repo, home_dir) -> Home:
     home = Home.resolve(home_dir).create()
     home.update_settings(embedder="hash")
-    ingest_partitions(home, [register_repository(home, repo.path)], "hash")
+    ingest_partitions(home, [register_local(home, repo.path)], "hash")
     return home
 
 

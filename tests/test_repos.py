@@ -6,6 +6,7 @@ import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
+import pytest
 from click.testing import CliRunner
 
 from cli import main
@@ -127,3 +128,15 @@ def test_remove_takes_the_repository_out_of_graph_and_vectors(tmp_path, home_dir
     assert after["vectors"] == 1 + 1 + 1  # beta's commit, function, module
     report = json.loads(run("reconcile", "--json", "--home", home_dir).output)
     assert report["ok"] is True
+
+
+def test_a_local_repository_never_takes_the_memories_key(tmp_path, home_dir):
+    from ltm.errors import RepositoryError
+    from ltm.repos import add_repository
+
+    home = Home.resolve(str(home_dir)).create()
+    mem = sample_repo(tmp_path / "memories")
+    assert add_repository(home, str(mem.path)) == "memories-2"  # that partition holds imported memories
+    other = sample_repo(tmp_path / "other")
+    with pytest.raises(RepositoryError, match="imported memories"):
+        add_repository(home, str(other.path), name="memories")

@@ -1,7 +1,7 @@
 """What a run shows in the UI: the most-changed functions of the run and a readable reconciliation."""
 
 from ltm.home import Home
-from ltm.stages import register_repository
+from ltm.repos import register_local
 from pipelines.run import ingest_partitions
 from tests.builder import RepoBuilder
 
@@ -21,7 +21,7 @@ def _history(path) -> RepoBuilder:
 def test_commits_shows_the_functions_the_run_changed_most(tmp_path):
     repo = _history(tmp_path / "hist")
     home = Home.resolve(tmp_path / "home").create()
-    key = register_repository(home, repo.path)
+    key = register_local(home, repo.path)
     [first] = ingest_partitions(home, [key], "hash")
     table = first.metadata["commits"]["most_changed_functions"]
     rows = [line.split("|")[1:-1] for line in table.splitlines()[2:]]
@@ -39,7 +39,7 @@ def test_commits_shows_the_functions_the_run_changed_most(tmp_path):
 
 def test_reconciliation_report_reads_as_markdown(repo, home_dir):
     home = Home.resolve(home_dir).create()
-    [summary] = ingest_partitions(home, [register_repository(home, repo.path)], "hash")
+    [summary] = ingest_partitions(home, [register_local(home, repo.path)], "hash")
     page = summary.metadata["reconciliation"]["summary"]
     assert page.startswith("**OK**")
     # 2 commits, 6 functions, 2 classes, 3 modules and the README heading as a Doc memory

@@ -84,10 +84,8 @@ class Plan:
                 "derived_at": datetime.now(timezone.utc)}
 
 
-def plan(lake: Lake, repo: GitRepo, repo_key: str, setting: str, full: bool = False) -> Plan:
-    """Compare the bugs cursor with the history stage's tip and load what can be reused."""
-    hist = lake.read("history_cursor", repo_key).to_pylist()
-    tip = hist[0]["tip_sha"] if hist else None
+def plan(lake: Lake, repo: GitRepo, repo_key: str, tip: str | None, setting: str, full: bool = False) -> Plan:
+    """Compare the bugs cursor with the history stage's `tip` (None: never mined) and load what can be reused."""
     prev = lake.read("bugs_cursor", repo_key).to_pylist()
     cursor = prev[0] if prev else None
     if full or cursor is None or tip is None:

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ltm.embed.base import Embedder
-from ltm.embed.stage import EmbedStats, embed_repo
 from ltm.errors import ModelSwitchError
 from ltm.graph.read import open_current, vector_links
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.stages.embeddings import EmbedStats, embed_repo
 from ltm.vectors import VectorStore, vector_rows
 
 

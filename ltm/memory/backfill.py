@@ -16,12 +16,12 @@ import polars as pl
 import pyarrow as pa
 
 from ltm.embed.base import Embedder
-from ltm.embed.stage import embed_repo
 from ltm.lake import Lake
 from ltm.memory.linking import RELS, link_memories, memory_frame
 from ltm.memory.records import MEMORY_PARTITION
 from ltm.memory.store import code_index, read_memories
 from ltm.schema import lake_schema
+from ltm.stages.embeddings import embed_repo
 from ltm.vectors import VectorStore, vector_rows
 
 SAMPLE = 10

@@ -120,16 +120,3 @@ def repository_docs(repo: Any, repo_key: str, rev: str = "HEAD") -> tuple[list[d
                                     project_id=repo_key)
     return rows, files
 
-
-def stage_docs(repo_path: Path, repo_key: str, lake: Any) -> tuple[int, int, float]:
-    """Documentation memories of a repository at HEAD into its lake partition: (rows, files, s)."""
-    import time
-
-    from ltm.extract.gitrepo import GitRepo
-
-    started = time.perf_counter()
-    repo = GitRepo(repo_path)
-    rows, files = repository_docs(repo, repo_key, repo.head())
-    with lake.write(repo_key) as w:
-        w.write("Memory", rows)
-    return len(rows), files, time.perf_counter() - started

@@ -27,10 +27,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ltm import ids
-from ltm.embed.cache import plan_requests
 from ltm.embed.base import Embedder
+from ltm.embed.cache import plan_requests
 from ltm.embed.registry import embedder_for_home, embedder_for_model
-from ltm.embed.stage import embeddings_table
 from ltm.errors import DimensionMismatchError
 from ltm.graph.amend import amend_current
 from ltm.graph.build import check_space
@@ -38,9 +37,15 @@ from ltm.graph.kuzu_store import query
 from ltm.home import Home
 from ltm.lake import Lake
 from ltm.memory.linking import RELS, link_memories, memory_frame
-from ltm.memory.records import MEMORY_PARTITION, MemoryInputError, MemoryType, memory_row
+from ltm.memory.records import (
+    MEMORY_PARTITION,
+    MemoryInputError,
+    MemoryType,
+    memory_row,
+)
 from ltm.memory.store import code_index, merge_table, save_memories
 from ltm.schema import NODE_TABLES, lake_schema
+from ltm.stages.embeddings import embeddings_table
 from ltm.vectors import VectorStore, vector_rows
 
 log = logging.getLogger(__name__)

@@ -8,16 +8,16 @@ from assets import ALL_ASSETS
 from ltm.graph.kuzu_store import query
 from ltm.graph.read import open_current
 from ltm.home import Home
-from ltm.stages import register_repository
+from ltm.repos import register_local
 from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource, MemorySourcesResource
-from tests.bugs.test_stage import _history
+from tests.stages.test_bugs import _history
 
 
 def test_bugs_asset_puts_fixes_affects_szz_and_signals_in_the_graph(tmp_path):
     b, shas = _history(tmp_path / "repo")
     home_dir = tmp_path / "home"
     home = Home.resolve(home_dir).create()
-    key = register_repository(home, b.path)
+    key = register_local(home, b.path)
     issues = tmp_path / "issues.jsonl"
     issues.write_text(json.dumps({"number": 12, "title": "Blank-padded tokens refused", "labels": ["bug"],
                                   "created_at": "2024-01-01T00:00:00Z"}) + "\n{broken\n", encoding="utf-8")
@@ -55,7 +55,7 @@ def test_a_second_run_of_the_bugs_asset_blames_only_new_fixes(tmp_path):
 
     b, shas = _history(tmp_path / "repo")
     home_dir = tmp_path / "home"
-    key = register_repository(Home.resolve(home_dir).create(), b.path)
+    key = register_local(Home.resolve(home_dir).create(), b.path)
     instance = DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("repos", [key])
 

@@ -6,7 +6,7 @@ from assets import ALL_ASSETS
 from ltm.graph.read import open_current
 from ltm.graph.kuzu_store import query
 from ltm.home import Home
-from ltm.stages import register_repository
+from ltm.repos import register_local
 from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource, MemorySourcesResource
 
 
@@ -23,7 +23,7 @@ def _resources(home: str, memory_sources: list[str] | None = None):
 
 def test_materialize_one_partition_builds_graph_vectors_and_passing_checks(repo, home_dir):
     home = Home.resolve(home_dir).create()
-    key = register_repository(home, repo.path)
+    key = register_local(home, repo.path)
     instance = DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("repos", [key])
     result = materialize(ALL_ASSETS, partition_key=key, instance=instance, resources=_resources(str(home_dir)))

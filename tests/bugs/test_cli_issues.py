@@ -5,7 +5,7 @@ import json
 from click.testing import CliRunner
 
 from cli import main
-from tests.bugs.test_stage import _history
+from tests.stages.test_bugs import _history
 
 
 def test_ingest_with_an_issue_export_titles_the_bug_and_a_missing_export_is_refused(tmp_path):

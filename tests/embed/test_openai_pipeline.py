@@ -34,9 +34,9 @@ def _cli(*args):
 
 def _ingest(repo, home_dir, embedder):
     home = Home.resolve(home_dir).create()
-    from ltm.stages import register_repository
+    from ltm.repos import register_local
 
-    key = register_repository(home, repo.path)
+    key = register_local(home, repo.path)
     home.update_settings(embedder=embedder)
     [summary] = ingest_partitions(home, [key], embedder)
     return home, key, summary.metadata

@@ -17,7 +17,7 @@ from ltm.lake import Lake
 from ltm.memory.store import import_memories
 from ltm.query import HybridLTM
 from ltm.reconcile import reconcile
-from ltm.stages import register_repository
+from ltm.repos import register_local
 from ltm.vectors import VectorStore
 from tests.assets.test_materialize import _resources
 
@@ -47,7 +47,7 @@ def ingested(repo, home_dir, tmp_path):
     ]) + "\n")
     report = import_memories(home, notes, "jsonl")  # before the code graph exists
     assert (report.loaded, [n for n, _ in report.skipped]) == (2, [2])
-    key = register_repository(home, repo.path)
+    key = register_local(home, repo.path)
     instance = DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("repos", [key])
     meta = ingest(home_dir, key, instance)
@@ -201,7 +201,7 @@ def test_registered_and_configured_sources_are_reread_on_every_run(repo, home_di
         {"type": "text", "text": "Edited the header parsing."},
         {"type": "tool_use", "name": "Edit", "input": {"file_path": f"file://{repo.path}/app/auth.py"}}]}])
     home = Home.resolve(home_dir)
-    key = register_repository(home, repo.path)
+    key = register_local(home, repo.path)
     instance = DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("repos", [key])
     configured = [f"tracemem:{conv}", f"jsonl:{tmp_path / 'missing.jsonl'}"]

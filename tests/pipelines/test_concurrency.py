@@ -11,7 +11,7 @@ from dagster import DagsterInstance, DagsterRunStatus
 
 from cli import main
 from ltm.home import Home
-from ltm.stages import register_repository
+from ltm.repos import register_local
 from tests.builder import RepoBuilder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ def _repo(path: Path, fn: str) -> RepoBuilder:
 def test_two_runs_started_at_once_both_succeed(tmp_path):
     home = Home.resolve(tmp_path / "home").create()
     home.update_settings(embedder="hash")
-    keys = [register_repository(home, _repo(tmp_path / n, f"fn_{n}").path) for n in ("left", "right")]
+    keys = [register_local(home, _repo(tmp_path / n, f"fn_{n}").path) for n in ("left", "right")]
     # what `ltm repo add` does: the instance's sqlite storage exists before any run starts
     # (two processes creating it at the same moment race in its schema migration)
     DagsterInstance.from_config(str(home.dagster)).add_dynamic_partitions("repos", keys)

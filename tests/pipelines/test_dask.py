@@ -13,7 +13,7 @@ from ltm.graph.read import open_current
 from ltm.home import Home
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, REL_TABLES
-from ltm.stages import register_repository
+from ltm.repos import register_local
 from ltm.vectors import VectorStore
 from pipelines.definitions import INGEST_JOB, build_definitions
 from pipelines.run import ingest_partitions
@@ -45,12 +45,12 @@ def _snapshot(home: Home) -> dict:
 def test_ingest_on_dask_equals_an_in_process_run(repo, tmp_path, monkeypatch):
     serial = Home.resolve(tmp_path / "serial").create()
     serial.update_settings(embedder="hash")
-    key = register_repository(serial, repo.path)
+    key = register_local(serial, repo.path)
     [summary] = ingest_partitions(serial, [key], "hash")
 
     distributed = Home.resolve(tmp_path / "dask").create()
     distributed.update_settings(embedder="hash")
-    assert register_repository(distributed, repo.path) == key
+    assert register_local(distributed, repo.path) == key
     monkeypatch.setenv("LTM_HOME", str(distributed.root))
     # One worker process running one step at a time: Dagster steps share process-wide logging
     # state, so two steps must not run as threads of one process.

@@ -11,11 +11,13 @@ from pathlib import Path
 
 from ltm import ids
 from ltm.embed.hashing import HashEmbedder
-from ltm.embed.stage import embed_repo
 from ltm.graph.build import build_graph
 from ltm.home import Home
 from ltm.lake import Lake
-from ltm.stages import register_repository, stage_code, stage_commits
+from ltm.repos import register_local
+from ltm.stages.code import stage_code
+from ltm.stages.embeddings import embed_repo
+from ltm.stages.history import stage_history
 from ltm.vectors import VectorStore, vector_rows
 from tests.builder import SAMPLE_AUTH, SAMPLE_UTIL, RepoBuilder
 
@@ -101,9 +103,9 @@ def extra_lake_rows(repo: str, shas: dict[str, str]) -> dict[str, list[dict]]:
 def ingest(home: Home, repo_path: Path, extra: bool = True, shas: dict[str, str] | None = None) -> str:
     """Mine, add the later stages' rows, embed (hash-64) and write both stores, as `ltm ingest` does."""
     home.create()
-    key = register_repository(home, repo_path)
+    key = register_local(home, repo_path)
     lake = Lake(home.lake)
-    stage_commits(repo_path, key, lake)
+    stage_history(repo_path, key, lake)
     stage_code(repo_path, key, lake)
     if extra and shas:
         with lake.write(key) as w:

@@ -5,7 +5,7 @@ from ltm.graph.build import build_graph
 from ltm.graph.kuzu_store import query
 from ltm.graph.read import open_current
 from ltm.lake import Lake
-from ltm.stages import stage_code
+from ltm.stages.code import stage_code
 from tests.extract.graphs import confidences, extract
 from tests.extract.code.test_lang_managed import JAVA
 from tests.extract.code.test_lang_python_js import PY
@@ -53,7 +53,7 @@ def test_graph_answers_what_calls_and_ranks_by_pagerank(tmp_path):
     b.commit("fixture")
     lake = Lake(tmp_path / "lake")
     stats = stage_code(b.path, "r", lake)
-    assert stats.extra["calls"]["resolved"] == 6
+    assert stats.calls["resolved"] == 6
     build_graph(tmp_path / "graph", lake)
     with open_current(tmp_path / "graph") as conn:
         callers = query(conn, "MATCH (a:Function)-[c:CALLS]->(b:Function {name: $n}) RETURN a.qualified_name, c.confidence "

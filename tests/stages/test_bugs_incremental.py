@@ -4,10 +4,10 @@ import json
 import logging
 import shutil
 
-from ltm.bugs.stage import stage_bugs
+from ltm.stages.bugs import stage_bugs
 from ltm.lake import Lake
-from ltm.stages import stage_commits
-from tests.bugs.test_stage import CONFIG_V3, _history
+from ltm.stages.history import stage_history
+from tests.stages.test_bugs import CONFIG_V3, _history
 
 TABLES = ("Bug", "FIXES", "AFFECTS", "INTRODUCED_BY", "FunctionDefects")
 
@@ -26,7 +26,7 @@ def _snapshot(lake):
 def _setup(tmp_path):
     b, shas = _history(tmp_path / "repo")
     lake = Lake(tmp_path / "lake")
-    stage_commits(b.path, "app", lake)
+    stage_history(b.path, "app", lake)
     first = stage_bugs(b.path, "app", lake)
     return b, shas, lake, first
 
@@ -34,14 +34,14 @@ def _setup(tmp_path):
 def test_a_second_run_without_new_commits_blames_nothing_and_writes_the_same_rows(tmp_path):
     b, shas, lake, first = _setup(tmp_path)
     # D (#12), F (add-only), the revert H and J (trailer) carry fix evidence ("fix typo in docs" does not).
-    assert (first.extra["mode"], first.extra["fixes_blamed"], first.extra["fixes_reused"]) == ("full", 4, 0)
+    assert (first.mode, first.fixes_blamed, first.fixes_reused) == ("full", 4, 0)
     before = _snapshot(lake)
     # With the repository's objects gone, any diff or blame would fail or find nothing: the
     # identical rows prove the second run took every SZZ result from the lake.
     shutil.rmtree(b.path / ".git" / "objects")
     (b.path / ".git" / "objects").mkdir()
     second = stage_bugs(b.path, "app", lake)
-    assert (second.extra["mode"], second.extra["fixes_blamed"], second.extra["fixes_reused"]) == ("up_to_date", 0, 4)
+    assert (second.mode, second.fixes_blamed, second.fixes_reused) == ("up_to_date", 0, 4)
     assert _snapshot(lake) == before
     assert len(before["Bug"]) == 4
 
@@ -51,9 +51,9 @@ def test_new_fix_commits_are_blamed_and_added_to_the_earlier_bugs(tmp_path):
     before = _snapshot(lake)
     b.write("app/config.py", CONFIG_V4)
     fix = b.commit("Treat empty settings as none, fixes #21")
-    stage_commits(b.path, "app", lake)
+    stage_history(b.path, "app", lake)
     st = stage_bugs(b.path, "app", lake)
-    assert (st.extra["mode"], st.extra["fixes_blamed"], st.extra["fixes_reused"]) == ("incremental", 1, 4)
+    assert (st.mode, st.fixes_blamed, st.fixes_reused) == ("incremental", 1, 4)
     after = _snapshot(lake)
     assert [r for r in after["Bug"] if r["ref"] != "#21"] == before["Bug"]
     intro = [(r["dst"], r["function_name"], r["method"]) for r in after["INTRODUCED_BY"] if r["src"] == "bug:app:#21"]
@@ -69,7 +69,7 @@ def test_an_issue_export_added_later_applies_to_kept_fixes_without_blaming(tmp_p
     issues = tmp_path / "issues.jsonl"
     issues.write_text(json.dumps({"number": 12, "title": "Padded tokens refused", "labels": ["bug"]}) + "\n")
     st = stage_bugs(b.path, "app", lake, issues_path=str(issues))
-    assert st.extra["fixes_blamed"] == 0
+    assert st.fixes_blamed == 0
     assert {r["ref"]: r["title"] for r in _rows(lake, "Bug")}["#12"] == "Padded tokens refused"
 
 
@@ -78,10 +78,10 @@ def test_a_rewritten_history_derives_every_fix_again(tmp_path, caplog):
     b.git("reset", "-q", "--hard", shas["H"])  # drops the trailer fix J
     b.write("app/config.py", CONFIG_V4)
     b.commit("Treat empty settings as none, fixes #21")
-    stage_commits(b.path, "app", lake)
+    stage_history(b.path, "app", lake)
     with caplog.at_level(logging.WARNING, logger="ltm.bugs"):
         st = stage_bugs(b.path, "app", lake)
-    assert (st.extra["mode"], st.extra["fixes_blamed"], st.extra["fixes_reused"]) == ("rewritten", 4, 0)
+    assert (st.mode, st.fixes_blamed, st.fixes_reused) == ("rewritten", 4, 0)
     assert "rewritten" in caplog.text
     refs = {r["ref"] for r in _rows(lake, "Bug")}
     assert "#21" in refs and "#12" in refs and f"intro:{shas['C'][:10]}" not in refs
@@ -93,5 +93,5 @@ def test_full_ignores_the_kept_results(tmp_path):
     b, shas, lake, _ = _setup(tmp_path)
     before = _snapshot(lake)
     st = stage_bugs(b.path, "app", lake, full=True)
-    assert (st.extra["mode"], st.extra["fixes_blamed"]) == ("full", 4)
+    assert (st.mode, st.fixes_blamed) == ("full", 4)
     assert _snapshot(lake) == before

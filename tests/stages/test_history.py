@@ -11,7 +11,7 @@ from ltm.extract.gitrepo import GitRepo
 from ltm.graph.build import build_graph
 from ltm.graph.kuzu_store import query
 from ltm.graph.read import open_current
-from ltm.history_stage import HistoryOptions, stage_history
+from ltm.stages.history import HistoryOptions, stage_history
 from ltm.lake import Lake
 from tests.builder import RepoBuilder
 from tests.extract.history.test_history import history_repo
@@ -112,7 +112,7 @@ def test_shallow_clone_mines_what_it_has(tmp_path):
     subprocess.run(["git", "clone", "-q", "--depth", "2", f"file://{b.path}", str(clone)], check=True)
     lake = _lake(tmp_path)
     st = stage_history(clone, "sh", lake, None)
-    assert st.commits_total == 2 and st.extra["shallow"] is True
+    assert st.commits_total == 2 and st.mined.shallow is True
     assert len(_rows(lake, "PARENT_OF", "sh")) == 1
     # The boundary commit (c5) has no parent in the clone: its whole tree counts as added.
     kinds = {(r["path"], r["change_kind"]) for r in _rows(lake, "file_changes", "sh") if r["sha"] == s["c5"]}
@@ -137,7 +137,7 @@ def test_configured_branch_and_max_commits(tmp_path):
     b.checkout("main")
     lake = _lake(tmp_path)
     st = stage_history(b.path, "h", lake, None, HistoryOptions(branch="side", max_commits=2))
-    assert st.commits_total == 2 and st.extra["complete"] is False
+    assert st.commits_total == 2 and st.mined.complete is False
     assert {r["sha"] for r in _rows(lake, "Commit", "h")} == {side, s["c2"]}
     [cursor] = _rows(lake, "history_cursor", "h")
     assert (cursor["branch"], cursor["tip_sha"], cursor["max_commits"]) == ("side", side, 2)

@@ -1,4 +1,8 @@
-"""The embedding stage: every embedded node of a repository gets a vector in the lake."""
+"""The embeddings stage: every embedded node of a repository gets a vector in the lake.
+
+It also owns the rows of the `embeddings` lake table (`embeddings_table`), which the memories
+written online use too.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +24,9 @@ from ltm.schema import EMBEDDINGS, NODE_TABLES
 
 @dataclass(frozen=True)
 class EmbedStats:
+    """What one run of the embeddings stage embedded, reused and wrote."""
+
+    repo: str
     rows: int
     embedded_now: int
     cache_hits: int
@@ -35,7 +42,7 @@ class EmbedStats:
     def metadata(self) -> dict[str, object]:
         """The figures an asset reports; tokens and dollars only for providers that bill them."""
         out: dict[str, object] = {
-            "rows": self.rows, "embedded_now": self.embedded_now, "cache_hits": self.cache_hits,
+            "repo": self.repo, "rows": self.rows, "embedded_now": self.embedded_now, "cache_hits": self.cache_hits,
             "model": self.model, "dim": self.dim, "seconds": round(self.seconds, 3),
             "texts_per_s": round(self.embedded_now / self.seconds, 1) if self.seconds and self.embedded_now else 0.0,
             "requests": self.requests, "retries": self.retries, "truncated_inputs": self.truncated,
@@ -43,6 +50,10 @@ class EmbedStats:
         if self.cost_usd is not None:
             out.update(tokens=self.tokens, cost_usd=self.cost_usd)
         return out
+
+    def summary(self) -> str:
+        """One line for `ltm ingest`."""
+        return f"rows={self.rows} embedded_now={self.embedded_now} cache_hits={self.cache_hits}"
 
 
 def embedding_inputs(lake: Lake, repo: str) -> tuple[list[str], list[str]]:
@@ -100,7 +111,7 @@ def embed_repo(
     requests, retries, tokens, truncated = (a - b for a, b in zip((u.requests, u.retries, u.tokens, u.truncated), before))
     cost = getattr(embedder, "price", None)
     return EmbedStats(
-        len(vids), embedded_now, len(set(hashes)) - embedded_now, embedder.model_id, dim,
+        repo, len(vids), embedded_now, len(set(hashes)) - embedded_now, embedder.model_id, dim,
         seconds=time.perf_counter() - started, requests=requests, retries=retries, tokens=tokens, truncated=truncated,
         cost_usd=None if cost is None else round(tokens * cost / 1_000_000, 9),
     )

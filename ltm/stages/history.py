@@ -1,4 +1,4 @@
-"""The commits stage: mine a branch's history into the lake, incrementally from a cursor.
+"""The history stage (the `commits` asset): mine a branch's history into the lake, incrementally from a cursor.
 
 The stage owns these lake tables of a repository: Repository, Commit, PARENT_OF, file_changes,
 MODIFIES, RENAMED_FROM, past_functions, past_classes, past_files and history_cursor. The cursor
@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -50,20 +50,53 @@ class HistoryOptions:
         return self.workers if self.workers > 0 else min(4, os.cpu_count() or 1)
 
 
-@dataclass
-class HistoryStats:
-    """What one run of the stage did, for the asset's metadata."""
+@dataclass(frozen=True)
+class Mined:
+    """What mining the new commits read and found (absent when the history was up to date)."""
 
+    shallow: bool
+    missing_parents: int
+    blobs_parsed: int
+    bytes_parsed: int
+    span_cache_hits: int
+    spans_derived: int
+    skipped: dict[str, int]
+    complete: bool
+
+
+@dataclass(frozen=True)
+class HistoryStats:
+    """What one run of the stage did."""
+
+    repo: str
     mode: str
     tip: str
     rows: dict[str, int] = field(default_factory=dict)
     commits_mined: int = 0
     commits_total: int = 0
     seconds: float = 0.0
-    extra: dict[str, object] = field(default_factory=dict)
+    mined: Mined | None = None
+
+    def metadata(self) -> dict[str, object]:
+        """The figures the `commits` asset shows."""
+        out: dict[str, object] = {
+            "repo": self.repo, "mode": self.mode, "commits": self.commits_total, "commits_mined": self.commits_mined,
+            "head": self.tip, **{f"rows_{t}": n for t, n in self.rows.items()},
+        }
+        if self.mined is not None:
+            out.update(asdict(self.mined))
+        out["seconds"] = round(self.seconds, 3)
+        out["commits_per_second"] = round(self.commits_mined / self.seconds, 1) if self.seconds else 0.0
+        return out
+
+    def summary(self) -> str:
+        """One line for `ltm ingest`."""
+        line = f"mode={self.mode} commits={self.commits_total} commits_mined={self.commits_mined}"
+        return line + (f" rows_MODIFIES={self.rows['MODIFIES']}" if "MODIFIES" in self.rows else "")
 
 
-def _cursor(lake: Lake, repo_key: str) -> dict | None:
+def history_cursor(lake: Lake, repo_key: str) -> dict | None:
+    """The repository's history cursor (tip mined last, branch, commits), or None before the first run."""
     rows = lake.read("history_cursor", repo_key).to_pylist()
     return rows[0] if rows else None
 
@@ -127,7 +160,7 @@ def _past_tables(lake: Lake, repo_key: str, mined: HistoryRows, alive: set[str],
 
 
 def stage_history(
-    repo_path: Path, repo_key: str, lake: Lake, cache_dir: Path | None, opts: HistoryOptions = HistoryOptions()
+    repo_path: Path, repo_key: str, lake: Lake, cache_dir: Path | None = None, opts: HistoryOptions = HistoryOptions()
 ) -> HistoryStats:
     """Mine the repository's history (incrementally when a cursor allows) and write its tables."""
     started = time.perf_counter()
@@ -135,10 +168,10 @@ def stage_history(
     rev = opts.branch or "HEAD"
     tip = repo.head(opts.until or rev)
     branch = opts.branch or repo.branch() or "HEAD"
-    cursor = _cursor(lake, repo_key)
+    cursor = history_cursor(lake, repo_key)
     mode, exclude = _plan(repo, cursor, branch, tip, opts)
     if mode == "up_to_date":
-        return HistoryStats(mode, tip, commits_total=int(cursor["commits"]), seconds=time.perf_counter() - started)
+        return HistoryStats(repo_key, mode, tip, commits_total=int(cursor["commits"]), seconds=time.perf_counter() - started)
     incremental = mode == "incremental"
     cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
     try:
@@ -178,11 +211,11 @@ def stage_history(
             "repo": repo_key, "branch": branch, "tip_sha": tip, "commits": total, "complete": complete,
             "since": opts.since, "max_commits": opts.max_commits, "mined_at": datetime.now(timezone.utc),
         }])
-    stats = HistoryStats(mode, tip, dict(w.rows), len(mined.commits), total, time.perf_counter() - started)
-    stats.extra = {
-        "shallow": repo.is_shallow(), "missing_parents": len(mined.parents) - len(parent_edges),
-        "blobs_parsed": mined.blobs_parsed, "bytes_parsed": mined.bytes_parsed,
-        "span_cache_hits": mined.span_cache_hits, "spans_derived": mined.spans_derived,
-        "skipped": dict(mined.skipped), "complete": complete,
-    }
-    return stats
+    figures = Mined(
+        shallow=repo.is_shallow(), missing_parents=len(mined.parents) - len(parent_edges),
+        blobs_parsed=mined.blobs_parsed, bytes_parsed=mined.bytes_parsed,
+        span_cache_hits=mined.span_cache_hits, spans_derived=mined.spans_derived,
+        skipped=dict(mined.skipped), complete=complete,
+    )
+    return HistoryStats(repo_key, mode, tip, dict(w.rows), len(mined.commits), total, time.perf_counter() - started,
+                        figures)

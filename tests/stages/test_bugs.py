@@ -5,10 +5,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from ltm.bugs.stage import stage_bugs
+from ltm.stages.bugs import stage_bugs
 from ltm.errors import IssueExportError
 from ltm.lake import Lake
-from ltm.stages import stage_commits
+from ltm.stages.history import stage_history
 from tests.builder import BASE_TIME, RepoBuilder
 
 AUTH_V1 = '''def validate(token, secret):
@@ -80,7 +80,7 @@ def _history(path):
 def history(tmp_path):
     b, shas = _history(tmp_path / "repo")
     lake = Lake(tmp_path / "lake")
-    stage_commits(b.path, "app", lake)
+    stage_history(b.path, "app", lake)
     return b, shas, lake
 
 
@@ -183,7 +183,7 @@ def test_issue_export_gives_titles_drops_features_and_late_candidates(history, t
     assert bug["reported_at"] == datetime.fromtimestamp(BASE_TIME, timezone.utc)
     assert "An empty token logs in." in bug["text"]
     assert [r for r in _rows(lake, "INTRODUCED_BY") if r["src"] == "bug:app:#12"] == []
-    assert stats.extra["dropped_after_report"] >= 1
+    assert stats.counts["dropped_after_report"] >= 1
 
 
 def test_malformed_issue_export_reports_bad_lines_by_number_and_loads_the_rest(history, tmp_path):
@@ -195,9 +195,9 @@ def test_malformed_issue_export_reports_bad_lines_by_number_and_loads_the_rest(h
         json.dumps({"number": 5, "title": "bad date", "created_at": "yesterday"}),
     ])
     stats = stage_bugs(b.path, "app", lake, issues_path=path)
-    assert [n for n, _ in stats.extra["bad_issue_lines"]] == [2, 3, 4]
-    assert "twelve" in stats.extra["bad_issue_lines"][1][1]
-    assert stats.extra["issues_loaded"] == 1
+    assert [n for n, _ in stats.bad_issue_lines] == [2, 3, 4]
+    assert "twelve" in stats.bad_issue_lines[1][1]
+    assert stats.issues_loaded == 1
     assert _bug(lake, "#12")["title"] == "Empty token accepted"
 
 
@@ -208,11 +208,11 @@ def test_a_closing_ref_to_a_feature_issue_is_not_a_bug(tmp_path):
     b.write("a.py", "def f():\n    return 2\n")
     b.commit("Return two, closes #13")
     lake = Lake(tmp_path / "lake")
-    stage_commits(b.path, "r", lake)
+    stage_history(b.path, "r", lake)
     path = _export(tmp_path / "i.jsonl", [json.dumps({"number": 13, "title": "Return two", "labels": ["enhancement"]})])
     stats = stage_bugs(b.path, "r", lake, issues_path=path)
     assert lake.read("Bug", "r").num_rows == 0
-    assert stats.extra["feature_refs"] == 1
+    assert stats.counts["feature_refs"] == 1
 
 
 def test_missing_issue_export_is_a_clear_error_and_writes_nothing(history, tmp_path):

@@ -29,9 +29,43 @@ from ltm.bugs.szz import BLAME_FLAGS, MAX_FILES, WORKERS, Candidate, Entity, Fix
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.spans import SpanCache
 from ltm.lake import Lake
-from ltm.stages import StageStats
+from ltm.stages.history import history_cursor
 
 _DIRECT = (EvidenceKind.FIXES_TRAILER, EvidenceKind.REVERT)
+
+
+@dataclass(frozen=True)
+class BugsStats:
+    """What one run of the bugs stage derived and wrote."""
+
+    repo: str
+    mode: str
+    rows: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    fixes_blamed: int = 0
+    fixes_reused: int = 0
+    fix_commits: int = 0
+    issues_loaded: int = 0
+    bad_issue_lines: list[tuple[int, str]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    """What was dropped or skipped and why: feature_refs, docs_fixes, dropped_after_report, skipped_* ..."""
+
+    def metadata(self) -> dict[str, object]:
+        """The figures the `bugs` asset shows."""
+        return {
+            "repo": self.repo, **{f"rows_{t}": n for t, n in self.rows.items()},
+            "fix_commits": self.fix_commits, "mode": self.mode, "fixes_blamed": self.fixes_blamed,
+            "counts": {"fixes_blamed": self.fixes_blamed, "fixes_reused": self.fixes_reused,
+                       "fix_commits": self.fix_commits, "issues_loaded": self.issues_loaded, **self.counts},
+            "bad_issue_lines": len(self.bad_issue_lines),
+            "bad_issue_lines_first": self.bad_issue_lines[:20],
+            "seconds": round(self.seconds, 3),
+        }
+
+    def summary(self) -> str:
+        """One line for `ltm ingest`."""
+        return (f"rows_Bug={self.rows.get('Bug', 0)} fix_commits={self.fix_commits} mode={self.mode} "
+                f"fixes_blamed={self.fixes_blamed}")
 
 
 @dataclass
@@ -116,7 +150,9 @@ def _szz(
     cache_dir: Path | None, full: bool,
 ) -> tuple[fix_store.Plan, dict[str, FixResult], dict[str, FixResult]]:
     """(plan, all results by sha, the ones derived in this run): only fixes not kept from before are blamed."""
-    plan = fix_store.plan(lake, repo, repo_key, fix_store.settings(max_files, BLAME_FLAGS), full)
+    cursor = history_cursor(lake, repo_key)
+    tip = cursor["tip_sha"] if cursor else None
+    plan = fix_store.plan(lake, repo, repo_key, tip, fix_store.settings(max_files, BLAME_FLAGS), full)
     todo = [s for s in fix_shas if s not in plan.cached]
     new: dict[str, FixResult] = {}
     if todo:
@@ -135,7 +171,7 @@ def _szz(
 def stage_bugs(
     repo_path: Path, repo_key: str, lake: Lake, issues_path: str | None = None, max_files: int = MAX_FILES,
     workers: int = WORKERS, cache_dir: Path | None = None, full: bool = False,
-) -> StageStats:
+) -> BugsStats:
     """Bug, FIXES, AFFECTS, INTRODUCED_BY and FunctionDefects rows for one repository.
 
     `cache_dir` holds the span cache the history stage shares (None: parse every blob);
@@ -204,10 +240,9 @@ def stage_bugs(
         (w.append if plan.appends else w.write)(
             "szz_fixes", [fix_store.to_row(repo_key, r, plan.setting) for r in kept.values()])
         w.write("bugs_cursor", [plan.cursor_row(repo_key, len(plan.cached) + len(kept) if plan.appends else len(kept))])
-    stats = StageStats(dict(w.rows), time.perf_counter() - started)
-    stats.extra = {
-        "mode": plan.mode, "fixes_blamed": len(new), "fixes_reused": len(results) - len(new),
-        "fix_commits": len(results), "bad_issue_lines": export.bad_lines if export else [],
-        "issues_loaded": len(export.issues) if export else 0, **dict(counts),
-    }
-    return stats
+    return BugsStats(
+        repo=repo_key, mode=plan.mode, rows=dict(w.rows), seconds=time.perf_counter() - started,
+        fixes_blamed=len(new), fixes_reused=len(results) - len(new), fix_commits=len(results),
+        issues_loaded=len(export.issues) if export else 0, bad_issue_lines=list(export.bad_lines) if export else [],
+        counts=dict(counts),
+    )
