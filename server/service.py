@@ -1,0 +1,129 @@
+"""The warm service behind the MCP tools: one home, one `HybridLTM`, one graph reader, kept open.
+
+Opening the stores and loading the model cost far more than a question, so they are opened once
+and reused. Both readers follow the home as it changes: the graph reader and `HybridLTM` reopen
+when `graph/CURRENT` names another build (a batch build, or the amendment an online memory
+makes), and the vector side reads the table's latest version at each query. Kuzu connections and
+the retrieval caches are not shared between threads, so reads run one at a time under a lock;
+`remember` writes through the library's own locks and takes the read lock only to report links.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from ltm.errors import NotIngestedError, QueryError
+from ltm.home import Home
+from ltm.lake import Lake
+from ltm.query import HybridLTM
+from ltm.repos import list_repositories
+from server import calls, entities
+from server.graph_reads import GraphReads
+
+CO_CHANGED_SHOWN = 20
+TEST_MARKERS = ("tests/", "test/", "test_", "_test.", "spec/", ".spec.", ".test.")
+
+
+class MemoryService:
+    """The questions the MCP tools ask, answered from one warm home."""
+
+    def __init__(self, home: Home):
+        self.home = home
+        self.memory = HybridLTM(home)
+        self.reads = GraphReads(home.graph)
+        self._lock = threading.Lock()
+
+    def warm(self) -> None:
+        """Load the query model and open both stores now, so the first question is as fast as the next."""
+        try:
+            self.query("warm up", top_k=1)
+        except NotIngestedError:
+            pass  # an empty home still serves; every tool then says to run `ltm ingest`
+
+    def close(self) -> None:
+        with self._lock:
+            self.memory.close()
+            self.reads.close()
+
+    def query(self, text: str, strategy: str = "parallel", top_k: int = 5, depth: int = 1,
+              filters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        with self._lock:
+            return self.memory.query(text, strategy=strategy, top_k=top_k, depth=depth, filters=filters)
+
+    def calls(self, name: str, direction: str, repo: str | None, depth: int, min_confidence: float) -> dict[str, Any]:
+        with self._lock:
+            targets = calls.function_ids(self.reads, name, repo)
+            return {"targets": targets, "direction": direction,
+                    "rows": calls.walk(self.reads, targets, direction, depth, min_confidence)}
+
+    def dependents(self, module: str, repo: str | None) -> list[dict[str, Any]]:
+        if not module.strip():
+            raise QueryError("the module name is empty: pass a dotted module name such as `pkg.base` or a package `os`")
+        with self._lock:
+            return self.reads.dependents(module, repo)
+
+    def history(self, ref: str, repo: str | None) -> dict[str, Any]:
+        with self._lock:
+            entity = entities.resolve(self.reads, ref, repo)
+            former = entities.renamed_from(self.reads, entity)
+            return {
+                "entity": entity,
+                "commits": entities.commits(self.reads, entity["label"], [entity["id"], *(f["id"] for f in former)]),
+                "renamed_from": former,
+                "bugs": entities.bugs(self.reads, entity),
+            }
+
+    def memories(self, ref: str, repo: str | None) -> dict[str, Any]:
+        with self._lock:
+            entity = entities.resolve(self.reads, ref, repo)
+            return {"entity": entity, "memories": entities.memories(self.reads, entity)}
+
+    def impact(self, ref: str, repo: str | None, depth: int) -> dict[str, Any]:
+        with self._lock:
+            entity = entities.resolve(self.reads, ref, repo)
+            callers = (calls.walk(self.reads, [entity["id"]], "callers", depth, 0.0)
+                       if entity["label"] == "Function" else [])
+            calls.check_depth(depth)
+            tests = sorted({r["other_id"] for r in callers if any(m in (r["other_file"] or "") for m in TEST_MARKERS)})
+            return {
+                "entity": entity, "callers": callers, "tests": tests,
+                "co_changed": entities.co_changed(self.reads, entity, CO_CHANGED_SHOWN),
+                "bugs": entities.bugs(self.reads, entity),
+                **entities.defect_signals(self.reads, entity),
+            }
+
+    def remember(self, entries: list[tuple[str, dict[str, Any] | None]]) -> list[dict[str, Any]]:
+        if not entries:
+            raise QueryError("nothing to remember: pass `content`, or `entries` with at least one {content, metadata}")
+        stored = self.memory.add_many(entries)
+        with self._lock:
+            try:
+                links = entities.memory_links(self.reads, [s["graph_entity_id"] for s in stored])
+            except NotIngestedError:
+                links = {}
+        return [{**s, "links": links.get(s["graph_entity_id"], [])} for s in stored]
+
+    def repositories(self) -> dict[str, Any]:
+        repos = list_repositories(self.home)
+        cursor = {r["repo"]: r for r in Lake(self.home.lake).read("history_cursor").to_pylist()}
+        with self._lock:
+            try:
+                nodes = {r["key"]: r for r in self.reads.rows(
+                    "MATCH (r:Repository) RETURN r.repo, r.branch, r.head_sha, r.commit_count", None,
+                    ["key", "branch", "head_sha", "commit_count"])}
+            except NotIngestedError:
+                nodes = {}
+            build = self.reads.build
+        out = []
+        for r in repos:
+            node, cur = nodes.get(r["key"], {}), cursor.get(r["key"], {})
+            out.append({**r, "branch": node.get("branch") or cur.get("branch"), "head_sha": node.get("head_sha"),
+                        "commit_count": node.get("commit_count"), "mined_tip": cur.get("tip_sha"),
+                        "mined_at": cur.get("mined_at"), "history_complete": cur.get("complete")})
+        return {"graph_build": build, "repositories": out}
+
+
+def open_service(home: str | None) -> MemoryService:
+    """A service over the home at `home` (or LTM_HOME, or the default); refuses a home that does not exist."""
+    return MemoryService(Home.resolve(home).require())
