@@ -38,6 +38,8 @@ class MemoryService:
         """Load the query model and open both stores now, so the first question is as fast as the next."""
         try:
             self.query("warm up", top_k=1)
+            with self._lock:
+                self.reads.rows("MATCH (r:Repository) RETURN count(r)", None, ["n"])
         except NotIngestedError:
             pass  # an empty home still serves; every tool then says to run `ltm ingest`
 
