@@ -75,7 +75,7 @@ def renamed_from(reads: GraphReads, entity: dict[str, Any]) -> list[dict[str, An
     name = "path" if label == "File" else "qualified_name"
     path = "path" if label == "File" else "file_path"
     cypher = (f"MATCH (e:{label})-[:RENAMED_FROM]->(o:{label}) WHERE e.id = $id "
-              f"RETURN o.id, o.{name}, o.{path}, o.repo")
+              f"RETURN o.id, o.{name} AS name, o.{path} AS file_path, o.repo")
     chain, seen, current = [], {entity["id"]}, entity["id"]
     for _ in range(MAX_RENAMES):
         rows = [r for r in reads.rows(cypher, {"id": current}, _ENTITY_KEYS) if r["id"] not in seen]
@@ -88,17 +88,31 @@ def renamed_from(reads: GraphReads, entity: dict[str, Any]) -> list[dict[str, An
 
 
 def commits(reads: GraphReads, label: str, entity_ids: list[str]) -> list[dict[str, Any]]:
-    """The commits that MODIFIES any of `entity_ids`, newest first."""
+    """The commits that MODIFIES any of `entity_ids` (the entity, then its former names), newest first.
+
+    A commit that touched two of them (a rename: the old name deleted, the new one added) is one row,
+    named for the newest of them, with their lines summed.
+    """
     cypher = (f"MATCH (c:Commit)-[m:MODIFIES]->(e:{label}) WHERE e.id IN $ids "
               "RETURN c.sha, c.author_name, c.author_email, c.committed_at, c.message, m.lines_added, m.lines_deleted, "
               "m.change_kind, m.change_type, e.id ORDER BY c.committed_at DESC, c.sha")
     keys = ["sha", "author", "author_email", "date", "message", "lines_added", "lines_deleted", "change_kind",
             "change_type", "entity_id"]
-    rows = reads.rows(cypher, {"ids": entity_ids}, keys)
-    for r in rows:
-        r["message"] = (r["message"] or "").strip().splitlines()[0] if (r["message"] or "").strip() else ""
-        r["date"] = _utc(r["date"])
-    return rows
+    rank = {eid: i for i, eid in enumerate(entity_ids)}
+    by_sha: dict[str, list[dict[str, Any]]] = {}
+    for r in reads.rows(cypher, {"ids": entity_ids}, keys):
+        by_sha.setdefault(r["sha"], []).append(r)
+    out = []
+    for rows in by_sha.values():
+        rows.sort(key=lambda r: rank[r["entity_id"]])
+        first = dict(rows[0])
+        message = (first["message"] or "").strip()
+        first["message"] = message.splitlines()[0] if message else ""
+        first["date"] = _utc(first["date"])
+        for k in ("lines_added", "lines_deleted"):
+            first[k] = sum(r[k] or 0 for r in rows)
+        out.append(first)
+    return out
 
 
 def bugs(reads: GraphReads, entity: dict[str, Any]) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ltm.errors import LtmError
 from server import models
@@ -41,6 +41,8 @@ EntityRef = Annotated[str, Field(description=(
 
 class QueryFilters(BaseModel):
     """Restrict `query` results; every field is optional."""
+
+    model_config = ConfigDict(extra="forbid")
 
     repo: str | None = Field(None, description="Repository key.")
     category: str | None = Field(None, description="function, module, commit_log, guideline, architecture or memory.")
