@@ -83,10 +83,10 @@ class MemoryService:
 
     def impact(self, ref: str, repo: str | None, depth: int) -> dict[str, Any]:
         with self._lock:
+            calls.check_depth(depth)
             entity = entities.resolve(self.reads, ref, repo)
             callers = (calls.walk(self.reads, [entity["id"]], "callers", depth, 0.0)
                        if entity["label"] == "Function" else [])
-            calls.check_depth(depth)
             tests = sorted({r["other_id"] for r in callers if any(m in (r["other_file"] or "") for m in TEST_MARKERS)})
             return {
                 "entity": entity, "callers": callers, "tests": tests,

@@ -25,10 +25,8 @@ TOKEN = "test-token-5f2a"
 def server_env(**extra: str) -> dict[str, str]:
     """The environment of a server process: this worktree's code first, no model download."""
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    env = {**os.environ, "PYTHONPATH": path, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **extra}
-    env.pop("LTM_MCP_TOKEN", None)
-    env.update(extra)
-    return env
+    env = {k: v for k, v in os.environ.items() if k != "LTM_MCP_TOKEN"}
+    return {**env, "PYTHONPATH": path, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **extra}
 
 
 @asynccontextmanager

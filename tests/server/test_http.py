@@ -5,6 +5,7 @@ a graph rebuilt while the server runs."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
 
 import httpx2
 import pytest
@@ -26,7 +27,7 @@ def url(project):
     proc.terminate()
     try:
         proc.wait(timeout=10)
-    except Exception:
+    except subprocess.TimeoutExpired:
         proc.kill()
         raise
 

@@ -85,3 +85,8 @@ def test_bad_arguments_are_tool_errors_that_say_what_to_do(project):
             assert (await call(s, "callers", name="helper"))["rows"]
 
     asyncio.run(scenario())
+
+
+def test_a_missing_home_is_one_line_before_anything_is_served(tmp_path):
+    res = run("mcp", "--home", tmp_path / "nowhere", ok=False)
+    assert res.exit_code != 0 and "nowhere" in res.output and "Traceback" not in res.output
