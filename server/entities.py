@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from ltm import ids
 from ltm.errors import QueryError
 from server.graph_reads import GraphReads
 
@@ -160,11 +161,13 @@ def memory_links(reads: GraphReads, memory_ids: list[str]) -> dict[str, list[dic
 
 
 def co_changed(reads: GraphReads, entity: dict[str, Any], limit: int) -> list[dict[str, Any]]:
-    """Functions, classes and files most often modified in the same commits as the entity."""
+    """Functions, classes and files most often modified in the same commits as the entity (the file
+    a function or class is defined in goes without saying and is left out)."""
+    own = ids.file_id(entity["repo"], entity["file_path"]) if entity["label"] != "File" and entity.get("file_path") else None
     cypher = (f"MATCH (c:Commit)-[:MODIFIES]->(e:{entity['label']}) WHERE e.id = $id "
-              "MATCH (c)-[:MODIFIES]->(o) WHERE o.id <> $id "
+              "MATCH (c)-[:MODIFIES]->(o) WHERE o.id <> $id AND ($own IS NULL OR o.id <> $own) "
               "RETURN o.id, label(o), count(DISTINCT c) AS n ORDER BY n DESC, o.id LIMIT $limit")
-    return reads.rows(cypher, {"id": entity["id"], "limit": limit}, ["id", "label", "commits"])
+    return reads.rows(cypher, {"id": entity["id"], "own": own, "limit": limit}, ["id", "label", "commits"])
 
 
 def defect_signals(reads: GraphReads, entity: dict[str, Any]) -> dict[str, Any]:

@@ -173,3 +173,35 @@ class ImpactResult(BaseModel):
     fix_count: int | None = None
     churn: int | None = None
     bugs_introduced: int | None = None
+
+
+class ChangedFile(BaseModel):
+    old_path: str | None = Field(None, description="None for a new file.")
+    new_path: str | None = Field(None, description="None for a deleted file.")
+    lines_added: int
+    lines_deleted: int
+
+
+class ChangedEntity(BaseModel):
+    """A function or class whose lines the change touches, and what it may break."""
+
+    id: str
+    label: str
+    name: str | None = None
+    file_path: str
+    line_start: int | None = None
+    line_end: int | None = None
+    callers: list[str] = Field(description="Ids of its direct callers.")
+    co_changed: list[CoChange] = Field(description="What usually changes with it (check these too).")
+    fix_count: int | None = None
+    churn: int | None = None
+    bugs_introduced: int | None = None
+    risk: str = Field(description="high (bug history), medium (wide fan-in) or low.")
+    reasons: list[str] = Field(default_factory=list)
+
+
+class ChangesResult(BaseModel):
+    repo: str
+    graph_head: str | None = Field(None, description="The commit the graph was built from; hunks are matched against it.")
+    files: list[ChangedFile]
+    entities: list[ChangedEntity] = Field(description="Riskiest first.")

@@ -18,10 +18,12 @@ from ltm.home import Home
 from ltm.lake import Lake
 from ltm.query import HybridLTM
 from ltm.repos import list_repositories
-from server import calls, entities
+from server import calls, changes, entities
 from server.graph_reads import GraphReads
 
 CO_CHANGED_SHOWN = 20
+CO_CHANGED_PER_CHANGE = 5
+RISK_ORDER = {"high": 0, "medium": 1, "low": 2}
 TEST_MARKERS = ("tests/", "test/", "test_", "_test.", "spec/", ".spec.", ".test.")
 
 
@@ -94,6 +96,41 @@ class MemoryService:
                 "bugs": entities.bugs(self.reads, entity),
                 **entities.defect_signals(self.reads, entity),
             }
+
+    def _repository(self, repo: str | None) -> dict[str, Any]:
+        repos = list_repositories(self.home)
+        keys = [r["key"] for r in repos]
+        if repo is None and len(repos) == 1:
+            return repos[0]
+        if repo is None:
+            raise QueryError(f"this home holds {len(repos)} repositories: pass repo, one of {', '.join(keys) or 'none'}")
+        for r in repos:
+            if r["key"] == repo:
+                return r
+        raise QueryError(f"no repository {repo!r} in this home: use one of {', '.join(keys) or 'none (run `ltm ingest`)'}")
+
+    def detect_changes(self, diff: str | None, repo: str | None) -> dict[str, Any]:
+        entry = self._repository(repo)
+        text = diff if diff is not None else changes.working_tree_diff(entry["path"])
+        files = changes.parse_diff(text)
+        with self._lock:
+            head = self.reads.rows("MATCH (r:Repository) WHERE r.repo = $repo RETURN r.head_sha",
+                                   {"repo": entry["key"]}, ["head"])
+            out = []
+            for e in changes.touched(self.reads, entry["key"], files):
+                callers = (calls.walk(self.reads, [e["id"]], "callers", 1, 0.0) if e["label"] == "Function" else [])
+                caller_ids = sorted({r["other_id"] for r in callers})
+                signals = entities.defect_signals(self.reads, e)
+                level, reasons = changes.risk(signals, len(caller_ids))
+                out.append({**e, **signals, "callers": caller_ids, "risk": level, "reasons": reasons,
+                            "co_changed": entities.co_changed(self.reads, e, CO_CHANGED_PER_CHANGE)})
+        out.sort(key=lambda e: RISK_ORDER[e["risk"]])
+        return {
+            "repo": entry["key"], "graph_head": head[0]["head"] if head else None,
+            "files": [{"old_path": f.old_path, "new_path": f.new_path, "lines_added": f.added,
+                       "lines_deleted": f.deleted} for f in files],
+            "entities": out,
+        }
 
     def remember(self, entries: list[tuple[str, dict[str, Any] | None]]) -> list[dict[str, Any]]:
         if not entries:

@@ -124,6 +124,18 @@ def build_server(service: MemoryService) -> MCPServer:
         affected it and its defect signals (fix_count, churn, bugs_introduced)."""
         return models.ImpactResult(**answer(lambda: service.impact(entity, repo, depth)))
 
+    @mcp.tool(name="detect_changes")
+    def detect_changes(
+        diff: Annotated[str | None, Field(description=(
+            "A unified diff (`git diff` output) against the commit the graph was built from. Leave it out to "
+            "use the repository's working tree against its HEAD."))] = None,
+        repo: Annotated[str | None, Field(description="The repository key; needed when the home holds several.")] = None,
+    ) -> models.ChangesResult:
+        """Review a change before committing it: the functions and classes a diff (or the uncommitted work in
+        the repository) touches, each with its direct callers, what usually changes with it, its defect
+        signals and a risk level (high when it has a bug history), riskiest first."""
+        return models.ChangesResult(**answer(lambda: service.detect_changes(diff, repo)))
+
     @mcp.tool(name="remember")
     def remember(
         content: Annotated[str | None, Field(description="The memory's text: a decision, a finding, a convention.")] = None,

@@ -1,6 +1,6 @@
 """`ltm mcp --http`, driven by the SDK's streamable HTTP client against a server in a subprocess on
-127.0.0.1: the bearer token, memories stored and found, impact, freshness, ten clients at once and
-a graph rebuilt while the server runs."""
+127.0.0.1: the bearer token, memories stored and found, impact, changes, freshness, ten clients at
+once and a graph rebuilt while the server runs."""
 
 from __future__ import annotations
 
@@ -84,13 +84,37 @@ def test_impact_and_repositories(url, project):
             reached = {(r["other"], r["depth"]) for r in impact["callers"]}
             assert {("compute", 1), ("serve", 1), ("test_compute", 2)} <= reached
             assert impact["tests"] == ["fn:proj:tests/test_core.py:test_compute"]
-            assert "file:proj:pkg/core.py" in [c["id"] for c in impact["co_changed"]]
+            co = [c["id"] for c in impact["co_changed"]]
+            assert "fn:proj:pkg/core.py:compute" in co and "file:proj:pkg/core.py" not in co
             assert [b["ref"] for b in impact["bugs"]] == ["#12"] and impact["fix_count"] == 1
             repos = (await call(s, "repositories"))["repositories"]
             assert [(r["key"], r["head_sha"], r["mined_tip"], r["history_complete"]) for r in repos] == [
                 ("proj", project.shas["rename"], project.shas["rename"], True)]
 
     asyncio.run(scenario())
+
+
+def test_detect_changes_of_the_working_tree_and_of_a_diff(url, project):
+    core = project.repo.path / "pkg" / "core.py"
+    original = core.read_text()
+    core.write_text(original.replace("return x + 1", "return x + 2"))
+    try:
+        diff = project.repo.git("diff", "HEAD")
+
+        async def scenario():
+            async with http_session(url) as s:
+                return await call(s, "detect_changes"), await call(s, "detect_changes", diff=diff, repo="proj")
+
+        from_tree, from_diff = asyncio.run(scenario())
+    finally:
+        core.write_text(original)
+    assert from_tree["entities"] == from_diff["entities"]
+    assert from_tree["graph_head"] == project.repo.head()
+    assert from_tree["files"] == [{"old_path": "pkg/core.py", "new_path": "pkg/core.py", "lines_added": 1, "lines_deleted": 1}]
+    [helper] = from_tree["entities"]
+    assert helper["id"] == "fn:proj:pkg/core.py:helper" and helper["risk"] == "high"
+    assert helper["callers"] == ["fn:proj:pkg/api.py:serve", "fn:proj:pkg/core.py:compute"]
+    assert "fn:proj:pkg/core.py:compute" in [c["id"] for c in helper["co_changed"]]
 
 
 def test_ten_clients_at_once_all_get_answers(url):

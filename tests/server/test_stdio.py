@@ -9,7 +9,8 @@ import json
 from tests.server.clients import call, error, stdio_session
 from tests.test_cli import run
 
-TOOLS = {"query", "callers", "callees", "dependents", "history", "impact", "remember", "memories", "repositories"}
+TOOLS = {"query", "callers", "callees", "dependents", "history", "impact", "detect_changes", "remember", "memories",
+         "repositories"}
 
 
 def test_tools_answer_what_the_cli_and_git_say(project):
@@ -80,6 +81,8 @@ def test_bad_arguments_are_tool_errors_that_say_what_to_do(project):
             assert "depth" in await error(s, "callers", name="helper", depth=9)
             assert "either content" in await error(s, "remember", content="a", entries=[{"content": "b"}])
             assert "nothing to remember" in await error(s, "remember")
+            assert "no file in the diff" in await error(s, "detect_changes", diff="not a diff")
+            assert "no repository 'elsewhere'" in await error(s, "detect_changes", repo="elsewhere")
             assert "importance 'high' is not a number" in await error(s, "remember", content="x", metadata={"importance": "high"})
             # the server still answers after errors
             assert (await call(s, "callers", name="helper"))["rows"]
