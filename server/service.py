@@ -46,28 +46,33 @@ class MemoryService:
             pass  # an empty home still serves; every tool then says to run `ltm ingest`
 
     def close(self) -> None:
+        """Release both readers."""
         with self._lock:
             self.memory.close()
             self.reads.close()
 
     def query(self, text: str, strategy: str = "parallel", top_k: int = 5, depth: int = 1,
               filters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """`HybridLTM.query`, on the warm instance."""
         with self._lock:
             return self.memory.query(text, strategy=strategy, top_k=top_k, depth=depth, filters=filters)
 
     def calls(self, name: str, direction: str, repo: str | None, depth: int, min_confidence: float) -> dict[str, Any]:
+        """The functions `name` matches and the CALLS edges walked from them (`callers` or `callees`)."""
         with self._lock:
             targets = calls.function_ids(self.reads, name, repo)
             return {"targets": targets, "direction": direction,
                     "rows": calls.walk(self.reads, targets, direction, depth, min_confidence)}
 
     def dependents(self, module: str, repo: str | None) -> list[dict[str, Any]]:
+        """The modules that depend on `module`, as `ltm dependents` lists them."""
         if not module.strip():
             raise QueryError("the module name is empty: pass a dotted module name such as `pkg.base` or a package `os`")
         with self._lock:
             return self.reads.dependents(module, repo)
 
     def history(self, ref: str, repo: str | None) -> dict[str, Any]:
+        """The entity, the commits that modified it and its former names, its renames and its bugs."""
         with self._lock:
             entity = entities.resolve(self.reads, ref, repo)
             former = entities.renamed_from(self.reads, entity)
@@ -79,11 +84,13 @@ class MemoryService:
             }
 
     def memories(self, ref: str, repo: str | None) -> dict[str, Any]:
+        """The entity and the memories linked to it."""
         with self._lock:
             entity = entities.resolve(self.reads, ref, repo)
             return {"entity": entity, "memories": entities.memories(self.reads, entity)}
 
     def impact(self, ref: str, repo: str | None, depth: int) -> dict[str, Any]:
+        """Transitive callers (and the tests among them), co-changes, bugs and defect signals of the entity."""
         with self._lock:
             calls.check_depth(depth)
             entity = entities.resolve(self.reads, ref, repo)
@@ -110,6 +117,7 @@ class MemoryService:
         raise QueryError(f"no repository {repo!r} in this home: use one of {', '.join(keys) or 'none (run `ltm ingest`)'}")
 
     def detect_changes(self, diff: str | None, repo: str | None) -> dict[str, Any]:
+        """The entities a diff (or the working tree against HEAD) changes, with callers, co-changes and risk."""
         entry = self._repository(repo)
         text = diff if diff is not None else changes.working_tree_diff(entry["path"])
         files = changes.parse_diff(text)
@@ -133,6 +141,7 @@ class MemoryService:
         }
 
     def remember(self, entries: list[tuple[str, dict[str, Any] | None]]) -> list[dict[str, Any]]:
+        """`HybridLTM.add_many`; each stored memory with the entities it was linked to."""
         if not entries:
             raise QueryError("nothing to remember: pass `content`, or `entries` with at least one {content, metadata}")
         stored = self.memory.add_many(entries)
@@ -144,6 +153,7 @@ class MemoryService:
         return [{**s, "links": links.get(s["graph_entity_id"], [])} for s in stored]
 
     def repositories(self) -> dict[str, Any]:
+        """The registered repositories with the head the graph holds and the history cursor."""
         repos = list_repositories(self.home)
         cursor = {r["repo"]: r for r in Lake(self.home.lake).read("history_cursor").to_pylist()}
         with self._lock:

@@ -24,8 +24,9 @@ INSTRUCTIONS = """\
 A long-term memory of git repositories: their code as a graph (functions, classes, modules, files,
 calls, imports), their history (commits, what each modified, renames, bugs and their fixes) and
 memories that agents stored. Start with `query` to find things by meaning or name; use `callers`,
-`callees`, `dependents` and `impact` before changing code; `history` for why code is the way it is;
-`remember` to store a decision or finding, and `memories` to read what is stored about an entity."""
+`callees`, `dependents` and `impact` before changing code, `detect_changes` on a diff before committing
+it; `history` for why code is the way it is; `remember` to store a decision or finding, and `memories`
+to read what is stored about an entity; `repositories` for what is held and how fresh it is."""
 
 T = TypeVar("T")
 
