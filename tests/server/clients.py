@@ -61,9 +61,9 @@ def free_port() -> int:
 def start_http_server(home: Path, port: int, errlog: Path, token: str | None = TOKEN) -> subprocess.Popen:
     """`ltm mcp --http` in a subprocess, returned once its port accepts connections."""
     env = server_env(**({"LTM_MCP_TOKEN": token} if token else {}))
-    err = open(errlog, "a", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "cli", "mcp", "--http", "--port", str(port), "--home", str(home)],
-                            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=err, stderr=err)
+    args = [sys.executable, "-m", "cli", "mcp", "--http", "--port", str(port), "--home", str(home)]
+    with open(errlog, "a", encoding="utf-8") as err:  # the child keeps its own copy of the descriptor
+        proc = subprocess.Popen(args, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=err, stderr=err)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if proc.poll() is not None:
