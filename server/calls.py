@@ -12,6 +12,7 @@ from ltm.errors import QueryError
 from server.graph_reads import GraphReads
 
 MAX_DEPTH = 5
+MAX_ROWS = 500  # an answer a model can read; a wider walk is cut and says so
 
 _TARGETS = """
 MATCH (f:Function)
@@ -56,8 +57,9 @@ def function_ids(reads: GraphReads, name: str, repo: str | None) -> list[str]:
 
 def walk(
     reads: GraphReads, targets: list[str], direction: str, depth: int, min_confidence: float
-) -> list[dict[str, Any]]:
-    """Every CALLS edge from `targets` outwards (`callers` or `callees`) to `depth` hops, each with its depth."""
+) -> tuple[list[dict[str, Any]], bool]:
+    """Every CALLS edge from `targets` outwards (`callers` or `callees`) to `depth` hops, each with its
+    depth, nearest first; and whether the walk was cut at MAX_ROWS edges."""
     check_depth(depth)
     if not 0 <= min_confidence <= 1:
         raise QueryError(f"min_confidence {min_confidence} is out of range: use 0 to 1")
@@ -66,6 +68,8 @@ def walk(
     for level in range(1, depth + 1):
         if not frontier:
             break
+        if len(out) >= MAX_ROWS:
+            return out[:MAX_ROWS], True
         rows = reads.rows(_STEP[direction], {"ids": frontier, "min": float(min_confidence)}, _KEYS)
         rows.sort(key=lambda r: (r["function_file"] or "", r["function"] or "", -(r["confidence"] or 0),
                                  r["other_file"] or "", r["other_line"] or 0))
@@ -75,4 +79,4 @@ def walk(
             if r["other_id"] not in seen:
                 seen.add(r["other_id"])
                 frontier.append(r["other_id"])
-    return out
+    return out[:MAX_ROWS], len(out) > MAX_ROWS

@@ -54,6 +54,7 @@ class CallsResult(BaseModel):
     targets: list[str] = Field(description="Ids of the functions the name matched.")
     direction: str = Field(description="callers or callees")
     rows: list[CallRow]
+    truncated: bool = Field(False, description="True when the answer was cut at 500 edges: ask a smaller depth or a repo.")
 
 
 class DependentRow(BaseModel):
@@ -167,6 +168,7 @@ class CoChange(BaseModel):
 class ImpactResult(BaseModel):
     entity: Entity
     callers: list[CallRow] = Field(description="Transitive callers, to the asked depth.")
+    callers_truncated: bool = Field(False, description="True when the callers were cut at 500 edges.")
     tests: list[str] = Field(description="Ids of the test functions among those callers.")
     co_changed: list[CoChange] = Field(description="Functions, classes and files most often changed in the same commits.")
     bugs: list[BugRow]

@@ -61,8 +61,8 @@ class MemoryService:
         """The functions `name` matches and the CALLS edges walked from them (`callers` or `callees`)."""
         with self._lock:
             targets = calls.function_ids(self.reads, name, repo)
-            return {"targets": targets, "direction": direction,
-                    "rows": calls.walk(self.reads, targets, direction, depth, min_confidence)}
+            rows, cut = calls.walk(self.reads, targets, direction, depth, min_confidence)
+            return {"targets": targets, "direction": direction, "rows": rows, "truncated": cut}
 
     def dependents(self, module: str, repo: str | None) -> list[dict[str, Any]]:
         """The modules that depend on `module`, as `ltm dependents` lists them."""
@@ -94,11 +94,11 @@ class MemoryService:
         with self._lock:
             calls.check_depth(depth)
             entity = entities.resolve(self.reads, ref, repo)
-            callers = (calls.walk(self.reads, [entity["id"]], "callers", depth, 0.0)
-                       if entity["label"] == "Function" else [])
+            callers, cut = (calls.walk(self.reads, [entity["id"]], "callers", depth, 0.0)
+                            if entity["label"] == "Function" else ([], False))
             tests = sorted({r["other_id"] for r in callers if any(m in (r["other_file"] or "") for m in TEST_MARKERS)})
             return {
-                "entity": entity, "callers": callers, "tests": tests,
+                "entity": entity, "callers": callers, "callers_truncated": cut, "tests": tests,
                 "co_changed": entities.co_changed(self.reads, entity, CO_CHANGED_SHOWN),
                 "bugs": entities.bugs(self.reads, entity),
                 **entities.defect_signals(self.reads, entity),
@@ -126,7 +126,7 @@ class MemoryService:
                                    {"repo": entry["key"]}, ["head"])
             out = []
             for e in changes.touched(self.reads, entry["key"], files):
-                callers = (calls.walk(self.reads, [e["id"]], "callers", 1, 0.0) if e["label"] == "Function" else [])
+                callers = calls.walk(self.reads, [e["id"]], "callers", 1, 0.0)[0] if e["label"] == "Function" else []
                 caller_ids = sorted({r["other_id"] for r in callers})
                 signals = entities.defect_signals(self.reads, e)
                 level, reasons = changes.risk(signals, len(caller_ids))
