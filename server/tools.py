@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
@@ -67,7 +68,11 @@ def answer(fn: Callable[[], T]) -> T:
 
 def build_server(service: MemoryService) -> MCPServer:
     """The MCP server with every tool bound to `service`."""
-    mcp = MCPServer("hybrid-ltm", instructions=INSTRUCTIONS, log_level="WARNING")
+    try:
+        ours = version("hybrid-ltm")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        ours = ""
+    mcp = MCPServer("hybrid-ltm", version=ours, instructions=INSTRUCTIONS, log_level="WARNING")
 
     @mcp.tool(name="query")
     def query(
