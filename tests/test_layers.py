@@ -1,5 +1,5 @@
 """The layer rules of the design: ltm/ imports no layer above it (nor dagster, nor importlib tricks);
-nothing imports the CLI; the instance config is one file."""
+nothing imports the CLI; the MCP server stands on the library alone; the instance config is one file."""
 
 import ast
 from pathlib import Path
@@ -26,7 +26,7 @@ def _imports(folder: str) -> list[tuple[str, str]]:
 
 
 def test_core_library_imports_no_layer_above_it():
-    above = {"assets", "resources", "pipelines", "cli"}
+    above = {"assets", "resources", "pipelines", "cli", "server"}
     offenders = [f"{f}: {n}" for f, n in _imports("ltm") if n.split(".")[0] in above or n.startswith("dagster")]
     assert offenders == []
 
@@ -37,6 +37,15 @@ def test_nothing_imports_the_cli():
     assert offenders == []
 
 
+def test_the_mcp_server_stands_on_the_library_alone():
+    """server/ imports the library, never Dagster or the pipeline; only the CLI imports it."""
+    offenders = [f"{f}: {n}" for f, n in _imports("server")
+                 if n.split(".")[0] in {"assets", "resources", "pipelines", "cli"} or n.startswith("dagster")]
+    offenders += [f"{f}: {n}" for d in ("ltm", "resources", "assets", "pipelines") for f, n in _imports(d)
+                  if n.split(".")[0] == "server"]
+    assert offenders == []
+
+
 def test_instance_config_shipped_in_package_matches_dagster_yaml():
     assert (ROOT / "dagster.yaml").read_text() == (ROOT / "ltm" / "dagster_instance.yaml").read_text()
 
@@ -44,5 +53,5 @@ def test_instance_config_shipped_in_package_matches_dagster_yaml():
 def test_project_layout_is_complete():
     for name in ("pyproject.toml", "dagster.yaml", "workspace.yaml", "Makefile", "README.md", "docs/ARCHITECTURE.md", ".ci/run"):
         assert (ROOT / name).is_file(), name
-    for d in ("ltm", "assets", "resources", "pipelines", "cli", "tests", "bench"):
+    for d in ("ltm", "assets", "resources", "pipelines", "cli", "server", "tests", "bench"):
         assert (ROOT / d).is_dir(), d

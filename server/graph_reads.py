@@ -1,0 +1,49 @@
+"""The server's one door into the graph library: a read-only connection that follows `graph/CURRENT`,
+and the library's code queries over it.
+
+Everything the tools read from the graph goes through `GraphReads`, so a move of the library's
+readers changes this module only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ltm.errors import NotIngestedError
+from ltm.graph import code_queries
+from ltm.graph.kuzu_store import query
+from ltm.retrieval.current import CurrentGraph
+
+
+class GraphReads:
+    """Parameterised reads of the current build; reopens when a build or an amendment switches CURRENT.
+
+    Not thread-safe: the service calls it under its read lock.
+    """
+
+    def __init__(self, graph_root: Path):
+        self._current = CurrentGraph(graph_root)
+        self._root = Path(graph_root)
+
+    def _conn(self):
+        view = self._current.view()
+        if view is None:
+            raise NotIngestedError(f"no graph has been built in {self._root.parent}: run `ltm ingest PATH` first")
+        return view.conn
+
+    @property
+    def build(self) -> str | None:
+        """The file name of the build the last read used."""
+        return self._current.build.name if self._current.build is not None else None
+
+    def rows(self, cypher: str, params: dict[str, Any] | None, keys: list[str]) -> list[dict[str, Any]]:
+        """Run one parameterised query (None for no parameters, never `{}`); each row as a dict of `keys`."""
+        return [dict(zip(keys, row)) for row in query(self._conn(), cypher, params)]
+
+    def dependents(self, module: str, repo: str | None) -> list[dict[str, Any]]:
+        """The modules that depend on `module` (what `ltm dependents NAME` prints)."""
+        return code_queries.dependents(self._conn(), module, repo)
+
+    def close(self) -> None:
+        self._current.close()
