@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from ltm.errors import NotIngestedError
-from ltm.graph import code_queries
 from ltm.graph.kuzu_store import query
-from ltm.retrieval.current import CurrentGraph
+from ltm.graph.read import CurrentGraph
+from ltm.graph.view import GraphView
 
 
 class GraphReads:
@@ -26,11 +26,14 @@ class GraphReads:
         self._current = CurrentGraph(graph_root)
         self._root = Path(graph_root)
 
-    def _conn(self):
+    def _view(self) -> GraphView:
         view = self._current.view()
         if view is None:
             raise NotIngestedError(f"no graph has been built in {self._root.parent}: run `ltm ingest PATH` first")
-        return view.conn
+        return view
+
+    def _conn(self):
+        return self._view().conn
 
     @property
     def build(self) -> str | None:
@@ -43,7 +46,7 @@ class GraphReads:
 
     def dependents(self, module: str, repo: str | None) -> list[dict[str, Any]]:
         """The modules that depend on `module` (what `ltm dependents NAME` prints)."""
-        return code_queries.dependents(self._conn(), module, repo)
+        return self._view().dependents(module, repo)
 
     def close(self) -> None:
         self._current.close()
