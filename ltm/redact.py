@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -74,6 +75,11 @@ _ANY_RE2 = re.sub(r"\(\?P<s>", "(", _ANY)  # RE2 takes named groups, but one nam
 MARK = "[redacted:{kind}]"
 
 
+def summary_note(counts: dict[str, int]) -> str:
+    """` redacted=N` for a stage's summary line when it replaced any secret, else nothing."""
+    return f" redacted={sum(counts.values())}" if counts else ""
+
+
 def redact_text(text: str, counts: Counter | None = None) -> str:
     """`text` with every known secret replaced by its marker; `counts[kind]` grows per replacement."""
     for kind, rx in _COMPILED:
@@ -89,6 +95,18 @@ def redact_text(text: str, counts: Counter | None = None) -> str:
 
         text = rx.sub(hide, text)
     return text
+
+
+def redact_row(row: dict[str, Any], counts: Counter | None = None) -> dict[str, Any]:
+    """A copy of `row` with every text value redacted (lists of text too)."""
+    out = {}
+    for k, v in row.items():
+        if isinstance(v, str):
+            v = redact_text(v, counts)
+        elif isinstance(v, list) and all(isinstance(x, str) for x in v):
+            v = [redact_text(x, counts) for x in v]
+        out[k] = v
+    return out
 
 
 def _is_text(t: pa.DataType) -> bool:

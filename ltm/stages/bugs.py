@@ -29,9 +29,12 @@ from ltm.bugs.szz import BLAME_FLAGS, MAX_FILES, WORKERS, Candidate, Entity, Fix
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.spans import SpanCache
 from ltm.lake import Lake
+from ltm.redact import summary_note
 from ltm.stages.history import history_cursor
 
 _DIRECT = (EvidenceKind.FIXES_TRAILER, EvidenceKind.REVERT)
+TABLES = ("Bug", "FIXES", "AFFECTS", "INTRODUCED_BY", "FunctionDefects", "szz_fixes", "bugs_cursor")
+"""The lake tables this stage owns in a repository's partition."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ class BugsStats:
     bad_issue_lines: list[tuple[int, str]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     """What was dropped or skipped and why: feature_refs, docs_fixes, dropped_after_report, skipped_* ..."""
+    redacted: dict[str, int] = field(default_factory=dict)
+    """Secrets replaced by their marker before the rows were written, by kind (`ltm.redact`)."""
 
     def metadata(self) -> dict[str, object]:
         """The figures the `bugs` asset shows."""
@@ -59,13 +64,14 @@ class BugsStats:
                        "fix_commits": self.fix_commits, "issues_loaded": self.issues_loaded, **self.counts},
             "bad_issue_lines": len(self.bad_issue_lines),
             "bad_issue_lines_first": self.bad_issue_lines[:20],
+            "redacted": self.redacted,
             "seconds": round(self.seconds, 3),
         }
 
     def summary(self) -> str:
         """One line for `ltm ingest`."""
         return (f"rows_Bug={self.rows.get('Bug', 0)} fix_commits={self.fix_commits} mode={self.mode} "
-                f"fixes_blamed={self.fixes_blamed}")
+                f"fixes_blamed={self.fixes_blamed}{summary_note(self.redacted)}")
 
 
 @dataclass
@@ -244,5 +250,5 @@ def stage_bugs(
         repo=repo_key, mode=plan.mode, rows=dict(w.rows), seconds=time.perf_counter() - started,
         fixes_blamed=len(new), fixes_reused=len(results) - len(new), fix_commits=len(results),
         issues_loaded=len(export.issues) if export else 0, bad_issue_lines=list(export.bad_lines) if export else [],
-        counts=dict(counts),
+        counts=dict(counts), redacted=dict(w.redacted),
     )

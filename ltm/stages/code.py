@@ -9,6 +9,7 @@ from pathlib import Path
 from ltm.extract.code.entities import extract_code
 from ltm.extract.gitrepo import GitRepo
 from ltm.lake import Lake
+from ltm.redact import summary_note
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class CodeStats:
     """Calls resolved, unresolved, external, ambiguous and outside functions: counted, never guessed."""
     imports_unresolved: int = 0
     bases_unresolved: int = 0
+    redacted: dict[str, int] = field(default_factory=dict)
+    """Secrets replaced by their marker before the rows were written, by kind (`ltm.redact`)."""
 
     def metadata(self) -> dict[str, object]:
         """The figures the `code_entities` asset shows."""
@@ -36,7 +39,7 @@ class CodeStats:
         return {
             "repo": self.repo, **{f"rows_{t}": n for t, n in self.rows.items()},
             "files_parsed": self.files_parsed, "syntax_error_files": self.syntax_error_files,
-            "skipped": self.skipped, "languages": self.languages, "calls": self.calls, "workers": self.workers,
+            "skipped": self.skipped, "languages": self.languages, "calls": self.calls, "workers": self.workers, "redacted": self.redacted,
             "seconds": round(self.seconds, 3),
             "mb_per_second": round(mb / self.seconds, 2) if self.seconds else 0.0,
         }
@@ -44,7 +47,7 @@ class CodeStats:
     def summary(self) -> str:
         """One line for `ltm ingest`."""
         rows = " ".join(f"rows_{t}={self.rows[t]}" for t in ("Function", "Class") if t in self.rows)
-        return f"{rows} files_parsed={self.files_parsed}".strip()
+        return f"{rows} files_parsed={self.files_parsed}{summary_note(self.redacted)}".strip()
 
 
 def stage_code(repo_path: Path, repo_key: str, lake: Lake) -> CodeStats:
@@ -67,4 +70,5 @@ def stage_code(repo_path: Path, repo_key: str, lake: Lake) -> CodeStats:
             "outside_functions": res["calls_outside_functions"],
         },
         imports_unresolved=res["imports_unresolved"], bases_unresolved=res["bases_unresolved"],
+        redacted=dict(w.redacted),
     )

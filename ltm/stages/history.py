@@ -19,16 +19,24 @@ from pathlib import Path
 from ltm import ids
 from ltm.extract.filters import MAX_FILE_BYTES
 from ltm.extract.gitrepo import GitRepo
-from ltm.extract.history.mine import DEFAULT_SKIP_PATTERNS, HistoryRows, Seen, mine_history
-from ltm.extract.languages import language_for
+from ltm.extract.history.mine import (
+    DEFAULT_SKIP_PATTERNS,
+    HistoryRows,
+    Seen,
+    mine_history,
+)
 from ltm.extract.history.spans import SpanCache
 from ltm.extract.history.version_chains import SpanReader
+from ltm.extract.languages import language_for
 from ltm.lake import Lake
+from ltm.redact import summary_note
 
 log = logging.getLogger("ltm.history")
 
 _APPENDED = ("Commit", "PARENT_OF", "file_changes", "MODIFIES", "RENAMED_FROM")
 _PAST = {"Function": "past_functions", "Class": "past_classes", "File": "past_files"}
+TABLES = (*_APPENDED, *_PAST.values(), "Repository", "history_cursor")
+"""The lake tables this stage owns in a repository's partition."""
 _SPAN_KIND = {"Function": "function", "Class": "class"}
 
 
@@ -76,6 +84,8 @@ class HistoryStats:
     commits_total: int = 0
     seconds: float = 0.0
     mined: Mined | None = None
+    redacted: dict[str, int] = field(default_factory=dict)
+    """Secrets replaced by their marker before the rows were written, by kind (`ltm.redact`)."""
 
     def metadata(self) -> dict[str, object]:
         """The figures the `commits` asset shows."""
@@ -85,6 +95,7 @@ class HistoryStats:
         }
         if self.mined is not None:
             out.update(asdict(self.mined))
+        out["redacted"] = self.redacted
         out["seconds"] = round(self.seconds, 3)
         out["commits_per_second"] = round(self.commits_mined / self.seconds, 1) if self.seconds else 0.0
         return out
@@ -92,7 +103,7 @@ class HistoryStats:
     def summary(self) -> str:
         """One line for `ltm ingest`."""
         line = f"mode={self.mode} commits={self.commits_total} commits_mined={self.commits_mined}"
-        return line + (f" rows_MODIFIES={self.rows['MODIFIES']}" if "MODIFIES" in self.rows else "")
+        return line + (f" rows_MODIFIES={self.rows['MODIFIES']}" if "MODIFIES" in self.rows else "") + summary_note(self.redacted)
 
 
 def history_cursor(lake: Lake, repo_key: str) -> dict | None:
@@ -218,4 +229,4 @@ def stage_history(
         skipped=dict(mined.skipped), complete=complete,
     )
     return HistoryStats(repo_key, mode, tip, dict(w.rows), len(mined.commits), total, time.perf_counter() - started,
-                        figures)
+                        figures, dict(w.redacted))
