@@ -18,18 +18,14 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
+from ltm.atomic import replace_json
 from ltm.errors import HomeError, LockedError, RepositoryError
 from ltm.ids import is_valid_repo_key
+from ltm.lake import Lake
 from ltm.settings import HomeSettings
 
 DEFAULT_HOME = ".ltm"
 _DAGSTER_YAML = Path(__file__).resolve().parent / "dagster_instance.yaml"
-
-
-def _atomic_write_json(path: Path, data: Any) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
 
 
 @dataclass(frozen=True)
@@ -109,7 +105,7 @@ class Home:
                         shutil.copyfile(_DAGSTER_YAML, tmp)
                         os.replace(tmp, self.dagster / "dagster.yaml")  # never read half-copied
                     if not self.registry_path.exists():
-                        _atomic_write_json(self.registry_path, {})
+                        replace_json(self.registry_path, {})
         except OSError as e:
             raise HomeError(f"cannot write to home {self.root}: {e.strerror}") from e
         return self
@@ -131,14 +127,14 @@ class Home:
         with self.lock("registry", timeout=60):  # read-modify-write: two `ltm repo add` at once keep both
             reg = self.registry()
             reg[key] = {"path": str(path), **({"url": url} if url else {})}
-            _atomic_write_json(self.registry_path, reg)
+            replace_json(self.registry_path, reg)
 
     def unregister(self, key: str) -> None:
         """Forget partition `key` (nothing else is removed here)."""
         with self.lock("registry", timeout=60):
             reg = self.registry()
             reg.pop(key, None)
-            _atomic_write_json(self.registry_path, reg)
+            replace_json(self.registry_path, reg)
 
     def repo_path(self, key: str) -> Path:
         """The working path of a registered repository."""
@@ -154,12 +150,27 @@ class Home:
         """What this home recorded (`ltm.settings`); empty settings when nothing was recorded yet."""
         if not self.settings_path.exists():
             return HomeSettings()
-        return HomeSettings.from_json(self.settings_path.read_text(encoding="utf-8"))
+        try:
+            return HomeSettings.from_json(self.settings_path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            raise HomeError(
+                f"{self.settings_path} is not valid JSON ({e.msg} at line {e.lineno}, column {e.colno}): fix it, or "
+                "delete it to use the defaults (the embedder of the vectors is also recorded in vectors/model.json)"
+            ) from e
+        except (AttributeError, KeyError, TypeError, ValueError) as e:
+            raise HomeError(
+                f"{self.settings_path} does not hold ltm settings ({type(e).__name__}: {e}): fix it, or delete it "
+                "to use the defaults"
+            ) from e
+
+    def open_lake(self) -> Lake:
+        """The home's lake, redacting secrets as it writes unless the settings say `redact_secrets: false`."""
+        return Lake(self.lake, redact=self.settings().redact_secrets)
 
     def update_settings(self, **values: Any) -> HomeSettings:
         """Record the given HomeSettings fields (None leaves a field as it is); returns the result."""
         updated = self.settings().updated(**values)
-        _atomic_write_json(self.settings_path, updated.to_json())
+        replace_json(self.settings_path, updated.to_json())
         return updated
 
     # --- locks ----------------------------------------------------------------------------

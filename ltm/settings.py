@@ -29,6 +29,8 @@ class HomeSettings:
     embedder_dimensions: int | None = None
     ranking: dict[str, Any] = field(default_factory=dict)
     memory_sources: tuple[MemorySource, ...] = ()
+    redact_secrets: bool = True
+    """Replace well-known secret formats before anything is stored or embedded (`ltm.redact`)."""
     other: dict[str, Any] = field(default_factory=dict)  # keys written by hand or by a later version
 
     @classmethod
@@ -42,6 +44,7 @@ class HomeSettings:
             embedder_dimensions=data.get("embedder_dimensions"),
             ranking=dict(data.get("ranking") or {}),
             memory_sources=tuple(MemorySource(s["format"], s["path"]) for s in data.get("memory_sources", [])),
+            redact_secrets=bool(data.get("redact_secrets", True)),
             other={k: v for k, v in data.items() if k not in known},
         )
 
@@ -53,6 +56,8 @@ class HomeSettings:
                 out[name] = getattr(self, name)
         if self.ranking:
             out["ranking"] = dict(self.ranking)
+        if not self.redact_secrets:
+            out["redact_secrets"] = False
         if self.memory_sources:
             out["memory_sources"] = [{"path": s.path, "format": s.format} for s in self.memory_sources]
         return out

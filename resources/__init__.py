@@ -27,7 +27,7 @@ class HomeResource(ConfigurableResource):
         return Home.resolve(self.path or None).create()
 
     def lake(self) -> Lake:
-        return Lake(self.home().lake)
+        return self.home().open_lake()
 
 
 class EmbedderResource(ConfigurableResource):

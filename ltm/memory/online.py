@@ -44,6 +44,7 @@ from ltm.memory.records import (
     memory_row,
 )
 from ltm.memory.store import code_index, merge_table, save_memories
+from ltm.redact import redact_row
 from ltm.schema import NODE_TABLES, lake_schema
 from ltm.stages.embeddings import embeddings_table
 from ltm.vectors import VectorStore, vector_rows
@@ -164,8 +165,10 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
             raise MemoryInputError(_which(i, len(entries), str(e))) from e
     if not rows:
         return []
+    lake, store = home.open_lake(), VectorStore(home.vectors)
+    if lake.redact:  # before the content is embedded or written anywhere
+        rows = [redact_row(r) for r in rows]
     unique = list({r["id"]: r for r in rows}.values())  # the later entry of one id wins
-    lake, store = Lake(home.lake), VectorStore(home.vectors)
     embedder = online_embedder(home, store)
     check_space(home.graph, "memories (the graph is amended in a copy)")  # before anything is written
     with home.lock("memories", timeout=600):

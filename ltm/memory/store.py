@@ -74,7 +74,7 @@ def import_memories(home: Home, path: str | Path, fmt: str) -> ImportReport:
     for row in read_source(path, fmt, report):
         rows[row["id"]] = row  # a later line with the same id replaces an earlier one
     with home.lock("memories", timeout=600):
-        save_memories(Lake(home.lake), list(rows.values()))
+        save_memories(home.open_lake(), list(rows.values()))
     report.loaded = len(rows)
     return report
 

@@ -5,6 +5,7 @@ imported memory, each replaced by a marker that keeps its kind."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import lancedb
@@ -55,13 +56,16 @@ def test_no_secret_is_stored_embedded_or_answered(tmp_path):
                              for i, (_, line) in enumerate(SECRETS.values())))
     ltm("memory", "import", notes, "--home", home)
     run = ltm("ingest", repo.path, "--home", home, "--embedder", "hash")
-    outputs = [run.stdout + run.stderr, ltm("query", "--json", "--home", home, "--", SECRETS["private-key"][1]).stdout]
+    added = ltm("memory", "add", "deploy notes: " + SECRETS["aws-access-key"][1] + " " + SECRETS["password"][1],
+                "--json", "--home", home)  # an online memory: embedded and put in the graph at once
+    outputs = [run.stdout + run.stderr, added.stdout, ltm("query", "--json", "--home", home, "--", SECRETS["private-key"][1]).stdout]
     with HybridLTM(home) as memory:
         for kind, (_, line) in SECRETS.items():
             for strategy in ("parallel", "graph_only"):
                 outputs.append(json.dumps(memory.query(line[:60], strategy=strategy, top_k=10), default=str))
             outputs.append(json.dumps(memory.query(kind.replace("-", " "), top_k=10), default=str))
     assert _leaks(outputs) == set()
+    assert re.search(r"^  commits .* redacted=\d+", run.stderr, re.M) and re.search(r"^  code_entities .* redacted=\d+", run.stderr, re.M)
 
     lake = [s for f in (home / "lake").rglob("*.parquet") for s in _strings(pq.read_table(f).to_pylist())]
     assert lake and _leaks(lake) == set()
@@ -78,3 +82,16 @@ def test_no_secret_is_stored_embedded_or_answered(tmp_path):
     markers = "\n".join(lake)
     assert all(f"[redacted:{kind}]" in markers for kind in SECRETS)
     assert_reconciled(home)
+
+
+def test_redaction_can_be_turned_off_in_the_settings(tmp_path):
+    b = RepoBuilder(tmp_path / "plain")
+    secret, line = SECRETS["github-token"]
+    b.write("app/ci.py", f"def publish():\n    return {line!r}\n").commit("Add CI publish")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"redact_secrets": False}))
+    run = ltm("ingest", b.path, "--home", home, "--embedder", "hash")
+    assert "redacted=" not in run.stderr
+    lake = [s for f in (home / "lake").rglob("*.parquet") for s in _strings(pq.read_table(f).to_pylist())]
+    assert any(secret in t for t in lake)
