@@ -157,13 +157,37 @@ class OpenAIEmbedder:
                 time.sleep(self._delay(tries, retry_after_seconds(getattr(getattr(e, "response", None), "headers", None))))
             except openai.APIStatusError as e:
                 raise BatchFailedError(self._describe(e), tries, retryable=False) from e
+            except (TypeError, ValueError) as e:  # a 200 whose body the client cannot decode as embeddings
+                raise BatchFailedError(f"{self.base_url} answered with something that is not embeddings ({e}): "
+                                       "check the server", tries, retryable=False) from e
         data = sorted(resp.data, key=lambda d: d.index)
         if len(data) != len(texts):
             raise BatchFailedError(f"{self.base_url} returned {len(data)} vectors for {len(texts)} inputs", tries, False)
-        vectors = np.asarray([d.embedding for d in data], dtype=np.float32)
+        vectors = self._checked(data, tries)
         used = getattr(resp.usage, "prompt_tokens", None) if resp.usage else None
         self.usage.add(tokens=int(used) if used else sum(self.tokens.count(t) for t in texts))
         self._dim = vectors.shape[1]
+        return vectors
+
+    def _checked(self, data: list, tries: int) -> np.ndarray:
+        """The batch's vectors, refused (never cached) when the server sent numbers that are not vectors:
+        text, rows of different lengths, NaN or infinities, or another dimension than the model's."""
+        try:
+            vectors = np.asarray([d.embedding for d in data], dtype=np.float32)
+        except (TypeError, ValueError) as e:  # ragged rows, or items that are not numbers
+            raise BatchFailedError(f"{self.base_url} returned embeddings that are not equal-length lists of numbers "
+                                   f"({e}): check the server and the model name", tries, False) from e
+        if vectors.ndim != 2 or vectors.shape[1] == 0:
+            raise BatchFailedError(f"{self.base_url} returned embeddings of shape {vectors.shape}: check the server",
+                                   tries, False)
+        bad = int((~np.isfinite(vectors)).any(axis=1).sum())
+        if bad:
+            raise BatchFailedError(f"{self.base_url} returned {bad} of {len(vectors)} vectors with NaN or infinite "
+                                   "values: nothing of this batch was kept; check the server", tries, False)
+        if self._dim is not None and vectors.shape[1] != self._dim:
+            raise BatchFailedError(f"{self.base_url} returned vectors of dimension {vectors.shape[1]} for "
+                                   f"{self._model}, expected {self._dim}: check the model name and `dimensions`",
+                                   tries, False)
         return vectors
 
     def _delay(self, tries: int, retry_after: float | None) -> float:

@@ -33,7 +33,7 @@ def vector_for(text: str, dim: int) -> np.ndarray:
 
 @dataclass
 class Fault:
-    kind: str  # "429", "500", "slow", "401"
+    kind: str  # "429", "500", "slow", "401"; bad vectors with status 200: "nan", "ragged", "garbage"
     retry_after: str | None = None
     seconds: float = 0.0
     match: str | None = None  # only a request containing this input text; None = the next request
@@ -122,7 +122,13 @@ class FakeOpenAI:
         data = []
         for i, text in enumerate(inputs):
             v = vector_for(text, dim)
+            if fault and fault.kind == "nan" and i == 0:
+                v[3] = np.nan
+            elif fault and fault.kind == "ragged" and i == len(inputs) - 1:
+                v = v[:-1]
             emb = base64.b64encode(v.tobytes()).decode() if body.get("encoding_format") == "base64" else v.tolist()
+            if fault and fault.kind == "garbage":
+                emb = "not a vector"
             data.append({"object": "embedding", "index": i, "embedding": emb})
         self._reply(h, 200, {"object": "list", "data": data, "model": body["model"],
                              "usage": {"prompt_tokens": sum(tokens), "total_tokens": sum(tokens)}})
