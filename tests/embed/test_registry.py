@@ -5,7 +5,7 @@ import json
 import pytest
 
 from ltm.embed.registry import EmbedderOptions, embedder_for_home, embedder_for_model, provider_for_run
-from ltm.errors import EmbeddingError
+from ltm.errors import EmbeddingError, HomeError
 from ltm.home import Home
 from ltm.query import HybridLTM
 from ltm.settings import HomeSettings, MemorySource
@@ -67,5 +67,8 @@ def test_settings_round_trip_keeps_keys_it_does_not_know(home_dir):
 def test_a_corrupt_settings_file_is_an_error_not_empty_settings(home_dir):
     home = Home.resolve(home_dir).create()
     home.settings_path.write_text("{not json")
-    with pytest.raises(json.JSONDecodeError):
+    with pytest.raises(HomeError, match="settings.json is not valid JSON .* line 1, column 2.*delete it"):
+        home.settings()
+    home.settings_path.write_text('{"memory_sources": 5}')
+    with pytest.raises(HomeError, match="does not hold ltm settings"):
         home.settings()
