@@ -64,3 +64,24 @@ def memory_add(text: str, metadata: str | None, as_json: bool, home: str | None)
     emit(out, as_json, lambda o: f"{o['graph_entity_id']}  {o['vector_id']}  links={o['links']}"
           + ("" if o["in_graph"] else "  (in the graph after the next ingest)")
           + "".join(f"\n  link error: {e}" for e in o["link_errors"]))
+
+
+@memory.command("sources", help="The memory sources every ingest re-reads (registered by `ltm memory import` "
+                "without --once); --remove PATH stops re-reading one (what it loaded stays).")
+@click.option("--remove", "remove", default=None, metavar="PATH", help="Stop re-reading the source at PATH.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@home_option
+@user_errors
+def memory_sources(remove: str | None, as_json: bool, home: str | None) -> None:
+    from ltm.memory.store import registered_sources, unregister_source
+
+    h = Home.resolve(home).require()
+    if remove is not None:
+        removed = unregister_source(h, remove)
+        if not removed:
+            raise LtmError(f"no registered memory source at {remove}: `ltm memory sources` lists them")
+        for entry in removed:
+            click.echo(f"removed {entry}", err=True)
+    rows = [{"format": fmt, "path": path} for fmt, path in registered_sources(h)]
+    emit(rows, as_json, lambda rs: "\n".join(f"{r['format']:<10} {r['path']}" for r in rs)
+         or "no registered memory sources")

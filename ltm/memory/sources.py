@@ -63,6 +63,8 @@ def read_jsonl(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]:
             )
         except MemoryInputError as e:
             report.skipped.append((n, str(e)))
+        except (TypeError, ValueError, OverflowError) as e:  # one odd record never stops the others
+            report.skipped.append((n, f"unexpected value ({type(e).__name__}: {e})"))
 
 
 def _file_of(value: Any) -> str | None:
@@ -147,6 +149,8 @@ def read_tracemem(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]:
             )
         except MemoryInputError as e:
             report.skipped.append((n, str(e)))
+        except (TypeError, ValueError, OverflowError) as e:  # one odd record never stops the others
+            report.skipped.append((n, f"unexpected value ({type(e).__name__}: {e})"))
 
 
 def read_amplihack(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]:

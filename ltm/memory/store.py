@@ -143,6 +143,17 @@ def register_source(home: Home, path: str | Path, fmt: str) -> None:
     home.update_settings(memory_sources=sources + (entry,))
 
 
+def unregister_source(home: Home, path: str | Path) -> list[str]:
+    """Forget the registered sources at `path` (any format; the path as given or resolved): later
+    ingests no longer re-read them; what they loaded stays. Returns the `format:path` entries removed."""
+    wanted = {str(path), Path(path).resolve().as_posix()}
+    kept = tuple(s for s in home.settings().memory_sources if s.path not in wanted)
+    removed = [f"{s.format}:{s.path}" for s in home.settings().memory_sources if s.path in wanted]
+    if removed:
+        home.update_settings(memory_sources=kept)
+    return removed
+
+
 def registered_sources(home: Home) -> list[tuple[str, str]]:
     """(format, path) of the sources `ltm memory import` registered in the home."""
     return [(s.format, s.path) for s in home.settings().memory_sources]
