@@ -199,7 +199,7 @@ def mine_history(
     parsers start early. The rows depend on neither `workers` nor the chunk sizes.
     """
     skip = skip_matcher(tuple(skip_patterns))
-    procs = ParserProcesses(workers)
+    procs = ParserProcesses(workers, preload=SpanReader.__module__)
     try:
         with repo.blobs() as blobs, no_cycle_collection():
             reader = SpanReader(blobs, cache, max_file_bytes, procs)

@@ -11,31 +11,33 @@ none and everything parses in-process.
 from __future__ import annotations
 
 import gc
+import importlib
 import multiprocessing
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 
-def ready() -> None:
-    """Run first in each process: import the parsing code (tree-sitter, the grammars) before the
-    first job arrives, and turn the cycle collector off, as `mine_history` does in its own process
-    (spans and trees make no reference cycles; full collections only walked them)."""
-    import ltm.extract.history.version_chains  # noqa: F401 - tree-sitter and the grammars, before the first job
-
+def ready(preload: str | None) -> None:
+    """Run first in each process: import the parsing code (the module named `preload`: tree-sitter,
+    the grammars) before the first job arrives, and turn the cycle collector off, as `mine_history`
+    does in its own process (spans and trees make no reference cycles; full collections only walked them)."""
+    if preload:
+        importlib.import_module(preload)
     gc.disable()
 
 
 class ParserProcesses:
-    """`workers` parser processes (none for one worker, or in a daemonic process)."""
+    """`workers` parser processes (none for one worker, or in a daemonic process); each imports the
+    module `preload` (the one whose functions it will run) as soon as it starts."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, preload: str | None = None):
         self._pools: list[ProcessPoolExecutor] = []
         if workers > 1 and not multiprocessing.current_process().daemon:
             ctx = multiprocessing.get_context("forkserver")
             self._pools = [ProcessPoolExecutor(max_workers=1, mp_context=ctx) for _ in range(workers)]
             for p in self._pools:
-                p.submit(ready)
+                p.submit(ready, preload)
         self._queued = [0] * len(self._pools)  # source bytes sent to each process and not parsed yet
         self._lock = threading.Lock()
 
