@@ -114,7 +114,8 @@ def reconciliation(context: AssetExecutionContext, home: HomeResource) -> Materi
             "ok": report.ok, "graph_nodes_with_vector": report.graph_nodes_with_vector,
             "vector_rows": report.vector_rows, "coverage": MetadataValue.float(report.coverage),
             "report": MetadataValue.json(report.to_dict()),
-            "summary": MetadataValue.md(reconciliation_markdown(report.to_dict())),
+            "report_markdown": MetadataValue.md(reconciliation_markdown(report.to_dict())),
+            "summary": f"ok={report.ok} coverage={report.coverage}",
         },
         check_results=[
             AssetCheckResult(check_name="graph_nodes_have_vector_rows", passed=forward == 0,

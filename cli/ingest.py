@@ -52,8 +52,7 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
 
         def report(summary: Any) -> None:
             for asset, meta in summary.metadata.items():
-                line = str(meta.get("summary", "")).splitlines()  # reconciliation's is a page: its verdict line
-                click.echo(f"  {asset:<15} {line[0] if line else ''}", err=True)
+                click.echo(f"  {asset:<15} {meta.get('summary', '')}", err=True)
             click.echo(f"done: {summary.repo} in {time.perf_counter() - started:.1f}s (run {summary.run_id})", err=True)
 
         click.echo(f"ingesting {', '.join(keys)} into {h.root} ...", err=True)

@@ -40,7 +40,7 @@ def test_commits_shows_the_functions_the_run_changed_most(tmp_path):
 def test_reconciliation_report_reads_as_markdown(repo, home_dir):
     home = Home.resolve(home_dir).create()
     [summary] = ingest_partitions(home, [register_local(home, repo.path)], "hash")
-    page = summary.metadata["reconciliation"]["summary"]
+    page = summary.metadata["reconciliation"]["report_markdown"]
     assert page.startswith("**OK**")
     # 2 commits, 6 functions, 2 classes, 3 modules and the README heading as a Doc memory
     assert "| vector rows | 14 |" in page and "| coverage | 100.00% |" in page
