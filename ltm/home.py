@@ -14,15 +14,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 
 from ltm.atomic import replace_json
 from ltm.errors import HomeError, LockedError, RepositoryError
 from ltm.ids import is_valid_repo_key
-from ltm.lake import Lake
 from ltm.settings import HomeSettings
+
+if TYPE_CHECKING:
+    from ltm.lake import Lake
 
 DEFAULT_HOME = ".ltm"
 _DAGSTER_YAML = Path(__file__).resolve().parent / "dagster_instance.yaml"
@@ -163,8 +165,10 @@ class Home:
                 "to use the defaults"
             ) from e
 
-    def open_lake(self) -> Lake:
+    def open_lake(self) -> "Lake":
         """The home's lake, redacting secrets as it writes unless the settings say `redact_secrets: false`."""
+        from ltm.lake import Lake  # pyarrow: only for commands that write the lake
+
         return Lake(self.lake, redact=self.settings().redact_secrets)
 
     def update_settings(self, **values: Any) -> HomeSettings:

@@ -76,6 +76,7 @@ class LakeWriter:
         before that, so the all-or-nothing guarantee holds. Returns the rows appended.
         """
         schema = lake_schema(table)
+        self._lake.recover(table, self._repo)  # a partition a kill left under `.old-` is put back first
         final = self._lake.partition(table, self._repo)
         stage = self._lake.root / table / f".stage-{self._repo}-{uuid.uuid4().hex[:8]}"
         stage.mkdir(parents=True)

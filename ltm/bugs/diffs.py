@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ltm.errors import RepositoryError
-from ltm.extract.gitrepo import GitRepo
+from ltm.extract.gitrepo import GitRepo, cannot_read_object
 
 _HUNK_RE = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _ESCAPES = {b"n": b"\n", b"t": b"\t", b'"': b'"', b"\\": b"\\", b"a": b"\a", b"b": b"\b", b"f": b"\f", b"r": b"\r", b"v": b"\v"}
@@ -162,10 +162,27 @@ def _parse(lines: Iterator[bytes]) -> Iterator[CommitDiff]:
 
 
 def commit_diffs(repo: GitRepo, shas: Iterable[str]) -> Iterator[CommitDiff]:
-    """The `-U0` diff of each commit against its first parent, in the order given, one process."""
-    wanted = list(dict.fromkeys(shas))
-    if not wanted:
-        return
+    """The `-U0` diff of each commit against its first parent, in the order given, one process.
+
+    A commit whose diff git cannot make (an object missing, corrupt or not fetched by a partial
+    clone) comes without files, and the rest are diffed by a new process from the next one.
+    """
+    todo = list(dict.fromkeys(shas))
+    while todo:
+        finished = 0
+        try:
+            for diff in _diffs(repo, todo):
+                finished += 1
+                yield diff
+            return
+        except RepositoryError as e:
+            if not cannot_read_object(e):
+                raise
+        failed, todo = todo[finished], todo[finished + 1:]
+        yield CommitDiff(failed, tuple(repo.run("rev-list", "--parents", "-n", "1", failed).split()[1:]))
+
+
+def _diffs(repo: GitRepo, wanted: list[str]) -> Iterator[CommitDiff]:
     cmd = repo._cmd(
         "log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "-M", "--full-index", "--no-color", "--no-ext-diff",
         "--no-textconv", "--format=%x00%H %P",
@@ -176,13 +193,19 @@ def commit_diffs(repo: GitRepo, shas: Iterable[str]) -> Iterator[CommitDiff]:
     def feed() -> None:
         try:
             proc.stdin.write("".join(s + "\n" for s in wanted).encode())  # type: ignore[union-attr]
+        except BrokenPipeError:  # git stopped early: its error is raised below
+            pass
         finally:
             proc.stdin.close()  # type: ignore[union-attr]
 
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
+    last = None  # held back until git has exited well: when it fails, the last commit is the one it failed on
     try:
-        yield from _parse(iter(proc.stdout.readline, b""))
+        for diff in _parse(iter(proc.stdout.readline, b"")):
+            if last is not None:
+                yield last
+            last = diff
     finally:
         proc.stdout.close()
         err = proc.stderr.read().decode(errors="replace")
@@ -190,3 +213,5 @@ def commit_diffs(repo: GitRepo, shas: Iterable[str]) -> Iterator[CommitDiff]:
         writer.join()
     if rc != 0:
         raise RepositoryError(f"git log --stdin failed in {repo.path}: {err.strip()}")
+    if last is not None:
+        yield last

@@ -33,6 +33,20 @@ class TreeEntry:
     mode: str
 
 
+# What git says when it cannot read an object it needs (missing, corrupt, or not fetched by a
+# partial clone whose remote cannot be reached).
+_UNREADABLE = ("unable to read", "could not fetch", "could not read", "bad object", "missing blob", "corrupt")
+
+
+def cannot_read_object(error: Exception) -> bool:
+    """Whether a failed git command failed on an object the repository cannot give."""
+    return isinstance(error, RepositoryError) and any(s in str(error).lower() for s in _UNREADABLE)
+
+
+MISSING = -1
+"""`TreeEntry.size` of a blob the repository cannot give (missing, corrupt, not fetched)."""
+
+
 def decode_path(raw: bytes) -> str:
     """A repository path as text; undecodable bytes become backslash escapes (still unique)."""
     return raw.decode("utf-8", errors="backslashreplace")
@@ -132,10 +146,21 @@ class GitRepo:
     def is_shallow(self) -> bool:
         return self.run("rev-parse", "--is-shallow-repository").strip() == "true"
 
-    def stream(self, *args: str, chunk: int = 1 << 16) -> Iterator[bytes]:
-        """Stream stdout of one git process in chunks; raise if it fails."""
-        proc = subprocess.Popen(self._cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env)
+    def stream(self, *args: str, chunk: int = 1 << 16, stdin: bytes | None = None) -> Iterator[bytes]:
+        """Stream stdout of one git process in chunks (`stdin` fed by a thread); raise if it fails."""
+        proc = subprocess.Popen(self._cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env,
+                                stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL)
         assert proc.stdout is not None
+        if stdin is not None:
+            def feed() -> None:
+                try:
+                    proc.stdin.write(stdin)  # type: ignore[union-attr]
+                except BrokenPipeError:  # git stopped reading (it failed): its error is reported below
+                    pass
+                finally:
+                    proc.stdin.close()  # type: ignore[union-attr]
+
+            threading.Thread(target=feed, daemon=True).start()
         try:
             while data := proc.stdout.read(chunk):
                 yield data
@@ -165,15 +190,34 @@ class GitRepo:
         if rc not in (0, -9):
             raise RepositoryError(f"git {args[0]} failed in {self.path}: {_one_line(err)} (is the repository corrupt? `git fsck` tells)")
 
-    def tree(self, rev: str) -> Iterator[TreeEntry]:
-        """Every blob in the tree of `rev` (regular files only: no symlinks, no submodules)."""
-        buf = b""
-        for data in self.stream("ls-tree", "-r", "-l", "-z", "--full-tree", rev):
-            buf += data
-            *records, buf = buf.split(b"\0")
-            yield from _tree_entries(records)
-        if buf:
-            yield from _tree_entries([buf])
+    def tree(self, rev: str) -> list[TreeEntry]:
+        """Every blob in the tree of `rev` (regular files only: no symlinks, no submodules).
+
+        A blob the repository cannot give has size `MISSING`. `ls-tree -l` fails outright on one
+        that a partial clone cannot fetch; the listing is then made without sizes, the missing
+        blobs found by `rev-list --missing=print` (which never fetches) and the others sized by
+        one `cat-file --batch-check`.
+        """
+        try:
+            return list(_tree_entries(self.run_bytes("ls-tree", "-r", "-l", "-z", "--full-tree", rev).split(b"\0")))
+        except RepositoryError as e:
+            if not cannot_read_object(e):
+                raise
+        listed = self.run("rev-list", "--objects", "--no-walk", "--missing=print", rev)
+        missing = {line[1:].strip() for line in listed.splitlines() if line.startswith("?")}
+        entries = []
+        for rec in self.run_bytes("ls-tree", "-r", "-z", "--full-tree", rev).split(b"\0"):
+            meta, _, raw_path = rec.partition(b"\t")
+            if rec and meta.split()[1] == b"blob" and meta.split()[0] in (b"100644", b"100755"):
+                entries.append((meta.split()[0].decode(), meta.split()[2].decode(), decode_path(raw_path)))
+        present = [blob for _, blob, _ in entries if blob not in missing]
+        checked = self.run_bytes("cat-file", "--batch-check", stdin="".join(b + "\n" for b in present).encode())
+        sizes = {p[0].decode(): int(p[2]) for p in (line.split() for line in checked.splitlines()) if len(p) == 3}
+        return [TreeEntry(path, blob, sizes.get(blob, MISSING), mode) for mode, blob, path in entries]
+
+    def run_bytes(self, *args: str, stdin: bytes | None = None) -> bytes:
+        """Stdout of one git command as bytes; RepositoryError naming the command when it fails."""
+        return b"".join(self.stream(*args, stdin=stdin))
 
     def blobs(self) -> "BlobReader":
         return BlobReader(self._cmd("cat-file", "--batch"), self.env)
@@ -188,12 +232,9 @@ def _tree_entries(records: list[bytes]) -> Iterator[TreeEntry]:
         # 100644/100755 are regular files; 120000 is a symlink (never followed), 160000 a submodule.
         if kind != b"blob" or mode not in (b"100644", b"100755"):
             continue
-        if not size.isdigit():  # ls-tree -l prints no size for a blob it cannot read
-            raise RepositoryError(
-                f"blob {blob.decode()} ({decode_path(raw_path)}) is missing or corrupt in the repository: "
-                "run `git fsck` there and restore it (e.g. re-clone)"
-            )
-        yield TreeEntry(decode_path(raw_path), blob.decode(), int(size), mode.decode())
+        # ls-tree -l prints no size for a blob it cannot read (missing, corrupt, not fetched by a
+        # partial clone): the entry is listed with size MISSING, and its readers skip and count it
+        yield TreeEntry(decode_path(raw_path), blob.decode(), int(size) if size.isdigit() else MISSING, mode.decode())
 
 
 class BlobReader:
@@ -202,20 +243,22 @@ class BlobReader:
     def __init__(self, cmd: list[str], env: dict[str, str] | None = None):
         self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
 
-    def read(self, blob: str) -> bytes:
+    def read(self, blob: str) -> bytes | None:
+        """The blob's bytes; None when the repository cannot give it (missing, corrupt, not fetched)."""
         assert self._proc.stdin and self._proc.stdout
         self._proc.stdin.write(blob.encode() + b"\n")
         self._proc.stdin.flush()
         header = self._proc.stdout.readline().split()
         if len(header) < 3 or header[1] == b"missing":
-            raise RepositoryError(f"blob {blob} is missing from the repository (corrupt or partial clone)")
+            return None
         size = int(header[2])
         data = self._proc.stdout.read(size)
         self._proc.stdout.read(1)  # the newline after the content
         return data
 
-    def read_many(self, blobs: list[str]) -> Iterator[tuple[str, bytes]]:
-        """(blob id, bytes) for many blobs in one round trip; a thread feeds the ids so neither pipe can block."""
+    def read_many(self, blobs: list[str]) -> Iterator[tuple[str, bytes | None]]:
+        """(blob id, bytes or None when missing) for many blobs in one round trip; a thread feeds the ids so
+        neither pipe can block."""
         assert self._proc.stdin and self._proc.stdout
         stdin = self._proc.stdin
 
@@ -228,7 +271,8 @@ class BlobReader:
         for blob in blobs:
             header = self._proc.stdout.readline().split()
             if len(header) < 3 or header[1] == b"missing":
-                raise RepositoryError(f"blob {blob} is missing from the repository (corrupt or partial clone)")
+                yield blob, None
+                continue
             data = self._proc.stdout.read(int(header[2]))
             self._proc.stdout.read(1)
             yield blob, data

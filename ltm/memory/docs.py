@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ltm.extract.gitrepo import MISSING
 from ltm.memory.records import MemoryType, memory_row
 
 DOC_EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".rst": "rst"}
@@ -112,8 +113,8 @@ def repository_docs(repo: Any, repo_key: str, rev: str = "HEAD") -> tuple[list[d
         for entry in repo.tree(rev):
             if doc_format(entry.path) is None or entry.size > MAX_DOC_BYTES:
                 continue
-            raw = blobs.read(entry.blob)
-            if b"\0" in raw[:8192]:
+            raw = blobs.read(entry.blob) if entry.size != MISSING else None
+            if raw is None or b"\0" in raw[:8192]:  # a version the repository cannot give, or binary
                 continue
             files += 1
             rows += doc_memory_rows(entry.path, raw.decode("utf-8", errors="replace"), repo_key, repo_key,

@@ -21,7 +21,7 @@ from ltm.extract.code.chunks import module_chunk
 from ltm.extract.code.file_rows import row_pool
 from ltm.extract.filters import MAX_FILE_BYTES, skip_reason
 from ltm.extract.gc_pause import no_cycle_collection
-from ltm.extract.gitrepo import GitRepo, TreeEntry, is_safe_path
+from ltm.extract.gitrepo import MISSING, GitRepo, TreeEntry, is_safe_path
 from ltm.extract.languages import LanguageSpec, language_for
 from ltm.extract.modules import RepoContext, go_module_path
 from ltm.extract.code.resolve import Bindings, ParsedFile, Resolver
@@ -150,7 +150,12 @@ def extract_code(
             out.skipped["unsafe_path"] += 1
             continue
         spec = language_for(entry.path)
-        reason = skip_reason(entry.path, entry.size, None, max_file_bytes) if spec else None
+        if entry.size == MISSING:  # the repository cannot give this blob: listed, never read, counted
+            reason = "missing_object" if spec or _is_go_mod(entry) else None
+            if not spec:
+                out.skipped["missing_object"] += 1
+        else:
+            reason = skip_reason(entry.path, entry.size, None, max_file_bytes) if spec else None
         listed.append((entry, spec, reason))
     wanted = [(e, spec) for e, spec, reason in listed if spec is not None and reason is None]
     out.workers = _workers(workers, sum(e.size for e, _ in wanted), len(wanted))
@@ -158,15 +163,19 @@ def extract_code(
     go_mods: dict[str, str] = {}
     parsed_entries: list[tuple[TreeEntry, LanguageSpec]] = []
     with row_pool(repo_key, out.workers, batch, sorted({s.name for _, s in wanted})) as pool:
-        to_read = [e.blob for e, spec, reason in listed if (spec is not None and reason is None) or _is_go_mod(e)]
+        to_read = [e.blob for e, spec, reason in listed if reason is None and (spec is not None or _is_go_mod(e))]
         with repo.blobs() as blobs:  # one stream in tree order: batches reach the workers while it runs
             contents = blobs.read_many(to_read)
             for entry, spec, reason in listed:
                 row = {"id": ids.file_id(repo_key, entry.path), "repo": repo_key, "path": entry.path,
-                       "language": spec.name if spec else None, "size": entry.size, "hash": entry.blob,
+                       "language": spec.name if spec else None,
+                       "size": entry.size if entry.size != MISSING else None, "hash": entry.blob,
                        "skip_reason": None}
                 out.tables["File"].append(row)
-                src = next(contents)[1] if (spec is not None and reason is None) or _is_go_mod(entry) else b""
+                read = reason is None and (spec is not None or _is_go_mod(entry))
+                src = next(contents)[1] if read else b""
+                if src is None:  # listed, yet the repository cannot give it now
+                    src, reason = b"", "missing_object"
                 if _is_go_mod(entry) and (mod := go_module_path(src)) is not None:
                     go_mods[posixpath.dirname(entry.path)] = mod
                 if spec is None:

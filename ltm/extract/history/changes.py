@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ltm.extract.history.git_history import FORMAT, CommitRecord, parse_commit
-from ltm.extract.gitrepo import GitRepo, decode_path
+from ltm.errors import RepositoryError
+from ltm.extract.gitrepo import GitRepo, cannot_read_object, decode_path
 
 NULL_BLOB = "0" * 40
 
@@ -76,6 +77,7 @@ class CommitChanges:
 
     commit: CommitRecord
     files: list[FileChange] = field(default_factory=list)
+    unreadable: bool = False  # git could not read a version it changed: files without line ranges
 
 
 def unquote_path(raw: bytes) -> str:
@@ -113,20 +115,20 @@ def _raw_change(line: bytes) -> FileChange:
     )
 
 
-def log_args(rev: str, since: str | None = None, max_commits: int | None = None, exclude: str | None = None) -> list[str]:
-    """The `git log` arguments for the range `exclude..rev` (oldest commits are streamed last)."""
-    args = [
-        "log", f"--format={FORMAT}", "--raw", "-p", "-U0", "-M", "-C", "--diff-merges=first-parent",
-        "--no-abbrev", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative", "--full-index",
-    ]
-    if since:
-        args.append(f"--since={since}")
+_DIFF = ["--raw", "-p", "-U0", "-M", "-C", "--diff-merges=first-parent", "--no-abbrev", "--no-color",
+         "--no-ext-diff", "--no-textconv", "--no-relative", "--full-index"]
+
+
+def _range(rev: str, since: str | None, max_commits: int | None, exclude: str | None) -> list[str]:
+    args = [f"--since={since}"] if since else []
     if max_commits is not None:
         args.append(f"--max-count={max_commits}")
-    args.append(rev)
-    if exclude:
-        args.append(f"^{exclude}")
-    return [*args, "--"]
+    return [*args, rev, *([f"^{exclude}"] if exclude else [])]
+
+
+def log_args(rev: str, since: str | None = None, max_commits: int | None = None, exclude: str | None = None) -> list[str]:
+    """The `git log` arguments for the range `exclude..rev` (oldest commits are streamed last)."""
+    return ["log", f"--format={FORMAT}", *_DIFF, *_range(rev, since, max_commits, exclude), "--"]
 
 
 def iter_changes(
@@ -135,15 +137,54 @@ def iter_changes(
 ) -> Iterator[CommitChanges]:
     """Every commit of `rev` (newest first, bounded by `since`, `max_commits`, `exclude`) with its changes.
 
-    One `git log` process streams the whole range; no git process per commit.
+    One `git log` process streams the whole range; no git process per commit. When git cannot read
+    a version a diff needs (a missing or corrupt object, a partial clone), the rest of the range is
+    streamed from the commit after the last one finished (`--stdin --no-walk`), and the commit git
+    failed on comes with its files but no line ranges (`unreadable`): one bad object never stops
+    the history.
     """
+    done: set[str] = set()
+    try:
+        for cc in _stream(repo, repo_key, log_args(rev, since, max_commits, exclude)):
+            done.add(cc.commit.row["sha"])
+            yield cc
+        return
+    except RepositoryError as e:
+        if not cannot_read_object(e):
+            raise
+    todo = [s for s in repo.run("rev-list", *_range(rev, since, max_commits, exclude), "--").split() if s not in done]
+    stdin_args = ["log", "--no-walk=unsorted", "--stdin", f"--format={FORMAT}", *_DIFF]
+    while todo:
+        finished = 0
+        try:
+            for cc in _stream(repo, repo_key, stdin_args, stdin="".join(s + "\n" for s in todo).encode()):
+                finished += 1
+                yield cc
+            return
+        except RepositoryError as e:
+            if not cannot_read_object(e):
+                raise
+        failed, todo = todo[finished], todo[finished + 1:]
+        yield _without_lines(repo, repo_key, failed)
+
+
+def _stream(repo: GitRepo, repo_key: str, args: list[str], stdin: bytes | None = None) -> Iterator[CommitChanges]:
     scan = _Scanner(repo_key)
     buf = b""
-    for data in repo.stream(*log_args(rev, since, max_commits, exclude), chunk=1 << 20):
+    for data in repo.stream(*args, chunk=1 << 20, stdin=stdin):
         buf = yield from scan.feed(buf + data)
     yield from scan.feed(buf + b"\n")
     if scan.current is not None:
         yield scan.current
+
+
+def _without_lines(repo: GitRepo, repo_key: str, sha: str) -> CommitChanges:
+    """A commit's changed files from its trees alone (no blob is read: no rename detection, no lines)."""
+    args = ["log", "--no-walk", f"--format={FORMAT}", "--raw", "--no-renames", "--diff-merges=first-parent",
+            "--no-abbrev", "--full-index", sha, "--"]
+    [cc] = list(_stream(repo, repo_key, args))
+    cc.unreadable = True
+    return cc
 
 
 class _Scanner:

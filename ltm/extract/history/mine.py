@@ -230,6 +230,8 @@ def mine_history(
                     else:
                         files.append(fc)
                 row = cc.commit.row
+                if cc.unreadable:
+                    miner.out.skipped["missing_object"] += 1
                 row["kind"] = commit_kind(row["message"], [fc.path for fc in files])
                 miner.out.commits.append(row)
                 miner.out.parents.extend((p, row["sha"]) for p in cc.commit.parents)
@@ -246,4 +248,6 @@ def mine_history(
     out.blobs_parsed, out.bytes_parsed = reader.parsed, reader.bytes_parsed
     out.span_cache_hits, out.spans_derived = cache.hits, reader.derived
     out.skipped["unparsed_blob_reads"] = reader.skipped
+    if reader.missing:
+        out.skipped["missing_object"] += reader.missing
     return out

@@ -152,7 +152,7 @@ class SpanReader:
         procs: ParserProcesses | None = None,
     ):
         self._blobs, self._cache, self._max, self._procs = blobs, cache, max_file_bytes, procs
-        self.parsed = self.reparsed = self.bytes_parsed = self.skipped = self.derived = 0
+        self.parsed = self.reparsed = self.bytes_parsed = self.skipped = self.derived = self.missing = 0
         self._flight: set[tuple[str, str]] = set()  # submitted, not collected yet
         self._held: dict[tuple[str, str], int] = {}  # chain end -> the process that may hold it (-1: this one)
 
@@ -160,7 +160,10 @@ class SpanReader:
     def key(blob: str, spec: LanguageSpec) -> tuple[str, str]:
         return (blob, f"{spec.name}-{query_version(spec.name)}")
 
-    def _parseable(self, src: bytes) -> bool:
+    def _parseable(self, src: bytes | None) -> bool:
+        if src is None:  # the repository cannot give this version: no spans for it, counted
+            self.missing += 1
+            return False
         return len(src) <= self._max and b"\0" not in src[:8192]
 
     def _missing(self, k: tuple[str, str]) -> bool:
