@@ -135,7 +135,7 @@ def memory_row(
     if importance is not None and (
         isinstance(importance, bool) or not isinstance(importance, (int, float)) or not math.isfinite(importance)
     ):
-        raise MemoryInputError(f"importance {importance!r} is not a finite number: write e.g. 0.5")
+        raise MemoryInputError(f"importance {importance!r} is not a number (a finite one, e.g. 0.5)")
     category = _text(md.get("category"), "category") or "memory"
     return {
         "id": eid, "repo": repo, "vector_id": ids.vector_id(eid),
