@@ -113,30 +113,38 @@ def _is_text(t: pa.DataType) -> bool:
     return pa.types.is_string(t) or pa.types.is_large_string(t)
 
 
-def _redact_column(col: pa.ChunkedArray, counts: Counter) -> pa.ChunkedArray | None:
-    """The column redacted, or None when nothing in it matches (the common case: one RE2 pass)."""
-    t = col.type
-    if _is_text(t):
-        hits = pc.match_substring_regex(col, _ANY_RE2)
-        if not pc.any(hits).as_py():
-            return None
-        out = [redact_text(v, counts) if m else v for v, m in zip(col.to_pylist(), hits.to_pylist())]
-        return pa.chunked_array([pa.array(out, type=t)])
-    flat = pc.list_flatten(col)
-    if not pc.any(pc.match_substring_regex(flat, _ANY_RE2)).as_py():
-        return None
-    out = [None if v is None else [redact_text(x, counts) if x is not None else None for x in v] for v in col.to_pylist()]
+def _redact_values(values: list, hits: list, counts: Counter, t: pa.DataType) -> pa.ChunkedArray:
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        out = [None if v is None else [redact_text(x, counts) if x is not None else None for x in v] for v in values]
+    else:
+        out = [redact_text(v, counts) if h else v for v, h in zip(values, hits)]
     return pa.chunked_array([pa.array(out, type=t)])
 
 
 def redact_table(table: pa.Table, counts: Counter) -> pa.Table:
-    """`table` with every string column (and list of strings) redacted; replacements added to `counts`."""
+    """`table` with every string column (and list of strings) redacted; replacements added to `counts`.
+
+    One RE2 search over all of the table's text at once finds the rows to fix: each search call
+    compiles the 33 formats anew (about 9 ms), so it is made once per table, not once per column.
+    """
+    cols = []
     for i, field in enumerate(table.schema):
         t = field.type
         is_list = pa.types.is_list(t) or pa.types.is_large_list(t)
-        if table.num_rows == 0 or not (_is_text(t) or (is_list and _is_text(t.value_type))):
-            continue
-        new = _redact_column(table.column(i), counts)
-        if new is not None:
-            table = table.set_column(i, field, new)
+        if _is_text(t) or (is_list and _is_text(t.value_type)):
+            col = table.column(i)
+            flat = pc.list_flatten(col) if is_list else col
+            cols.append((i, field, flat.combine_chunks().cast(pa.large_string())))
+    if table.num_rows == 0 or not cols:
+        return table
+    hits = pc.match_substring_regex(pa.concat_arrays([a for _, _, a in cols]), _ANY_RE2)
+    if not pc.any(hits).as_py():
+        return table
+    offset = 0
+    for i, field, flat in cols:
+        mask = hits.slice(offset, len(flat))
+        offset += len(flat)
+        if pc.any(mask).as_py():
+            col = table.column(i)
+            table = table.set_column(i, field, _redact_values(col.to_pylist(), mask.to_pylist(), counts, field.type))
     return table
