@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ltm.errors import RepositoryError
-from ltm.extract.gitrepo import GitRepo, cannot_read_object
+from ltm.extract.gitrepo import GitRepo, past_unreadable
 
 _HUNK_RE = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _ESCAPES = {b"n": b"\n", b"t": b"\t", b'"': b'"', b"\\": b"\\", b"a": b"\a", b"b": b"\b", b"f": b"\f", b"r": b"\r", b"v": b"\v"}
@@ -167,19 +167,10 @@ def commit_diffs(repo: GitRepo, shas: Iterable[str]) -> Iterator[CommitDiff]:
     A commit whose diff git cannot make (an object missing, corrupt or not fetched by a partial
     clone) comes without files, and the rest are diffed by a new process from the next one.
     """
-    todo = list(dict.fromkeys(shas))
-    while todo:
-        finished = 0
-        try:
-            for diff in _diffs(repo, todo):
-                finished += 1
-                yield diff
-            return
-        except RepositoryError as e:
-            if not cannot_read_object(e):
-                raise
-        failed, todo = todo[finished], todo[finished + 1:]
-        yield CommitDiff(failed, tuple(repo.run("rev-list", "--parents", "-n", "1", failed).split()[1:]))
+    yield from past_unreadable(
+        list(dict.fromkeys(shas)), lambda todo: _diffs(repo, todo),
+        lambda sha: CommitDiff(sha, tuple(repo.run("rev-list", "--parents", "-n", "1", sha).split()[1:])),
+    )
 
 
 def _diffs(repo: GitRepo, wanted: list[str]) -> Iterator[CommitDiff]:

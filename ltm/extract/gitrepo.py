@@ -11,9 +11,10 @@ import os
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import git
 
@@ -33,6 +34,8 @@ class TreeEntry:
     mode: str
 
 
+T = TypeVar("T")
+
 # What git says when it cannot read an object it needs (missing, corrupt, or not fetched by a
 # partial clone whose remote cannot be reached).
 _UNREADABLE = ("unable to read", "could not fetch", "could not read", "bad object", "missing blob", "corrupt")
@@ -41,6 +44,27 @@ _UNREADABLE = ("unable to read", "could not fetch", "could not read", "bad objec
 def cannot_read_object(error: Exception) -> bool:
     """Whether a failed git command failed on an object the repository cannot give."""
     return isinstance(error, RepositoryError) and any(s in str(error).lower() for s in _UNREADABLE)
+
+
+def past_unreadable(todo: list[str], stream: Callable[[list[str]], Iterator[T]], failed: Callable[[str], T]) -> Iterator[T]:
+    """What `stream(commits)` yields for `todo`, going on past the commits git cannot read.
+
+    `stream` runs one git process over the commits it is given, in order, one item per commit;
+    when git fails on an object it cannot read, the commit it failed on (the first not yielded)
+    becomes `failed(sha)` and a new process takes the rest. Any other failure is raised.
+    """
+    while todo:
+        finished = 0
+        try:
+            for item in stream(todo):
+                finished += 1
+                yield item
+            return
+        except RepositoryError as e:
+            if not cannot_read_object(e):
+                raise
+        yield failed(todo[finished])
+        todo = todo[finished + 1:]
 
 
 MISSING = -1

@@ -15,7 +15,7 @@ from enum import Enum
 
 from ltm.extract.history.git_history import FORMAT, CommitRecord, parse_commit
 from ltm.errors import RepositoryError
-from ltm.extract.gitrepo import GitRepo, cannot_read_object, decode_path
+from ltm.extract.gitrepo import GitRepo, cannot_read_object, decode_path, past_unreadable
 
 NULL_BLOB = "0" * 40
 
@@ -154,18 +154,10 @@ def iter_changes(
             raise
     todo = [s for s in repo.run("rev-list", *_range(rev, since, max_commits, exclude), "--").split() if s not in done]
     stdin_args = ["log", "--no-walk=unsorted", "--stdin", f"--format={FORMAT}", *_DIFF]
-    while todo:
-        finished = 0
-        try:
-            for cc in _stream(repo, repo_key, stdin_args, stdin="".join(s + "\n" for s in todo).encode()):
-                finished += 1
-                yield cc
-            return
-        except RepositoryError as e:
-            if not cannot_read_object(e):
-                raise
-        failed, todo = todo[finished], todo[finished + 1:]
-        yield _without_lines(repo, repo_key, failed)
+    yield from past_unreadable(
+        todo, lambda shas: _stream(repo, repo_key, stdin_args, stdin="".join(s + "\n" for s in shas).encode()),
+        lambda sha: _without_lines(repo, repo_key, sha),
+    )
 
 
 def _stream(repo: GitRepo, repo_key: str, args: list[str], stdin: bytes | None = None) -> Iterator[CommitChanges]:
