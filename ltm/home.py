@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 
-from ltm.atomic import replace_json
+from ltm.atomic import replace_json, replace_text
 from ltm.errors import HomeError, LockedError, RepositoryError
 from ltm.ids import is_valid_repo_key
 from ltm.settings import HomeSettings
@@ -103,9 +102,7 @@ class Home:
             if not (self.dagster / "dagster.yaml").exists() or not self.registry_path.exists():
                 with self.lock("registry", timeout=60):  # a fresh home created by several processes at once
                     if not (self.dagster / "dagster.yaml").exists():
-                        tmp = self.dagster / "dagster.yaml.tmp"
-                        shutil.copyfile(_DAGSTER_YAML, tmp)
-                        os.replace(tmp, self.dagster / "dagster.yaml")  # never read half-copied
+                        replace_text(self.dagster / "dagster.yaml", _DAGSTER_YAML.read_text(encoding="utf-8"))
                     if not self.registry_path.exists():
                         replace_json(self.registry_path, {})
         except OSError as e:

@@ -14,18 +14,9 @@ from ltm.lake import Lake
 from ltm.vectors import VectorStore
 from pipelines.run import ingest_partitions
 from resources import EmbedderResource, HomeResource
-from tests.embed.openai_server import KEY, Fault, FakeOpenAI
+from tests.embed.openai_server import KEY, Fault
 
 SAMPLE_VECTORS = 2 + 6 + 2 + 3 + 1  # commits, functions, classes, modules, README doc memory (sample_repo)
-
-
-@pytest.fixture
-def server(monkeypatch):
-    s = FakeOpenAI().start()
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    monkeypatch.setenv("OPENAI_BASE_URL", s.base_url)
-    yield s
-    s.stop()
 
 
 def _cli(*args):

@@ -11,16 +11,6 @@ from ltm.query import HybridLTM
 from ltm.settings import HomeSettings, MemorySource
 from ltm.vectors import VectorStore
 from resources import EmbedderResource, HomeResource
-from tests.embed.openai_server import KEY, FakeOpenAI
-
-
-@pytest.fixture
-def server(monkeypatch):
-    s = FakeOpenAI().start()
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    monkeypatch.setenv("OPENAI_BASE_URL", s.base_url)
-    yield s
-    s.stop()
 
 
 def test_online_add_uses_the_model_and_dimension_the_home_records_like_the_pipeline(home_dir, server):
