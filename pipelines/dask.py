@@ -16,7 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-import dask.distributed
+try:
+    import dask.distributed
+except ImportError as e:  # an optional extra: say which
+    raise ImportError("pipelines.dask needs the `dask` extra: pip install 'hybrid-ltm[dask]'") from e
 from dagster import DagsterInstance, ExecutorDefinition, multiple_process_executor_requirements
 from dagster import _check as check
 from dagster._core.definitions.reconstruct import ReconstructableJob
