@@ -3,8 +3,9 @@
 from dagster import AssetExecutionContext, Config, MaterializeResult, asset
 from pydantic import Field
 
-from assets.metadata import materialized
+from assets.metadata import lake_table, materialized
 from assets.partitions import OWNERS, repos_partitions
+from assets.versions import code_version
 from ltm.bugs.szz import MAX_FILES
 from ltm.stages.bugs import stage_bugs
 from resources import HomeResource
@@ -24,6 +25,8 @@ class BugsConfig(Config):
     group_name="extract",
     kinds={"git", "parquet"},
     owners=OWNERS,
+    metadata=lake_table("Bug"),
+    code_version=code_version("ltm.stages.bugs", "ltm.bugs.szz"),
     description="Bug nodes with FIXES (evidence, confidence) from the fixing commits, AFFECTS on the functions "
     "they changed, INTRODUCED_BY from SZZ (one `git blame -w -M` per file with line ranges, only for fixes "
     "not derived by an earlier run), and "
@@ -36,4 +39,4 @@ def bugs(context: AssetExecutionContext, config: BugsConfig, home: HomeResource)
                        cache_dir=h.cache, full=config.full)
     for n, why in stats.bad_issue_lines:
         context.log.warning(f"issue export line {n} skipped: {why}")
-    return materialized(stats)
+    return materialized(stats, rows=stats.rows.get("Bug", 0))

@@ -6,7 +6,9 @@ from dagster import AssetExecutionContext, Config, MaterializeResult, asset
 from pydantic import Field
 
 from assets.metadata import materialized
+from assets.metadata import lake_table
 from assets.partitions import OWNERS, repos_partitions
+from assets.versions import code_version
 from ltm.extract.history.mine import DEFAULT_SKIP_PATTERNS
 from ltm.run_report import most_changed_functions, most_changed_markdown
 from ltm.stages.history import HistoryOptions, stage_history
@@ -37,6 +39,8 @@ class CommitsConfig(Config):
     group_name="extract",
     kinds={"git", "parquet"},
     owners=OWNERS,
+    metadata=lake_table("Commit"),
+    code_version=code_version("ltm.stages.history", "ltm.extract.history.mine"),
     description="Every commit of the branch (authors, dates with zone, message, kind), its per-file changes, "
     "PARENT_OF, function/class/file MODIFIES and RENAMED_FROM, mined incrementally by one streaming `git log`.",
 )
@@ -50,4 +54,4 @@ def commits(context: AssetExecutionContext, config: CommitsConfig, home: HomeRes
     stats = stage_history(h.repo_path(key), key, home.lake(), h.cache, opts)
     context.log.info(f"history of {key}: {stats.mode}, {stats.commits_mined} commits mined, tip {stats.tip[:12]}")
     changed = most_changed_markdown(most_changed_functions(home.lake(), key, stats.commits_mined))
-    return materialized(stats, markdown={"most_changed_functions": changed})
+    return materialized(stats, markdown={"most_changed_functions": changed}, rows=stats.commits_total)

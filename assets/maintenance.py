@@ -5,7 +5,9 @@ from datetime import timedelta
 from dagster import AssetCheckResult, AssetCheckSpec, Config, MaterializeResult, MetadataValue, asset
 from pydantic import Field
 
+from assets.metadata import row_count
 from assets.partitions import OWNERS
+from assets.versions import code_version
 from ltm.maintenance import run_maintenance
 from resources import HomeResource
 
@@ -21,6 +23,7 @@ class MaintenanceConfig(Config):
     group_name="maintenance",
     kinds={"lancedb", "kuzu"},
     owners=OWNERS,
+    code_version=code_version("ltm.maintenance"),
     check_specs=[AssetCheckSpec("index_coverage", asset="maintenance",
                                 description="Every key, full-text and vector index exists and covers every row.")],
     description="Compacts the LanceDB table (optimize, removal of versions past a safe retention), removes "
@@ -36,6 +39,7 @@ def maintenance(config: MaintenanceConfig, home: HomeResource) -> MaterializeRes
             "builds_removed": MetadataValue.json(report.builds_removed), "builds_kept": report.builds_kept,
             "vector_tables_dropped": MetadataValue.json(report.tables_dropped),
             "seconds": MetadataValue.float(round(report.seconds, 3)),
+            **row_count(report.vector_rows),
         },
         check_results=[AssetCheckResult(
             check_name="index_coverage", passed=report.indexes_complete,

@@ -7,8 +7,9 @@ run), before the graph build, so every build has the current links.
 
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 
-from assets.metadata import materialized
+from assets.metadata import lake_table, materialized, row_count
 from assets.partitions import OWNERS, repos_partitions
+from assets.versions import code_version
 from ltm.memory.backfill import backfill_links, sync_memory_vectors
 from ltm.memory.store import refresh_sources
 from ltm.stages.docs import stage_docs
@@ -21,18 +22,23 @@ from resources import EmbedderResource, HomeResource, LanceVectorsResource, Memo
     group_name="extract",
     kinds={"markdown", "parquet"},
     owners=OWNERS,
+    metadata=lake_table("Memory"),
+    code_version=code_version("ltm.stages.docs", "ltm.memory.docs"),
     description="Markdown and reStructuredText files at HEAD as Doc memories, one per heading "
     "(category architecture or guideline), in the repository's lake partition.",
 )
 def doc_memories(context: AssetExecutionContext, home: HomeResource) -> MaterializeResult:
     key = context.partition_key
-    return materialized(stage_docs(home.home().repo_path(key), key, home.lake()))
+    stats = stage_docs(home.home().repo_path(key), key, home.lake())
+    return materialized(stats, rows=stats.rows)
 
 
 @asset(
     group_name="memories",
     kinds={"parquet", "lancedb"},
     owners=OWNERS,
+    metadata=lake_table("Memory"),
+    code_version=code_version("ltm.memory.store", "ltm.memory.sources", "ltm.memory.backfill"),
     pool="lancedb",
     description="Memory sources re-read (those `ltm memory import` registered and the configured ones) "
     "into the lake partition `memories`, embedded (cached by text hash), and their vector rows made "
@@ -51,7 +57,7 @@ def imported_memories(
         metadata={"memories": stats.rows, "embedded_now": stats.embedded_now, "vector_rows": stats.upserted,
                   "deleted": stats.deleted, "sources": MetadataValue.json(reports),
                   "rebuilt_from_lake": MetadataValue.json(rebuilt),
-                  "summary": f"memories={stats.rows} embedded_now={stats.embedded_now}"}
+                  "summary": f"memories={stats.rows} embedded_now={stats.embedded_now}", **row_count(stats.rows)}
     )
 
 
@@ -60,6 +66,8 @@ def imported_memories(
     group_name="memories",
     kinds={"polars", "parquet"},
     owners=OWNERS,
+    metadata=lake_table("RELATES_TO_FUNCTION"),  # RELATES_TO_FILE and _CLASS have the same columns
+    code_version=code_version("ltm.memory.backfill", "ltm.memory.linking"),
     description="Backfill: every memory of the home relinked to the code of every repository "
     "(RELATES_TO_FILE / FUNCTION / CLASS); metadata shows links added and removed since the last run.",
 )
@@ -80,5 +88,6 @@ def memory_links(context: AssetExecutionContext, home: HomeResource) -> Material
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
             "summary": f"memories={stats.memories} links={stats.links} links_added={stats.added} "
             f"links_removed={stats.removed}",
+            **row_count(stats.links),
         }
     )

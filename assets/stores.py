@@ -1,22 +1,31 @@
 """Embeddings into the lake, then the shared stores: the Kuzu graph, LanceDB, reconciliation."""
 
+from datetime import timedelta
+
 from dagster import (
     AssetCheckResult,
     AssetCheckSeverity,
     AssetCheckSpec,
     AssetExecutionContext,
+    FreshnessPolicy,
     MaterializeResult,
     MetadataValue,
     asset,
 )
 
-from assets.metadata import materialized
+from assets.metadata import lake_table, lance_table, materialized, row_count
 from assets.partitions import OWNERS, repos_partitions
+from assets.retrying import EMBEDDINGS_RETRY, retry_only_if, retryable_embedding_error
+from assets.versions import code_version
 from ltm.reconcile import reconcile
 from ltm.run_report import reconciliation_markdown
 from ltm.stages.embeddings import embed_repo
 from ltm.vectors import VectorStore, vector_rows
 from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource
+
+# The stores are rebuilt by the nightly run: a day without a new build warns, more than two fail.
+STORE_WARN_WINDOW = timedelta(hours=26)
+STORE_FAIL_WINDOW = timedelta(hours=50)
 
 
 @asset(
@@ -25,15 +34,20 @@ from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVe
     group_name="embed",
     kinds={"python", "parquet"},
     owners=OWNERS,
+    metadata=lake_table("embeddings"),
+    code_version=code_version("ltm.stages.embeddings"),
+    retry_policy=EMBEDDINGS_RETRY,  # the network is here: a batch the embedder gave up on is tried again
     description="A vector for every embedded entity (functions, classes, modules, commits, bugs), batched and "
     "cached by (model, text hash) so unchanged texts are never embedded twice.",
 )
 def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: EmbedderResource) -> MaterializeResult:
     key = context.partition_key
     h = home.home()
-    model = embedder.embedder()
-    VectorStore(h.vectors).check_model(model.model_id, model.dim)  # refuse before paying for vectors
-    return materialized(embed_repo(home.lake(), key, model, h.cache / "embeddings"))
+    with retry_only_if(retryable_embedding_error):
+        model = embedder.embedder()
+        VectorStore(h.vectors).check_model(model.model_id, model.dim)  # refuse before paying for vectors
+        stats = embed_repo(home.lake(), key, model, h.cache / "embeddings")
+    return materialized(stats, rows=stats.rows)
 
 
 @asset(
@@ -42,6 +56,8 @@ def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: Emb
     group_name="stores",
     kinds={"kuzu"},
     owners=OWNERS,
+    code_version=code_version("ltm.graph.build", "ltm.graph.kuzu_store"),
+    freshness_policy=FreshnessPolicy.time_window(fail_window=STORE_FAIL_WINDOW, warn_window=STORE_WARN_WINDOW),
     pool="kuzu",
     description="A complete Kuzu build COPYed from the whole lake, count-checked, then switched in "
     "atomically (graph/CURRENT); readers keep the previous build until then.",
@@ -58,6 +74,7 @@ def graph(context: AssetExecutionContext, kuzu: KuzuGraphResource) -> Materializ
             "dangling_edges": MetadataValue.json(stats.dangling_edges),
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
             "summary": f"node_total={sum(stats.nodes.values())} edge_total={sum(stats.rels.values())}",
+            **row_count(sum(stats.nodes.values())),
         }
     )
 
@@ -68,6 +85,9 @@ def graph(context: AssetExecutionContext, kuzu: KuzuGraphResource) -> Materializ
     group_name="stores",
     kinds={"lancedb"},
     owners=OWNERS,
+    metadata=lance_table(),
+    code_version=code_version("ltm.vectors"),
+    freshness_policy=FreshnessPolicy.time_window(fail_window=STORE_FAIL_WINDOW, warn_window=STORE_WARN_WINDOW),
     pool="lancedb",
     description="The repository's vector rows upserted into LanceDB by vector_id, rows whose entity "
     "left the lake deleted, then BTree + full-text indexes and optimize().",
@@ -84,6 +104,7 @@ def vectors(context: AssetExecutionContext, home: HomeResource, lance: LanceVect
             "deleted": stats.deleted, "table_rows": stats.total_rows, "vector_index": stats.vector_index,
             "rebuilt_from_lake": MetadataValue.json(rebuilt),
             "summary": f"rows={stats.upserted} table_rows={stats.total_rows}",
+            **row_count(stats.upserted),
         }
     )
 
@@ -94,6 +115,7 @@ def vectors(context: AssetExecutionContext, home: HomeResource, lance: LanceVect
     group_name="stores",
     kinds={"kuzu", "lancedb"},
     owners=OWNERS,
+    code_version=code_version("ltm.reconcile"),
     check_specs=[
         AssetCheckSpec("graph_nodes_have_vector_rows", asset="reconciliation",
                        description="Every graph node with a vector_id has its row, naming the node back."),

@@ -4,7 +4,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from dagster import DagsterInstance, materialize
+from dagster import DagsterInstance, Failure, materialize
 
 from assets.stores import embeddings
 from cli import main
@@ -55,9 +55,10 @@ def test_other_dimension_is_refused_before_any_request_and_nothing_changes(repo,
     instance = DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("repos", [key])
     h = HomeResource(path=str(home_dir))
-    with pytest.raises(DimensionMismatchError, match="dimension 1536"):
+    with pytest.raises(Failure, match="dimension 1536") as failed:  # not retried: a retry cannot fix it
         materialize([embeddings], partition_key=key, instance=instance,
                     resources={"home": h, "embedder": EmbedderResource(home=h, provider="openai", dimensions=256)})
+    assert isinstance(failed.value.__cause__, DimensionMismatchError)
     assert len(server.requests) == requests
     assert Lake(home.lake).read("embeddings", key).equals(lake_before)
     assert VectorStore(home.vectors).model()["dim"] == 1536 and VectorStore(home.vectors).count() == SAMPLE_VECTORS
