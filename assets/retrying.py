@@ -5,7 +5,8 @@
 step whatever it raised, so the step body runs inside `retry_only_if`: an `LtmError` that no retry
 can fix (a missing path, a refused key, another model dimension) is re-raised as
 `Failure(allow_retries=False)` with the original as its cause, and the run fails at once with
-that one line. The wait before retry n is `delay * 2**(n-1)`, +/- up to the same amount of jitter.
+that one line. The wait before retry n is `delay * (2**n - 1)`, +/- up to `delay` of jitter (so
+that many partitions failing together do not come back together).
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from dagster import Backoff, Failure, Jitter, RetryPolicy
 from ltm.errors import BatchFailedError, LtmError, RepositoryError
 
 REPOSITORY_RETRY = RetryPolicy(max_retries=3, delay=5, backoff=Backoff.EXPONENTIAL, jitter=Jitter.PLUS_MINUS)
-"""A clone or fetch that failed: tried again after about 5, 10 and 20 seconds."""
+"""A clone or fetch that failed: tried again after about 5, 15 and 35 seconds."""
 
 EMBEDDINGS_RETRY = RetryPolicy(max_retries=2, delay=5, backoff=Backoff.EXPONENTIAL, jitter=Jitter.PLUS_MINUS)
 """A batch the embedder gave up on after its own retries (429, 5xx, timeouts): the step again after
-about 5 and 10 seconds; vectors already made are cached, so nothing is paid twice."""
+about 5 and 15 seconds; vectors already made are cached, so nothing is paid twice."""
 
 
 def network_repository_error(e: LtmError, remote: bool) -> bool:
