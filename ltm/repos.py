@@ -86,11 +86,11 @@ def _redact(text: str) -> str:
     return text
 
 
-def _git(args: list[str], what: str) -> str:
+def _git(args: list[str], what: str, timeout_s: float = GIT_TIMEOUT_S) -> str:
     try:
-        res = subprocess.run(["git", *args], capture_output=True, env=git_env(), timeout=GIT_TIMEOUT_S)
+        res = subprocess.run(["git", *args], capture_output=True, env=git_env(), timeout=timeout_s)
     except subprocess.TimeoutExpired as e:
-        raise RepositoryError(f"{what} timed out after {GIT_TIMEOUT_S}s: check the network and the URL") from e
+        raise RepositoryError(f"{what} timed out after {timeout_s:g}s: check the network and the URL") from e
     if res.returncode != 0:
         lines = res.stderr.decode(errors="replace").strip().splitlines()
         err = _redact(lines[-1] if lines else f"exit status {res.returncode}")
@@ -186,22 +186,24 @@ def sync_repository(home: Home, key: str) -> RepoState:
     return RepoState(key, path, url, repo.head(), repo.branch(), fetched)
 
 
-def remote_head(url: str) -> str:
-    """The sha HEAD points at in a remote repository (`git ls-remote`); a clear error if unreachable."""
+def remote_head(url: str, timeout_s: float = GIT_TIMEOUT_S) -> str:
+    """The sha HEAD points at in a remote repository (`git ls-remote`); a clear error if unreachable
+    or slower than `timeout_s`."""
     _check_url(url)
-    out = _git(["ls-remote", "--", url, "HEAD"], f"reading the head of {url}")
+    out = _git(["ls-remote", "--", url, "HEAD"], f"reading the head of {url}", timeout_s)
     if not out.strip():
         raise RepositoryError(f"{url} has no HEAD: push a default branch to it")
     return out.split()[0]
 
 
-def current_head(home: Home, key: str) -> str:
-    """The newest head of a registered repository, without writing anything (remote: ls-remote)."""
+def current_head(home: Home, key: str, timeout_s: float = GIT_TIMEOUT_S) -> str:
+    """The newest head of a registered repository, without writing anything (remote: ls-remote,
+    given up after `timeout_s`)."""
     entry = home.registry().get(key)
     if entry is None:
         home.repo_path(key)
     if entry.get("url"):
-        return remote_head(entry["url"])
+        return remote_head(entry["url"], timeout_s)
     return GitRepo(entry["path"]).head()
 
 

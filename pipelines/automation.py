@@ -3,7 +3,8 @@
 - `repos_yaml_sensor` registers what `<home>/repos.yaml` lists and adds it to the `repos`
   partitions (it launches nothing itself);
 - `head_moved_sensor` requests an ingest run for a repository whose branch head moved, with
-  run_key `<repo>@<sha>`, so Dagster never runs the same head twice;
+  run_key `<repo>@<sha>`, so Dagster never runs the same head twice; heads are read in parallel,
+  each given up after `head_timeout_s` (a hung remote is logged and skipped, the others run);
 - `nightly_ingest` requests one incremental run per registered repository (cron and time zone
   from `build_definitions`, by default `$LTM_NIGHTLY_CRON` / `$LTM_TIMEZONE`, else 02:00 UTC);
 - `weekly_maintenance` materializes the `maintenance` asset.
@@ -11,6 +12,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any
 
 from dagster import (
@@ -33,6 +35,8 @@ from ltm.repos import add_repository, current_head, read_repos_yaml
 REPOS_YAML = "repos.yaml"
 NIGHTLY_CRON = "0 2 * * *"
 MAINTENANCE_CRON = "0 4 * * 0"
+HEAD_TIMEOUT_S = 20.0
+HEAD_WORKERS = 8
 
 Job = Any  # a job definition, or an asset job not yet resolved (define_asset_job)
 
@@ -81,7 +85,37 @@ def make_repos_yaml_sensor(home: str, status: DefaultSensorStatus) -> object:
     return repos_yaml_sensor
 
 
-def make_head_moved_sensor(home: str, job: Job, status: DefaultSensorStatus) -> object:
+def read_heads(h: Home, keys: list[str], timeout_s: float) -> tuple[dict[str, str], dict[str, str]]:
+    """Heads of the repositories `keys`, read at once by up to HEAD_WORKERS threads.
+
+    Returns (key -> sha, key -> why not). Each read is given `timeout_s` (git is killed then); the
+    whole call returns after about `timeout_s` even where git does not die, leaving that thread behind.
+    """
+    heads: dict[str, str] = {}
+    failed: dict[str, str] = {}
+    if not keys:
+        return heads, failed
+    pool = ThreadPoolExecutor(max_workers=min(HEAD_WORKERS, len(keys)), thread_name_prefix="ltm-head")
+    try:
+        futures = {pool.submit(current_head, h, key, timeout_s): key for key in keys}
+        # queued reads wait for a free thread: allow one timeout per round of workers, plus slack
+        rounds = -(-len(keys) // HEAD_WORKERS)
+        done, pending = wait(futures, timeout=timeout_s * rounds + 5)
+        for future in done:
+            key = futures[future]
+            try:
+                heads[key] = future.result()
+            except LtmError as e:
+                failed[key] = str(e)
+        for future in pending:
+            failed[futures[future]] = f"no answer in {timeout_s:g}s: check the network and the URL"
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+    return heads, failed
+
+
+def make_head_moved_sensor(home: str, job: Job, status: DefaultSensorStatus,
+                           head_timeout_s: float = HEAD_TIMEOUT_S) -> object:
     """A sensor that requests a run when a registered repository's head differs from the last one seen."""
 
     @sensor(
@@ -91,22 +125,23 @@ def make_head_moved_sensor(home: str, job: Job, status: DefaultSensorStatus) -> 
         default_status=status,
         description="Launches an ingest run for every registered repository whose branch head moved "
         "(run_key = repository@sha: the same head never runs twice). Remote heads are read with "
-        "`git ls-remote`, so nothing is fetched until the run.",
+        f"`git ls-remote` in parallel, each given {head_timeout_s:g} s, so nothing is fetched until the run "
+        "and one hung remote delays no other.",
     )
     def head_moved_sensor(context: SensorEvaluationContext) -> SensorResult | SkipReason:
         h = _home(home)
         keys = _registered_partitions(context, h)
         if not keys:
             return SkipReason("no registered repository is a `repos` partition yet")
-        requests = []
-        for key in keys:
-            try:
-                sha = current_head(h, key)
-            except LtmError as e:
-                context.log.warning(f"cannot read the head of {key}: {e}")
-                continue
-            requests.append(RunRequest(run_key=f"{key}@{sha}", partition_key=key,
-                                       tags={"ltm/trigger": "head_moved", "ltm/head": sha}))
+        heads, failed = read_heads(h, keys, head_timeout_s)
+        for key, why in sorted(failed.items()):
+            context.log.warning(f"cannot read the head of {key}: {why}")
+        requests = [
+            RunRequest(run_key=f"{key}@{sha}", partition_key=key, tags={"ltm/trigger": "head_moved", "ltm/head": sha})
+            for key, sha in sorted(heads.items())
+        ]
+        if not requests:
+            return SkipReason(f"no head could be read: {'; '.join(f'{k}: {w}' for k, w in sorted(failed.items()))}")
         return SensorResult(run_requests=requests)
 
     return head_moved_sensor

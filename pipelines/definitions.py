@@ -16,7 +16,9 @@ from dagster import (
 
 from assets import ALL_ASSETS, MAINTENANCE_ASSETS
 from assets.partitions import repos_partitions
+from pipelines.alerts import make_failure_sensor
 from pipelines.automation import (
+    HEAD_TIMEOUT_S,
     MAINTENANCE_CRON,
     NIGHTLY_CRON,
     make_head_moved_sensor,
@@ -38,6 +40,7 @@ def build_definitions(
     nightly_cron: str | None = None,
     timezone: str | None = None,
     automation: bool | None = None,
+    head_timeout_s: float | None = None,
 ) -> Definitions:
     """Definitions bound to a home (empty: $LTM_HOME, else ./.ltm) and an embedder provider.
 
@@ -45,7 +48,9 @@ def build_definitions(
     Dagster's multiprocess executor with steps forked from a warm server (`pipelines.executor`);
     `$LTM_EXECUTOR=in_process`: every step in the run's own process. `nightly_cron` / `timezone` default to `$LTM_NIGHTLY_CRON` /
     `$LTM_TIMEZONE`, else 02:00 UTC. Sensors and schedules start stopped (turn them on in the UI)
-    unless `automation` is True or `$LTM_AUTOMATION=on`.
+    unless `automation` is True or `$LTM_AUTOMATION=on`. `head_timeout_s` (default `$LTM_HEAD_TIMEOUT_S`,
+    else 20) is how long the head-moved sensor waits for one remote's `git ls-remote`. The
+    `run_failure_webhook` sensor posts failed runs to `$LTM_FAILURE_WEBHOOK` (`pipelines.alerts`).
     The OpenAI key is read from $OPENAI_API_KEY when the run starts; to bind it explicitly use
     `EmbedderResource(api_key=EnvVar("OPENAI_API_KEY"))`.
     """
@@ -56,6 +61,7 @@ def build_definitions(
     cron = nightly_cron or os.environ.get("LTM_NIGHTLY_CRON") or NIGHTLY_CRON
     tz = timezone or os.environ.get("LTM_TIMEZONE") or "UTC"
     on = automation if automation is not None else os.environ.get("LTM_AUTOMATION", "").lower() in ("1", "on", "true")
+    head_timeout_s = head_timeout_s or _seconds("LTM_HEAD_TIMEOUT_S", HEAD_TIMEOUT_S)
     sensor_status = DefaultSensorStatus.RUNNING if on else DefaultSensorStatus.STOPPED
     schedule_status = DefaultScheduleStatus.RUNNING if on else DefaultScheduleStatus.STOPPED
     ingest = define_asset_job(
@@ -72,7 +78,11 @@ def build_definitions(
     return Definitions(
         assets=[*ALL_ASSETS, *MAINTENANCE_ASSETS],
         jobs=[ingest, maintenance],
-        sensors=[make_repos_yaml_sensor(home, sensor_status), make_head_moved_sensor(home, ingest, sensor_status)],
+        sensors=[
+            make_repos_yaml_sensor(home, sensor_status),
+            make_head_moved_sensor(home, ingest, sensor_status, head_timeout_s),
+            make_failure_sensor(sensor_status),
+        ],
         schedules=[
             make_nightly_schedule(home, ingest, cron, tz, schedule_status),
             make_maintenance_schedule(maintenance, MAINTENANCE_CRON, tz, schedule_status),
@@ -86,6 +96,17 @@ def build_definitions(
             "memory_sources": MemorySourcesResource(),
         },
     )
+
+
+def _seconds(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        value = -1.0
+    if value <= 0:
+        raise ValueError(f"${name}={raw!r} is not a number of seconds above 0: set it like {name}=20, or unset it")
+    return value
 
 
 defs = build_definitions()

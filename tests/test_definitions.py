@@ -29,7 +29,12 @@ def test_definitions_load_with_every_stage_described_and_owned():
         assert repo.asset_graph.get(check).description, check
     assert defs.resolve_job_def(INGEST_JOB).partitions_def.name == "repos"
     assert repo.asset_graph.get(AssetKey("graph")).pools == {"kuzu"}
-    assert {s.name for s in defs.sensors} == {"repos_yaml_sensor", "head_moved_sensor"}
+    assert {s.name for s in defs.sensors} == {"repos_yaml_sensor", "head_moved_sensor", "run_failure_webhook"}
+    # the network-bound steps retry; the stores say how fresh they must be
+    retries = {k for k in keys if defs.resolve_assets_def(AssetKey(k)).op.retry_policy}
+    assert retries == {"repository", "embeddings"}
+    fresh = {k for k in keys if repo.asset_graph.get(AssetKey(k)).freshness_policy}
+    assert fresh == {"graph", "vectors"}
     assert {s.name for s in defs.schedules} == {"nightly_ingest", "weekly_maintenance"}
     assert "maintenance" not in {k.to_user_string() for k in defs.resolve_job_def(INGEST_JOB).asset_layer.executable_asset_keys}
 

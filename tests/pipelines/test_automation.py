@@ -108,3 +108,41 @@ def test_backfill_of_three_partitions_materializes_all_of_them(tmp_path):
     with open_current(home.graph) as conn:
         names = sorted(r[0] for r in query(conn, "MATCH (f:Function) RETURN f.name"))
     assert names == ["fn_blue", "fn_green", "fn_red"]
+
+
+def test_a_hung_remote_does_not_stall_the_head_sensor_tick(tmp_path):
+    import socket
+    import threading
+    import time
+
+    held: list[socket.socket] = []
+    server = socket.create_server(("127.0.0.1", 0))  # accepts, never answers: a remote that hangs
+
+    def accept() -> None:
+        while True:
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    alpha = small_repo(tmp_path / "alpha", "a")
+    home = Home.resolve(tmp_path / "home").create()
+    port = server.getsockname()[1]
+    hung = [add_repository(home, f"http://127.0.0.1:{port}/team/hung{i}.git", clone=False) for i in range(3)]
+    keys = [*hung, add_repository(home, str(alpha.path))]
+    sensor = build_definitions(home=str(home.root), head_timeout_s=3).resolve_sensor_def("head_moved_sensor")
+    try:
+        with instance_for_test() as instance:
+            instance.add_dynamic_partitions("repos", keys)
+            started = time.monotonic()
+            result = sensor(build_sensor_context(instance=instance))
+            elapsed = time.monotonic() - started
+    finally:
+        server.close()
+        for s in held:
+            s.close()
+    # read in parallel: about one timeout (3 s), not three in turn (9 s), nor git's own hour
+    assert elapsed < 8, elapsed
+    assert len(held) >= 3, "git never reached the hung remotes"
+    assert [(r.partition_key, r.run_key) for r in result.run_requests] == [("alpha", f"alpha@{alpha.head()}")]
