@@ -1,7 +1,8 @@
-"""`ltm ui`: the Dagster web UI on a home."""
+"""`ltm ui`: the Dagster web UI on a home, served by `dg dev` (webserver, daemon and code server)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -30,20 +31,45 @@ def ui(port: int, host: str, allow_unauthenticated: bool, home: str | None) -> N
             f"--host {host} would serve the Dagster UI, which has no login, beyond this machine: keep the default "
             "127.0.0.1 (reach it through an SSH tunnel), or pass --allow-unauthenticated if that is what you want"
         )
+    if importlib.util.find_spec("dagster_webserver") is None:
+        raise click.ClickException("the web UI needs the `ui` extra: pip install 'hybrid-ltm[ui]'")
     h = Home.resolve(home).require()
     home_instance(h)  # storage created under the home's lock
-    # `dagster dev` tells its user to run `dg dev` instead, which only works from the project's source
-    # folder: the notice is not for someone who typed `ltm ui`, so it is filtered out (by its text).
-    warnings = ",".join(filter(None, [os.environ.get("PYTHONWARNINGS"), "ignore:Function `dev_command` is superseded"]))
-    env = {**os.environ, "DAGSTER_HOME": str(h.dagster), "LTM_HOME": str(h.root), "PYTHONWARNINGS": warnings}
-    exe = Path(sys.executable).with_name("dagster")
-    args = [str(exe), "dev", "-m", "pipelines.definitions", "-a", "defs", "-h", host, "-p", str(port)]
+    env = {**os.environ, "DAGSTER_HOME": str(h.dagster), "LTM_HOME": str(h.root)}
+    args = _command(host, port, env)
     click.echo(f"Dagster UI for {h.root} on http://{host}:{port}", err=True)
+    click.echo(f"the asset graph, every group expanded: http://{host}:{port}{asset_graph_path()}", err=True)
     if not _loopback(host):
         click.echo(f"warning: the UI on {host} has no login: anyone who can reach port {port} can read this "
                    "home's runs and launch new ones", err=True)
     os.chdir(h.dagster)  # not a folder with a dagster.yaml of its own, which Dagster would warn is ignored
     os.execve(args[0], args, env)
+
+
+def _command(host: str, port: int, env: dict[str, str]) -> list[str]:
+    """`dg dev` on the pipeline's definitions (webserver, daemon, code server); where dagster-dg-cli is
+    missing, the older `dagster dev` with a line saying so. `env` gets what the fallback needs."""
+    target = ["-m", "pipelines.definitions", "-a", "defs", "-h", host, "-p", str(port)]
+    dg = Path(sys.executable).with_name("dg")
+    if dg.exists():
+        return [str(dg), "dev", *target]
+    click.echo("note: `dg` (dagster-dg-cli, in the `ui` extra) is not installed: starting `dagster dev` "
+               "instead; pip install 'hybrid-ltm[ui]' to use `dg dev`", err=True)
+    # `dagster dev` tells its user to run `dg dev`, which is what the note above already says
+    env["PYTHONWARNINGS"] = ",".join(filter(None, [env.get("PYTHONWARNINGS"),
+                                                    "ignore:Function `dev_command` is superseded"]))
+    return [str(Path(sys.executable).with_name("dagster")), "dev", *target]
+
+
+def asset_graph_path() -> str:
+    """The UI's global asset graph with every asset group expanded (the UI collapses them when there
+    are several; it keeps the expanded groups in the `expanded` query parameter)."""
+    from urllib.parse import quote
+
+    from pipelines.definitions import defs
+
+    groups = sorted({node.group_name for node in defs.get_repository_def().asset_graph.asset_nodes})
+    return "/asset-groups?expanded=" + quote(",".join(f"global@global:{g}" for g in groups), safe=",@:")
 
 
 def _loopback(host: str) -> bool:
