@@ -1,4 +1,5 @@
-"""The Dagster web UI in a real headless Chromium: our assets and the finished run are shown.
+"""The Dagster web UI in a real headless Chromium: our assets, their row counts and columns, and the
+finished run are shown.
 
 Chromium is Debian's (`apt-get install chromium chromium-driver`, done by `make test` where it is
 missing); Playwright only drives it and never downloads a browser.
@@ -17,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
+from cli.ui import asset_graph_path
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("LTM_CHROMIUM", "/usr/bin/chromium"))
@@ -25,6 +27,11 @@ CHECKS = {  # check -> its description, shown in the detail pane once the check 
     "graph_nodes_have_vector_rows": "Every graph node with a vector_id has its row, naming the node back.",
     "vector_rows_have_graph_nodes": "Every vector row's graph_entity_id is a node carrying that vector_id.",
 }
+# asset -> the sample repository's rows in it (tests/builder.py), and columns of its lake table with their types
+ASSET_PAGES = [
+    ("commits", 2, {"sha": "string", "author_name": "string", "committed_at": "timestamp[us, tz=UTC]"}),
+    ("code_entities", 6, {"qualified_name": "string", "line_start": "int32"}),
+]
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -93,6 +100,23 @@ def test_web_ui_shows_our_assets_and_the_successful_run(repo, tmp_path, chromium
 
             page.screenshot(path=str(tmp_path / "asset-graph.png"), full_page=True)
 
+            # the global asset graph as `ltm ui` links it: every group expanded, every asset a node
+            page.goto(f"{base}{asset_graph_path()}", wait_until="domcontentloaded")
+            for name in ASSETS + ["bugs", "doc_memories", "imported_memories", "memory_links", "maintenance"]:
+                page.get_by_text(name, exact=True).first.wait_for(state="visible")
+
+            # an asset's page: the row count of its last materialization and the lake table's columns
+            for asset, rows, columns in ASSET_PAGES:
+                page.goto(f"{base}/assets/{asset}", wait_until="domcontentloaded")
+                page.get_by_text("Columns", exact=True).first.wait_for(state="visible")
+                page.get_by_text("Row count", exact=True).first.wait_for(state="visible")
+                text = page.inner_text("body")
+                assert re.search(rf"Row count\s+{rows}\s", text), (asset, text[:2000])
+                for column, kind in columns.items():
+                    page.get_by_text(column, exact=True).first.wait_for(state="visible")
+                    assert re.search(rf"\n{re.escape(column)}\s+{re.escape(kind)}\s", text), (asset, column)
+            page.screenshot(path=str(tmp_path / "asset-page.png"), full_page=True)
+
             page.goto(f"{base}/runs/{run_id}", wait_until="domcontentloaded")
             page.get_by_text("Success", exact=True).first.wait_for(state="visible")
             page.get_by_text(re.compile(r"^Succeeded \(\d+\)$")).first.wait_for(state="visible")
@@ -128,3 +152,4 @@ def test_web_ui_shows_our_assets_and_the_successful_run(repo, tmp_path, chromium
     assert (tmp_path / "asset-graph.png").stat().st_size > 10_000
     assert (tmp_path / "run.png").stat().st_size > 10_000
     assert (tmp_path / "checks.png").stat().st_size > 10_000
+    assert (tmp_path / "asset-page.png").stat().st_size > 10_000
