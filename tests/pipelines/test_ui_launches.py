@@ -1,6 +1,6 @@
 """Runs and backfills launched the way the web UI launches them, against `ltm ui` on a real home.
 
-`ltm ui` is `dagster dev`: the webserver, the daemon (run queue, backfills) and a code server,
+`ltm ui` is `dg dev`: the webserver, the daemon (run queue, backfills) and a code server,
 with the home's own `dagster.yaml` (QueuedRunCoordinator, pools `kuzu` / `lancedb` of one slot).
 The test talks to the webserver's GraphQL API, as the UI's buttons do, and each run uses the
 job's real default executor (multiprocess, steps forked from a warm server).
@@ -31,7 +31,7 @@ from pipelines.run import add_partitions
 from tests.builder import RepoBuilder
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCATION, REPOSITORY = "pipelines.definitions:defs", "__repository__"  # `dagster dev -m ... -a defs`
+LOCATION, REPOSITORY = "pipelines.definitions:defs", "__repository__"  # `dg dev -m ... -a defs`
 QUEUE_PAIR, BACKFILL = ["left", "right"], ["red", "green", "blue"]
 WORKSPACE = "{ workspaceOrError { ... on Workspace { locationEntries { name loadStatus " \
             "locationOrLoadError { __typename } } } } }"
@@ -69,7 +69,7 @@ def ui(tmp_path_factory):
     add_partitions(home, keys)
     port, log = _free_port(), tmp / "ltm-ui.log"
     with open(log, "w") as out:
-        proc = subprocess.Popen(  # its own session, so every process `dagster dev` starts is stopped with it
+        proc = subprocess.Popen(  # its own session, so every process `dg dev` starts is stopped with it
             [sys.executable, "-m", "cli", "ui", "--home", str(home.root), "--port", str(port)],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
@@ -104,9 +104,12 @@ def ui(tmp_path_factory):
 
 
 def test_ui_starts_without_warnings_about_its_own_launch(ui):
-    """`ltm ui` runs `dagster dev`, which would tell the user to use `dg dev` and warn about a dagster.yaml."""
+    """`ltm ui` runs `dg dev` (`dagster dev` would tell the user to use `dg dev`), without a warning about a
+    dagster.yaml; the home's instance config turns on run monitoring and freshness evaluation."""
     text = ui[3].read_text()
     assert "Serving dagster-webserver" in text
+    assert "'MonitoringDaemon'" in text and "'FreshnessDaemon'" in text
+    assert "/asset-groups?expanded=" in text
     assert "superseded" not in text and "dagster.yaml" not in text, text[-3000:]
 
 
