@@ -1,8 +1,8 @@
 """Run-failure notification: a failed run of this code location is posted to a webhook.
 
-The webhook's URL comes from `$LTM_FAILURE_WEBHOOK` (read when the sensor runs, so a daemon
-started before it was set picks it up after a restart of the code location); without it the
-sensor skips. The body is JSON with a Slack-compatible `text` line plus the run's id, job,
+The webhook's URL comes from `$LTM_FAILURE_WEBHOOK`, read when the sensor runs; without it the
+sensor skips. It starts running by itself where the variable is set when the definitions load
+(else with the other sensors, `$LTM_AUTOMATION`, or from the UI). The body is JSON with a Slack-compatible `text` line plus the run's id, job,
 partition and error, posted with the standard library (`urllib`). A webhook URL usually carries
 its secret in the path or query, so only its scheme and host are ever logged or put in an error.
 A post that fails raises: the tick shows the error and Dagster offers the same run again next tick.
@@ -65,12 +65,16 @@ def post_json(url: str, payload: dict[str, Any], timeout_s: float = POST_TIMEOUT
 
 
 def make_failure_sensor(status: DefaultSensorStatus) -> object:
-    """A run-failure sensor over every job of this code location that posts to `$LTM_FAILURE_WEBHOOK`."""
+    """A run-failure sensor over every run of the instance (the UI's, the daemon's and `ltm ingest`'s)
+    that posts to `$LTM_FAILURE_WEBHOOK`. Build it RUNNING where that variable is set."""
 
     @run_failure_sensor(
         name="run_failure_webhook",
         default_status=status,
         minimum_interval_seconds=30,
+        # the home's instance holds only this pipeline's runs; runs made by `ltm ingest` (in-process,
+        # without a code location) are matched only this way
+        monitor_all_code_locations=True,
         description=f"Posts every failed run (id, job, partition, error) as JSON to the webhook in "
         f"${WEBHOOK_ENV}; skips when it is not set. Only the URL's host is ever logged.",
     )

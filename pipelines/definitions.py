@@ -16,7 +16,7 @@ from dagster import (
 
 from assets import ALL_ASSETS, MAINTENANCE_ASSETS
 from assets.partitions import repos_partitions
-from pipelines.alerts import make_failure_sensor
+from pipelines.alerts import WEBHOOK_ENV, make_failure_sensor
 from pipelines.automation import (
     HEAD_TIMEOUT_S,
     MAINTENANCE_CRON,
@@ -81,7 +81,7 @@ def build_definitions(
         sensors=[
             make_repos_yaml_sensor(home, sensor_status),
             make_head_moved_sensor(home, ingest, sensor_status, head_timeout_s),
-            make_failure_sensor(sensor_status),
+            make_failure_sensor(DefaultSensorStatus.RUNNING if on or os.environ.get(WEBHOOK_ENV) else sensor_status),
         ],
         schedules=[
             make_nightly_schedule(home, ingest, cron, tz, schedule_status),

@@ -118,3 +118,27 @@ def test_a_refusing_webhook_is_an_error_that_names_only_its_host(repo, tmp_path,
     message = str(raised.value)
     assert "HTTP 500" in message and "127.0.0.1" in message and WEBHOOK_ENV in message
     assert "s3cr3t" not in message and len(hook.posts) == 1
+
+
+def test_the_sensor_tick_posts_a_failed_in_process_run_once(repo, tmp_path, hook, monkeypatch):
+    """What the daemon does: ticks over the instance's event log. A run made in-process (as `ltm
+    ingest` makes them, with no code location) is posted once; the next tick posts nothing again."""
+    from dagster import build_sensor_context
+
+    monkeypatch.setenv(WEBHOOK_ENV, hook.url)
+    defs, key = _failed_run(repo, tmp_path)
+    sensor = defs.resolve_sensor_def("run_failure_webhook")
+    assert sensor.default_status.name == "RUNNING"  # the variable is set: it needs no switching on
+    with instance_for_test() as instance:
+        instance.add_dynamic_partitions("repos", [key])
+
+        def tick(cursor):
+            return sensor.evaluate_tick(build_sensor_context(
+                instance=instance, cursor=cursor, repository_def=defs.get_repository_def()))
+
+        first = tick(None)  # starts from now
+        result = defs.resolve_job_def(INGEST_JOB).execute_in_process(
+            partition_key=key, instance=instance, raise_on_error=False)
+        second = tick(first.cursor)
+        tick(second.cursor)
+    assert [body["run_id"] for _, body in hook.posts] == [result.run_id]
