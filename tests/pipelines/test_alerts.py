@@ -6,7 +6,9 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from dagster import DagsterEventType, SkipReason, build_run_status_sensor_context
+from dagster import DagsterEventType, SensorEvaluationContext, SkipReason, build_run_status_sensor_context
+from dagster._core.remote_origin import InProcessCodeLocationOrigin
+from dagster._core.types.loadable_target_origin import LoadableTargetOrigin
 from dagster._core.test_utils import instance_for_test
 
 from ltm.home import Home
@@ -15,6 +17,8 @@ from pipelines.alerts import WEBHOOK_ENV
 from pipelines.definitions import INGEST_JOB, build_definitions
 
 SECRET = "T000/B000/s3cr3t-token"
+LOCATION = InProcessCodeLocationOrigin(LoadableTargetOrigin(module_name="pipelines.definitions", attribute="defs"),
+                                       location_name="pipelines.definitions:defs")
 
 
 class Hook:
@@ -123,8 +127,6 @@ def test_a_refusing_webhook_is_an_error_that_names_only_its_host(repo, tmp_path,
 def test_the_sensor_tick_posts_a_failed_in_process_run_once(repo, tmp_path, hook, monkeypatch):
     """What the daemon does: ticks over the instance's event log. A run made in-process (as `ltm
     ingest` makes them, with no code location) is posted once; the next tick posts nothing again."""
-    from dagster import build_sensor_context
-
     monkeypatch.setenv(WEBHOOK_ENV, hook.url)
     defs, key = _failed_run(repo, tmp_path)
     sensor = defs.resolve_sensor_def("run_failure_webhook")
@@ -132,9 +134,11 @@ def test_the_sensor_tick_posts_a_failed_in_process_run_once(repo, tmp_path, hook
     with instance_for_test() as instance:
         instance.add_dynamic_partitions("repos", [key])
 
-        def tick(cursor):
-            return sensor.evaluate_tick(build_sensor_context(
-                instance=instance, cursor=cursor, repository_def=defs.get_repository_def()))
+        def tick(cursor):  # as the daemon builds it: the sensor lives in a code location
+            return sensor.evaluate_tick(SensorEvaluationContext(
+                instance_ref=None, last_tick_completion_time=None, last_run_key=None, cursor=cursor,
+                repository_name="__repository__", repository_def=defs.get_repository_def(), instance=instance,
+                sensor_name=sensor.name, code_location_origin=LOCATION))
 
         first = tick(None)  # starts from now
         result = defs.resolve_job_def(INGEST_JOB).execute_in_process(
