@@ -46,3 +46,15 @@ def test_dagster_validates_the_workspace(tmp_path):
         timeout=300,
     )
     assert res.returncode == 0, res.stderr[-2000:]
+
+
+def test_a_home_instance_retries_crashed_runs_and_watches_running_ones(tmp_path):
+    from ltm.home import Home
+    from pipelines.run import home_instance
+
+    instance = home_instance(Home.resolve(tmp_path / "home").create())
+    assert instance.run_retries_enabled and instance.run_retries_max_retries == 2
+    assert not instance.run_retries_retry_on_asset_or_op_failure  # failed steps have their own retry policies
+    assert instance.run_monitoring_enabled and instance.run_monitoring_max_runtime_seconds == 12 * 3600
+    assert instance.get_settings("freshness") == {"enabled": True}
+    assert (ROOT / "dagster.yaml").read_text() == (ROOT / "ltm" / "dagster_instance.yaml").read_text()
