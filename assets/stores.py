@@ -57,7 +57,9 @@ def graph(context: AssetExecutionContext, kuzu: KuzuGraphResource) -> Materializ
             "edge_total": sum(stats.rels.values()),
             "dangling_edges": MetadataValue.json(stats.dangling_edges),
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
-            "summary": f"node_total={sum(stats.nodes.values())} edge_total={sum(stats.rels.values())}",
+            "reused": stats.reused,
+            "summary": f"node_total={sum(stats.nodes.values())} edge_total={sum(stats.rels.values())}"
+                       + (" (lake unchanged: build kept)" if stats.reused else ""),
         }
     )
 
