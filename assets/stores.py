@@ -56,7 +56,7 @@ def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: Emb
     group_name="stores",
     kinds={"kuzu"},
     owners=OWNERS,
-    code_version=code_version("ltm.graph.build", "ltm.graph.kuzu_store"),
+    code_version=code_version("ltm.graph.build", "ltm.graph.inputs", "ltm.graph.kuzu_store"),
     freshness_policy=FreshnessPolicy.time_window(fail_window=STORE_FAIL_WINDOW, warn_window=STORE_WARN_WINDOW),
     pool="kuzu",
     description="A complete Kuzu build COPYed from the whole lake, count-checked, then switched in "
@@ -73,7 +73,9 @@ def graph(context: AssetExecutionContext, kuzu: KuzuGraphResource) -> Materializ
             "edge_total": sum(stats.rels.values()),
             "dangling_edges": MetadataValue.json(stats.dangling_edges),
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
-            "summary": f"node_total={sum(stats.nodes.values())} edge_total={sum(stats.rels.values())}",
+            "reused": stats.reused,
+            "summary": f"node_total={sum(stats.nodes.values())} edge_total={sum(stats.rels.values())}"
+                       + (" (lake unchanged: build kept)" if stats.reused else ""),
             **row_count(sum(stats.nodes.values())),
         }
     )

@@ -1,9 +1,15 @@
 """Time one full ingest of a repository, stage by stage, against the raw `git log` floor.
 
     .venv/bin/python bench/ingest.py PATH [--embedder hash|local]
+    .venv/bin/python bench/ingest.py --multi PATH PATH ... [--embedder hash]
 
 Prints one JSON object: seconds per stage (from the run's metadata), the whole run, and the time
 `git log --format=...` alone takes over the same history, measured in the same run.
+
+`--multi` measures what a run costs when little changed, as a user sees it (`ltm ingest` as a
+command, imports included), for the first repository: cold, again with nothing new, and after one
+new commit, in a home of its own and in a home holding every repository given. The repositories
+are cloned into a temporary folder first, so the new commit never touches the paths given.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -20,11 +27,54 @@ from ltm.repos import register_local
 from pipelines.run import ingest_partitions
 
 
+def _ltm(*args: object) -> float:
+    """Wall seconds of one `ltm` command in a fresh process."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "cli", *map(str, args)], check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    return round(time.perf_counter() - started, 2)
+
+
+def _new_commit(repo: Path, n: int) -> None:
+    (repo / f"bench_change_{n}.py").write_text(f"def bench_change_{n}():\n    return {n}\n")
+    subprocess.run(["git", "-C", str(repo), "add", "."], check=True)
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=bench", "-c", "user.email=bench@example.com",
+                    "commit", "-q", "-m", f"bench change {n}"], check=True)
+
+
+def multi(paths: list[Path], embedder: str) -> dict:
+    """No change and one new commit for paths[0], alone and beside the other repositories."""
+    with tempfile.TemporaryDirectory() as tmp:
+        clones = []
+        for p in paths:
+            clones.append(Path(tmp) / p.name)
+            subprocess.run(["git", "clone", "-q", str(p), str(clones[-1])], check=True)
+        first = clones[0]
+        out: dict = {"repo": str(paths[0]), "home_repos": len(paths), "embedder": embedder}
+        alone, shared = Path(tmp) / "alone", Path(tmp) / "shared"
+        out["alone_cold_s"] = _ltm("ingest", first, "--home", alone, "--embedder", embedder)
+        out["alone_no_change_s"] = _ltm("ingest", first, "--home", alone)
+        _new_commit(first, 1)
+        out["alone_one_commit_s"] = _ltm("ingest", first, "--home", alone)
+        out["shared_cold_s"] = {c.name: _ltm("ingest", c, "--home", shared, "--embedder", embedder) for c in clones}
+        out["shared_no_change_s"] = _ltm("ingest", first, "--home", shared)
+        _new_commit(first, 2)
+        out["shared_one_commit_s"] = _ltm("ingest", first, "--home", shared)
+        out["one_commit_ratio_shared_to_alone"] = round(out["shared_one_commit_s"] / out["alone_one_commit_s"], 2)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("repo", type=Path)
+    ap.add_argument("repo", type=Path, nargs="?")
+    ap.add_argument("--multi", type=Path, nargs="+", help="Repositories of one home; the first is measured.")
     ap.add_argument("--embedder", default="hash")
     args = ap.parse_args()
+    if args.multi:
+        print(json.dumps(multi(args.multi, args.embedder), indent=2))
+        return
+    if args.repo is None:
+        ap.error("give a repository path, or --multi PATH ...")
     started = time.perf_counter()
     subprocess.run(["git", "-C", str(args.repo), "log", "--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%B"],
                    stdout=subprocess.DEVNULL, check=True)

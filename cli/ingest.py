@@ -13,6 +13,7 @@ from cli.errors import user_errors
 from cli.options import home_option
 from ltm.embed.registry import PROVIDERS, check_credentials, make_embedder, provider_for_run
 from ltm.errors import IssueExportError
+from ltm import run_stamp
 from ltm.home import Home
 
 
@@ -36,7 +37,6 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
            home: str | None) -> None:
     from ltm.extract.gitrepo import GitRepo
     from ltm.repos import add_repository, is_url, remote_head
-    import pipelines.run as run_module
 
     h = Home.resolve(home)
     for p in paths:  # validate every input before the home is touched
@@ -55,12 +55,31 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
                 click.echo(f"  {asset:<15} {meta.get('summary', '')}", err=True)
             click.echo(f"done: {summary.repo} in {time.perf_counter() - started:.1f}s (run {summary.run_id})", err=True)
 
-        click.echo(f"ingesting {', '.join(keys)} into {h.root} ...", err=True)
         history = {k: v for k, v in {"branch": branch, "since": since, "max_commits": max_commits,
                                      "skip_patterns": list(skip) or None, "full": full_history or None}.items() if v}
         bugs = {k: v for k, v in {"issues_path": str(Path(issues).resolve()) if issues else None,
                                   "full": full_history or None}.items() if v} or None
-        run_module.ingest_partitions(h, keys, provider, on_done=report, commits_config=history, bugs_config=bugs)
+        options = {**history, "issues": bugs and bugs.get("issues_path")}
+        todo = keys if full_history else [k for k in keys if not _up_to_date(h, k, options)]
+        if not todo:
+            return
+        heads = {k: run_stamp.head_of(h, k, branch) for k in todo}
+        click.echo(f"ingesting {', '.join(todo)} into {h.root} ...", err=True)
+        import pipelines.run as run_module  # Dagster is imported only when there is a run to make
+
+        def done(summary: Any) -> None:
+            report(summary)
+            run_stamp.record(h, summary.repo, options, heads[summary.repo])
+
+        run_module.ingest_partitions(h, todo, provider, on_done=done, commits_config=history, bugs_config=bugs)
+
+
+def _up_to_date(h: Home, key: str, options: dict[str, Any]) -> bool:
+    stamp = run_stamp.unchanged(h, key, options)
+    if stamp:
+        click.echo(f"{key}: up to date at {stamp['head'][:12]}, nothing new since its last ingest "
+                   "(--full-history mines it again)", err=True)
+    return stamp is not None
 
 
 @main.command(help="Switch the home to another embedding model: re-embed every repository into a new vector "

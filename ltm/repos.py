@@ -24,11 +24,9 @@ import yaml
 from ltm import ids
 from ltm.errors import RepositoryError
 from ltm.extract.gitrepo import GitRepo
-from ltm.graph.build import build_graph, current_build
 from ltm.home import Home
 from ltm.lake import Lake
 from ltm.memory.records import MEMORY_PARTITION
-from ltm.vectors import VectorStore
 
 _SCP_LIKE = re.compile(r"^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:(?!//)")
 _URL_SCHEMES = ("http", "https", "ssh", "git", "file")
@@ -214,6 +212,9 @@ def remove_repository(home: Home, key: str, lock_timeout_s: float = 3600) -> dic
     only then are the registry entry and (for a URL) the mirror removed, so an interrupted
     removal is finished by running it again.
     """
+    from ltm.graph.build import build_graph, current_build  # the stores only here: `ltm ingest` with
+    from ltm.vectors import VectorStore  # nothing new answers before lancedb would have been imported
+
     entry = home.registry().get(key)
     if entry is None:
         home.repo_path(key)

@@ -27,7 +27,7 @@ def ingested(repo, home_dir) -> Home:
 
 def test_old_builds_go_current_stays_and_indexes_cover_every_row(ingested):
     for _ in range(3):
-        build_graph(ingested.graph, Lake(ingested.lake), retention=10)
+        build_graph(ingested.graph, Lake(ingested.lake), retention=10, reuse=False)
     assert len(list(builds_dir(ingested.graph).glob("*.kuzu"))) == 4
     current = current_build(ingested.graph)
     report = run_maintenance(ingested, timedelta(hours=1), graph_retention=1)

@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 from ltm.atomic import replace_text
 from ltm.errors import GraphError, HomeError
 from ltm.graph.centrality import scores, with_pagerank
+from ltm.graph import inputs as build_inputs
 from ltm.graph.fts import create_fts_indexes
 from ltm.graph.kuzu_store import open_database, query, schema_ddl
 from ltm.lake import Lake
@@ -38,6 +39,7 @@ class BuildStats:
     duplicate_edges: int = 0
     fts_indexes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    reused: bool = False  # the lake had not changed since the current build: nothing was built
 
 
 def _literal(path: Path) -> str:
@@ -224,12 +226,22 @@ def _verify_counts(conn, stats: BuildStats) -> None:
             raise GraphError(f"graph build has {got} {name} edges, expected {n}")
 
 
-def build_graph(graph_root: Path, lake: Lake, retention: int = 3) -> BuildStats:
-    """Build a complete graph from the lake, verify its counts, switch CURRENT to it."""
+def build_graph(graph_root: Path, lake: Lake, retention: int = 3, reuse: bool = True) -> BuildStats:
+    """Build a complete graph from the lake, verify its counts, switch CURRENT to it.
+
+    When the lake holds what the current build was made from (`ltm.graph.inputs`), the current
+    build is kept and its counts returned with `reused` set; `reuse=False` builds anew regardless.
+    """
     started = time.perf_counter()
     builds = builds_dir(graph_root)
     builds.mkdir(parents=True, exist_ok=True)
     _heal_pointer(graph_root)
+    digest = build_inputs.digest(lake)
+    current = current_build(graph_root)
+    kept = build_inputs.reusable(current, digest)
+    if reuse and current is not None and kept is not None:
+        return BuildStats(current.name.removesuffix(".kuzu"), kept["nodes"], kept["rels"], kept["dangling_edges"],
+                          seconds=time.perf_counter() - started, reused=True)
     check_space(graph_root)
     build_id = new_build_id()
     path, staging = builds / f"{build_id}.kuzu", builds / f"{build_id}.staging"
@@ -248,6 +260,7 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3) -> BuildStats:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     shutil.rmtree(staging, ignore_errors=True)
+    build_inputs.record(path, digest, {"nodes": stats.nodes, "rels": stats.rels, "dangling_edges": stats.dangling_edges})
     _switch(graph_root, path.name)
     prune_builds(graph_root, retention)
     stats.seconds = time.perf_counter() - started

@@ -63,7 +63,7 @@ def write_links(lake: Lake, links: pl.DataFrame, now: datetime) -> tuple[pl.Data
     keys = ["rel", "src", "dst"]
     merged = links.join(old, on=keys, how="left").with_columns(
         pl.col("linked_at").fill_null(pl.lit(now, dtype=pl.Datetime("us", "UTC")))
-    )
+    ).sort([*keys, "dst_label", "context", "relevance_score"])  # the same links give the same files, so an unchanged lake keeps its graph build
     added = links.join(old, on=keys, how="anti")
     removed = old.join(links, on=keys, how="anti")
     with lake.write(MEMORY_PARTITION) as w:

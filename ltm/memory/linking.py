@@ -216,7 +216,8 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
         .otherwise(pl.lit(PENALTY["elsewhere"]))
     )
     scored = hits.with_columns((pl.col("base") - tier).round(4).alias("relevance_score"))
-    best = scored.sort("relevance_score", descending=True).unique(["src", "id"], keep="first")
+    best = (scored.sort(["relevance_score", "key"], descending=[True, False])  # ties: the same link every run
+            .unique(["src", "id"], keep="first", maintain_order=True))
     return best.select(
         pl.col("label").replace_strict(RELS).alias("rel"), "src", pl.col("id").alias("dst"),
         pl.col("label").alias("dst_label"), "repo", "relevance_score",

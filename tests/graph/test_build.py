@@ -39,7 +39,7 @@ def test_build_copies_lake_and_switches_current(tmp_path):
 def test_rebuild_never_duplicates_and_prunes_old_builds(tmp_path):
     lake, root = _lake(tmp_path), tmp_path / "graph"
     for _ in range(4):
-        build_graph(root, lake, retention=2)
+        build_graph(root, lake, retention=2, reuse=False)
     with open_current(root) as conn:
         assert counts(conn)[1]["DEFINED_IN"] == 1
     assert len(list((root / "builds").glob("*.kuzu"))) == 2
@@ -78,3 +78,27 @@ def test_build_ids_sort_in_creation_order_within_one_second():
 
     made = [new_build_id() for _ in range(50)]
     assert sorted(made) == made and len(set(made)) == 50
+
+
+def test_unchanged_lake_keeps_the_current_build_and_any_change_builds_anew(tmp_path):
+    lake, root = _lake(tmp_path), tmp_path / "graph"
+    first = build_graph(root, lake)
+    again = build_graph(root, lake)
+    assert again.reused and again.build_id == first.build_id
+    assert again.nodes == first.nodes and again.rels == first.rels
+    assert len(list((root / "builds").glob("*.kuzu"))) == 1
+    with lake.write("r") as w:  # one more file in the lake: a new build that holds it
+        w.write("File", [{"id": "file:r:a.py", "repo": "r", "path": "a.py"}, {"id": "file:r:b.py", "repo": "r", "path": "b.py"}])
+    changed = build_graph(root, lake)
+    assert not changed.reused and changed.build_id != first.build_id and changed.nodes["File"] == 2
+
+
+def test_a_damaged_current_build_is_built_again_from_an_unchanged_lake(tmp_path):
+    lake, root = _lake(tmp_path), tmp_path / "graph"
+    first = build_graph(root, lake)
+    build = current_build(root)
+    build.write_bytes(b"\0" * build.stat().st_size)
+    healed = build_graph(root, lake)
+    assert not healed.reused and healed.build_id != first.build_id
+    with open_current(root) as conn:
+        assert counts(conn)[0]["Function"] == 2

@@ -154,7 +154,7 @@ def test_readers_keep_answering_while_a_graph_build_runs(fixture_home):
                 assert fresh.query("what calls parse_header", strategy="graph_only", filters=SVC)[0]["graph_entity_id"] == expected
         # A real build running in another thread while we query; CURRENT switches when it is done.
         answers, errors = [], []
-        worker = threading.Thread(target=lambda: build_graph(fixture_home.graph, Lake(fixture_home.lake)))
+        worker = threading.Thread(target=lambda: build_graph(fixture_home.graph, Lake(fixture_home.lake), reuse=False))
         worker.start()
         while worker.is_alive() or not answers:
             try:

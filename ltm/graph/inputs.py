@@ -1,0 +1,69 @@
+"""What a graph build was made from, so a build with the same inputs is never made twice.
+
+A build reads the node, past, side and relationship tables of the lake. Their bytes (the lake's
+writers are deterministic: the same rows give the same file), the schema and the code of the
+graph package make its digest, recorded beside the build with the build file's size and time.
+The next build with the same digest keeps the current build instead, unless that file changed
+since (a damaged build is built again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from ltm.lake import Lake
+from ltm.schema import NODE_TABLES, REL_TABLES, SIDE_TABLES
+
+_CODE = [Path(__file__).parent, Path(__file__).parents[1] / "schema.py"]
+
+
+def _tables() -> list[str]:
+    past = [t.past_table for t in NODE_TABLES.values() if t.past_table]
+    return sorted({*NODE_TABLES, *past, *(s.name for s in SIDE_TABLES.values()), *REL_TABLES})
+
+
+def _hash_file(h: "hashlib._Hash", path: Path, root: Path) -> None:
+    h.update(str(path.relative_to(root)).encode() + b"\0")
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+
+
+def digest(lake: Lake, engine: str = "kuzu") -> str:
+    """The digest of everything a build reads: the lake tables it copies, the schema, the graph code."""
+    h = hashlib.sha1(f"engine={engine}\n".encode())
+    for code in _CODE:
+        for f in sorted(code.glob("*.py")) if code.is_dir() else [code]:
+            _hash_file(h, f, code.parent)
+    for table in _tables():
+        for f in lake.files(table):
+            _hash_file(h, f, lake.root)
+    return h.hexdigest()
+
+
+def _sidecar(build: Path) -> Path:
+    return build.with_name(build.name + ".inputs.json")
+
+
+def _file_state(build: Path) -> list[int]:
+    st = build.stat()
+    return [st.st_size, st.st_mtime_ns]
+
+
+def record(build: Path, inputs: str, stats: dict[str, Any]) -> None:
+    """Note beside a finished build what it was made from and what it holds."""
+    _sidecar(build).write_text(json.dumps({"inputs": inputs, "file": _file_state(build), **stats}), encoding="utf-8")
+
+
+def reusable(build: Path | None, inputs: str) -> dict[str, Any] | None:
+    """The recorded counts of `build` when it was made from `inputs` and is untouched since, else None."""
+    if build is None:
+        return None
+    try:
+        noted = json.loads(_sidecar(build).read_text(encoding="utf-8"))
+        return noted if noted.get("inputs") == inputs and noted.get("file") == _file_state(build) else None
+    except (OSError, ValueError):
+        return None
