@@ -162,6 +162,16 @@ class Home:
                 "to use the defaults"
             ) from e
 
+    def graph_engine(self) -> str:
+        """The engine this home's graph builds use: the recorded one, else `LTM_GRAPH_ENGINE`, else kuzu.
+
+        Switching it (`ltm ingest --graph-engine`) rebuilds the graph from the lake; readers keep the
+        old build until the new one is complete."""
+        from ltm.graph.engine import default_engine, engine  # pyarrow: only for commands that build
+
+        recorded = self.settings().graph_engine
+        return engine(recorded).name if recorded else default_engine()
+
     def open_lake(self) -> "Lake":
         """The home's lake, redacting secrets as it writes unless the settings say `redact_secrets: false`."""
         from ltm.lake import Lake  # pyarrow: only for commands that write the lake

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 import pytest
 
 from ltm.errors import LtmError
-from ltm.graph.kuzu_store import open_database, query
+from ltm.graph.engine import open_database, query
 from ltm.home import Home
 from ltm.lake import Lake
 from ltm.memory.docs import chunk_document, doc_memory_rows
