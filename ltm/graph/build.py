@@ -38,6 +38,7 @@ class BuildStats:
     dangling_edges: dict[str, int] = field(default_factory=dict)
     duplicate_edges: int = 0
     fts_indexes: list[str] = field(default_factory=list)
+    fts_seconds: float = 0.0  # of `seconds`: creating the full-text indexes (none on ladybug)
     seconds: float = 0.0
 
 
@@ -254,7 +255,9 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: s
             keys = _copy_nodes(conn, lake, staging, stats)
             _copy_rels(conn, lake, staging, keys, stats)
             _verify_counts(conn, stats)
+            fts_started = time.perf_counter()
             stats.fts_indexes = create_fts_indexes(conn)
+            stats.fts_seconds = time.perf_counter() - fts_started
     except BaseException:
         _remove_build(path)
         shutil.rmtree(staging, ignore_errors=True)
