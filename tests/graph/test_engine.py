@@ -19,6 +19,8 @@ from ltm.graph.read import counts, open_current
 from tests.graph.test_build import _lake
 
 ROOT = Path(__file__).resolve().parents[2]
+# These pin both engines themselves (in subprocesses): the ladybug half of `make test` need not repeat them.
+both_pinned = pytest.mark.skipif(default_engine() != "kuzu", reason="pins both engines itself; run in the kuzu half")
 QUESTIONS = ["validate the token signature", "what calls parse_header", "who wrote the token code"]
 
 
@@ -41,6 +43,7 @@ def answers(home: Path) -> dict:
     return {"nodes": stats["nodes"], "rels": stats["rels"], "hits": hits}
 
 
+@both_pinned
 def test_both_engines_build_the_same_graph_from_the_same_repository(repo, tmp_path):
     seen = {}
     for name in ENGINES:
@@ -54,6 +57,7 @@ def test_both_engines_build_the_same_graph_from_the_same_repository(repo, tmp_pa
     assert seen["ladybug"] == seen["kuzu"]
 
 
+@both_pinned
 def test_switching_engine_rebuilds_from_the_lake_and_readers_keep_the_old_build(repo, tmp_path):
     home = tmp_path / "home"
     ltm("ingest", repo.path, "--home", home, "--embedder", "hash", engine_env="kuzu")
@@ -98,6 +102,7 @@ def test_a_second_engine_in_one_process_is_refused_with_the_reason(tmp_path):
     assert current_build(tmp_path / "other") is None and list_builds(tmp_path / "other") == []
 
 
+@both_pinned
 def test_why_the_refusal_exists_the_two_native_libraries_crash_together(tmp_path):
     script = (f"import kuzu, ladybug\nkuzu.Database({str(tmp_path / 'a.kuzu')!r})\n"
               f"ladybug.Database({str(tmp_path / 'b.lbug')!r})\nprint('both loaded')")
