@@ -34,7 +34,7 @@ browser:
 	fi
 
 ## make test: set up and run the whole suite, then the graph, retrieval, memory and reconciliation
-## tests again on the LadybugDB engine (#23; about a minute and a half on 2 cores)
+## tests again on the LadybugDB engine (#23; about 35 s on 2 cores)
 LADYBUG_TESTS ?= tests/graph tests/retrieval tests/memory tests/test_vectors.py
 test: install browser
 	$(BIN)/python -m pytest
