@@ -124,3 +124,17 @@ def test_a_build_file_of_the_other_engine_is_refused_before_it_is_read(tmp_path)
     with pytest.raises(GraphError, match="not a kuzu database"):
         with open_database(fake, read_only=True):
             pass
+
+
+def test_a_home_that_recorded_no_engine_keeps_the_engine_of_its_build(tmp_path, monkeypatch):
+    from ltm.home import Home
+
+    home = Home(tmp_path / "home")
+    home.create()
+    build_graph(home.graph, _lake(tmp_path))  # this run's engine, as a home from before engines were recorded
+    built = default_engine()
+    other = next(e for e in ENGINES if e != built)
+    monkeypatch.setenv("LTM_GRAPH_ENGINE", other)
+    assert home.graph_engine() == built
+    home.update_settings(graph_engine=other)
+    assert home.graph_engine() == other
