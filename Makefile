@@ -33,9 +33,12 @@ browser:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	fi
 
-## make test: set up and run the whole suite
+## make test: set up and run the whole suite, then the graph, retrieval, memory and reconciliation
+## tests again on the LadybugDB engine (#23; about 35 s on 2 cores)
+LADYBUG_TESTS ?= tests/graph tests/retrieval tests/memory tests/test_vectors.py
 test: install browser
 	$(BIN)/python -m pytest
+	LTM_GRAPH_ENGINE=ladybug $(BIN)/python -m pytest -q $(LADYBUG_TESTS)
 
 clean:
 	rm -rf $(VENV) $(HOME_DIR) .pytest_cache

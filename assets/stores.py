@@ -56,7 +56,7 @@ def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: Emb
     group_name="stores",
     kinds={"kuzu"},
     owners=OWNERS,
-    code_version=code_version("ltm.graph.build", "ltm.graph.inputs", "ltm.graph.kuzu_store"),
+    code_version=code_version("ltm.graph.build", "ltm.graph.inputs", "ltm.graph.engine"),
     freshness_policy=FreshnessPolicy.time_window(fail_window=STORE_FAIL_WINDOW, warn_window=STORE_WARN_WINDOW),
     pool="kuzu",
     description="A complete Kuzu build COPYed from the whole lake, count-checked, then switched in "

@@ -23,7 +23,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ltm.graph.kuzu_store import open_database, query
+from ltm.graph.engine import open_database, query
 from ltm.memory.linking import CodeIndex, link_memories, memory_frame
 
 WORDS = ("the fix for when we call it and a lock on token cache retry slow failed after refactor in "

@@ -1,6 +1,7 @@
 """Query latency per strategy on a store of >= 100,000 entries, against the raw store floors.
 
     .venv/bin/python bench/query.py [--entries 100000] [--rounds 5] [--home DIR] [--top-k 10]
+                                    [--graph-engine kuzu|ladybug|both]
 
 Builds a synthetic home (bench/synthetic_store.py: real Kuzu build, real LanceDB with its vector
 index), unless --home names one built before. Times the first query of a fresh HybridLTM (opening
@@ -9,7 +10,12 @@ the build, loading its per-label index), warms every strategy up on one question
 a pass asks was asked before). Prints one JSON object: p50 / p95 / max ms per strategy, the load
 average before and after, where the time goes per strategy (Kuzu and LanceDB calls per question,
 ms in each), and in the same run the floors: one LanceDB vector search, one LanceDB full-text
-search, one Kuzu lookup by id.
+search, one graph lookup by id.
+
+`--graph-engine both` (the default) measures Kuzu and LadybugDB side by side in one run: one child
+process per engine (the two cannot load in one process) on the same home, each first rebuilding
+the graph from the same lake with its engine (`graph_build_s`), then timing the same questions.
+LadybugDB has no full-text extension offline, so its graph_only uses LanceDB's full text.
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,7 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic_store import synthetic_home  # noqa: E402
 
 from ltm.embed.hashing import HashEmbedder  # noqa: E402
+from ltm.graph.build import build_graph, current_build  # noqa: E402
 from ltm.home import Home  # noqa: E402
+from ltm.lake import Lake  # noqa: E402
 from ltm.query import HybridLTM  # noqa: E402
 from ltm.retrieval.strategies import STRATEGIES  # noqa: E402
 
@@ -55,14 +65,15 @@ def questions(rows: dict[str, list[dict]], k: int = 24, round_no: int = 0) -> li
 
 
 class Profile:
-    """Time spent in Kuzu (every GraphView query) and LanceDB (search, row lookups), per strategy."""
+    """Time spent in the graph engine (every GraphView query) and LanceDB (search, row lookups), per strategy."""
 
     def __init__(self):
         from ltm.graph import view
         from ltm.retrieval import vector_side
 
-        self.calls: dict[str, list[float]] = {"kuzu": [], "lancedb": []}
-        for cls, names, kind in ((view.GraphView, ("run",), "kuzu"), (vector_side.VectorSide, ("search", "rows"), "lancedb")):
+        self.calls: dict[str, list[float]] = {"graph": [], "lancedb": []}
+        for cls, names, kind in ((view.GraphView, ("run",), "graph"),
+                                 (vector_side.VectorSide, ("search", "text_search", "rows"), "lancedb")):
             for name in names:
                 setattr(cls, name, self._timed(getattr(cls, name), kind))
 
@@ -94,9 +105,43 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--top-k", type=int, default=10)
     ap.add_argument("--home", type=Path, default=None, help="Reuse (or create) the synthetic home here.")
+    ap.add_argument("--graph-engine", choices=["kuzu", "ladybug", "both"], default="both",
+                    help="The engine to measure, or both side by side (one child process each).")
     args = ap.parse_args()
+    if args.graph_engine == "both":
+        print(json.dumps(both(args), indent=2, default=str))
+        return
+    os.environ["LTM_GRAPH_ENGINE"] = args.graph_engine  # a new synthetic home is built with it
     with synthetic_home(args.home, args.entries) as (home, build, rows):
+        t0 = time.perf_counter()  # rebuild from the same lake with this engine: the graph-build figure
+        stats = build_graph(home.graph, Lake(home.lake), engine_name=args.graph_engine)
+        build = {**build, "graph_engine": args.graph_engine, "graph_build_s": round(time.perf_counter() - t0, 2),
+                 "graph_build_fts_s": round(stats.fts_seconds, 2), "graph_build_file": current_build(home.graph).name,
+                 "fts_indexes": stats.fts_indexes}
         print(json.dumps(measure(args, home, build, rows), indent=2, default=str))
+
+
+def both(args: argparse.Namespace) -> dict:
+    """Each engine in its own process, one after the other, on one home; and their figures side by side."""
+    with tempfile.TemporaryDirectory() as tmp:
+        home = args.home or Path(tmp) / "home"
+        out = {}
+        for engine in ("kuzu", "ladybug"):
+            cmd = [sys.executable, __file__, "--graph-engine", engine, "--home", str(home), "--entries",
+                   str(args.entries), "--rounds", str(args.rounds), "--top-k", str(args.top_k)]
+            out[engine] = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    k, lb = out["kuzu"], out["ladybug"]
+    out["side_by_side"] = {
+        "graph_build_s": {"kuzu": k["build"]["graph_build_s"], "ladybug": lb["build"]["graph_build_s"]},
+        "of which full-text indexes s": {"kuzu": k["build"]["graph_build_fts_s"], "ladybug": lb["build"]["graph_build_fts_s"]},
+        "first_query_ms": {"kuzu": k["first_query_ms"], "ladybug": lb["first_query_ms"]},
+        **{f"{s} p50/p95 ms": {"kuzu": [k["strategies_ms"][s]["p50"], k["strategies_ms"][s]["p95"]],
+                               "ladybug": [lb["strategies_ms"][s]["p50"], lb["strategies_ms"][s]["p95"]]}
+           for s in STRATEGIES},
+        "graph_id_lookup p50/p95 ms": {e: [out[e]["floors_ms"]["graph_id_lookup"]["p50"],
+                                           out[e]["floors_ms"]["graph_id_lookup"]["p95"]] for e in ("kuzu", "ladybug")},
+    }
+    return out
 
 
 def measure(args: argparse.Namespace, home: Home, build: dict, rows: dict[str, list[dict]]) -> dict:
@@ -115,7 +160,7 @@ def measure(args: argparse.Namespace, home: Home, build: dict, rows: dict[str, l
                 memory.query(q, strategy=s, top_k=args.top_k)
         prof.take()
         lat: dict[str, list[float]] = {s: [] for s in STRATEGIES}
-        spent: dict[str, dict[str, list[float]]] = {s: {"kuzu": [], "lancedb": []} for s in STRATEGIES}
+        spent: dict[str, dict[str, list[float]]] = {s: {"graph": [], "lancedb": []} for s in STRATEGIES}
         for r in range(args.rounds):
             qs = questions(rows, round_no=r)
             for s in STRATEGIES:
@@ -136,7 +181,7 @@ def measure(args: argparse.Namespace, home: Home, build: dict, rows: dict[str, l
         # Floors, same run: the raw store calls every strategy is built from.
         tbl = memory.vectors.table()
         emb = HashEmbedder(384)
-        floors: dict[str, list[float]] = {"lancedb_vector_search": [], "lancedb_fts": [], "kuzu_id_lookup": []}
+        floors: dict[str, list[float]] = {"lancedb_vector_search": [], "lancedb_fts": [], "graph_id_lookup": []}
         g = memory._sources().graph()
         for q in qs * args.rounds:
             v = emb.embed([q])[0]
@@ -148,7 +193,7 @@ def measure(args: argparse.Namespace, home: Home, build: dict, rows: dict[str, l
             floors["lancedb_fts"].append((time.perf_counter() - t0) * 1000)
             t0 = time.perf_counter()
             g.run("MATCH (n:Function) WHERE n.id = $id RETURN n.name", {"id": rows["Function"][7]["id"]})
-            floors["kuzu_id_lookup"].append((time.perf_counter() - t0) * 1000)
+            floors["graph_id_lookup"].append((time.perf_counter() - t0) * 1000)
         out["floors_ms"] = {k: {"p50": round(pct(v, 50), 2), "p95": round(pct(v, 95), 2)} for k, v in floors.items()}
     out["load_avg_end"] = [round(x, 2) for x in os.getloadavg()]
     out["target_p95_ms"] = 150

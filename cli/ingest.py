@@ -21,6 +21,9 @@ from ltm.home import Home
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--embedder", type=click.Choice(PROVIDERS), default=None,
               help="Embedding provider (default: the home's, else local). `hash` is for tests only.")
+@click.option("--graph-engine", "graph_engine", type=click.Choice(["kuzu", "ladybug"]), default=None,
+              help="Graph engine of the home (default: the home's, else $LTM_GRAPH_ENGINE, else kuzu). "
+                   "Switching rebuilds the graph from the lake; readers keep the old build until then.")
 @click.option("--branch", default=None, help="Branch or ref whose history is mined (default: the branch at HEAD).")
 @click.option("--since", default=None, help="Mine only commits after this date (git's --since, e.g. 2024-01-01).")
 @click.option("--max-commits", type=click.IntRange(1), default=None, help="Mine at most this many commits, newest first.")
@@ -32,7 +35,7 @@ from ltm.home import Home
               help="JSON Lines issue export (GitHub REST issue fields) for the bugs stage: titles, labels, report dates.")
 @home_option
 @user_errors
-def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, since: str | None,
+def ingest(paths: tuple[str, ...], embedder: str | None, graph_engine: str | None, branch: str | None, since: str | None,
            max_commits: int | None, skip: tuple[str, ...], full_history: bool, issues: str | None,
            home: str | None) -> None:
     from ltm.extract.gitrepo import GitRepo
@@ -46,7 +49,7 @@ def ingest(paths: tuple[str, ...], embedder: str | None, branch: str | None, sin
     provider = provider_for_run(h, embedder, "ingest")
     h.create()
     with h.lock("ingest"):
-        h.update_settings(embedder=provider)
+        h.update_settings(embedder=provider, graph_engine=graph_engine or h.graph_engine())
         keys = [add_repository(h, p) for p in paths]
         started = time.perf_counter()
 

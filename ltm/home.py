@@ -162,6 +162,21 @@ class Home:
                 "to use the defaults"
             ) from e
 
+    def graph_engine(self) -> str:
+        """The engine this home's graph builds use: the recorded one, else that of its current build
+        (a home built before engines were recorded), else `LTM_GRAPH_ENGINE`, else kuzu.
+
+        Switching it (`ltm ingest --graph-engine`) rebuilds the graph from the lake; readers keep the
+        old build until the new one is complete."""
+        from ltm.graph.build import current_build  # pyarrow: only for commands that build
+        from ltm.graph.engine import default_engine, engine, engine_of
+
+        recorded = self.settings().graph_engine
+        if recorded:
+            return engine(recorded).name
+        build = current_build(self.graph)
+        return engine_of(build).name if build is not None else default_engine()
+
     def open_lake(self) -> "Lake":
         """The home's lake, redacting secrets as it writes unless the settings say `redact_secrets: false`."""
         from ltm.lake import Lake  # pyarrow: only for commands that write the lake

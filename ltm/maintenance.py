@@ -17,7 +17,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from ltm.errors import LtmError
-from ltm.graph.build import builds_dir, prune_builds
+from ltm.graph.build import list_builds, prune_builds
 from ltm.home import Home
 from ltm.vectors import VECTOR_INDEX_MIN_ROWS, VectorStore
 
@@ -99,6 +99,6 @@ def run_maintenance(home: Home, vector_retention: timedelta, graph_retention: in
         report.index_coverage, report.missing_indexes = index_coverage(store)
     with home.lock("graph", timeout=lock_timeout_s):
         report.builds_removed = prune_builds(home.graph, graph_retention)
-        report.builds_kept = len(list(builds_dir(home.graph).glob("*.kuzu")))
+        report.builds_kept = len(list_builds(home.graph))
     report.seconds = time.perf_counter() - started
     return report

@@ -225,7 +225,7 @@ def remove_repository(home: Home, key: str, lock_timeout_s: float = 3600) -> dic
     rebuilt = None
     if current_build(home.graph) is not None:
         with home.lock("graph", timeout=lock_timeout_s):
-            rebuilt = build_graph(home.graph, lake).build_id
+            rebuilt = build_graph(home.graph, lake, engine_name=home.graph_engine()).build_id
     home.unregister(key)
     if entry.get("url"):
         shutil.rmtree(entry["path"], ignore_errors=True)

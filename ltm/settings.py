@@ -1,6 +1,6 @@
 """`HomeSettings`: what a home records in `settings.json` so every later run uses the same choices.
 
-The first ingest records the embedder; `ltm reembed` the model and dimension it switched to;
+The first ingest records the embedder and the graph engine; `ltm reembed` the model and dimension it switched to;
 `ltm memory import` the memory sources every ingest re-reads; a user may add a `ranking` section
 of weights (`ltm.retrieval.ranking`). Keys this class does not know are kept as they are.
 """
@@ -29,6 +29,8 @@ class HomeSettings:
     embedder_dimensions: int | None = None
     ranking: dict[str, Any] = field(default_factory=dict)
     memory_sources: tuple[MemorySource, ...] = ()
+    graph_engine: str | None = None
+    """The graph engine of the home's builds (`ltm.graph.engine.ENGINES`); None: `LTM_GRAPH_ENGINE`, else kuzu."""
     redact_secrets: bool = True
     """Replace well-known secret formats before anything is stored or embedded (`ltm.redact`)."""
     other: dict[str, Any] = field(default_factory=dict)  # keys written by hand or by a later version
@@ -42,6 +44,7 @@ class HomeSettings:
             embedder=data.get("embedder"),
             embedder_model=data.get("embedder_model"),
             embedder_dimensions=data.get("embedder_dimensions"),
+            graph_engine=data.get("graph_engine"),
             ranking=dict(data.get("ranking") or {}),
             memory_sources=tuple(MemorySource(s["format"], s["path"]) for s in data.get("memory_sources", [])),
             redact_secrets=bool(data.get("redact_secrets", True)),
@@ -51,7 +54,7 @@ class HomeSettings:
     def to_json(self) -> dict[str, Any]:
         """The JSON object written to `settings.json` (unset fields left out)."""
         out: dict[str, Any] = dict(self.other)
-        for name in ("embedder", "embedder_model", "embedder_dimensions"):
+        for name in ("embedder", "embedder_model", "embedder_dimensions", "graph_engine"):
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
         if self.ranking:

@@ -57,7 +57,7 @@ class EmbedderResource(ConfigurableResource):
 
 
 class KuzuGraphResource(ConfigurableResource):
-    """The Kuzu graph: blue/green builds under <home>/graph."""
+    """The graph (Kuzu or LadybugDB, as the home's settings say): blue/green builds under <home>/graph."""
 
     home: HomeResource
     retention: int = Field(default=3, description="Complete builds kept on disk (the current one always)")
@@ -66,7 +66,7 @@ class KuzuGraphResource(ConfigurableResource):
     def build(self) -> BuildStats:
         home = self.home.home()
         with home.lock("graph", timeout=self.lock_timeout_s):
-            return build_graph(home.graph, Lake(home.lake), self.retention)
+            return build_graph(home.graph, Lake(home.lake), self.retention, engine_name=home.graph_engine())
 
 
 class LanceVectorsResource(ConfigurableResource):

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ltm.errors import NotIngestedError
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.graph.read import CurrentGraph
 from ltm.graph.view import GraphView
 

@@ -12,13 +12,12 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-import kuzu
 
 from ltm.graph.build import _remove_build, _switch, builds_dir, check_space, current_build, new_build_id, prune_builds
-from ltm.graph.kuzu_store import open_database
+from ltm.graph.engine import Connection, open_database
 
 
-def amend_current(graph_root: Path, change: Callable[[kuzu.Connection], None], retention: int = 3) -> str | None:
+def amend_current(graph_root: Path, change: Callable[[Connection], None], retention: int = 3) -> str | None:
     """Apply `change` to a copy of the current build and switch to it; None if no build exists.
 
     The caller holds the home's graph lock. A disk without room for the copy is refused first
@@ -29,7 +28,7 @@ def amend_current(graph_root: Path, change: Callable[[kuzu.Connection], None], r
         return None
     check_space(graph_root, "an amended copy of the graph")
     build_id = new_build_id()
-    path = builds_dir(graph_root) / f"{build_id}.kuzu"
+    path = builds_dir(graph_root) / f"{build_id}{current.suffix}"  # the engine of the build it copies
     try:
         shutil.copyfile(current, path)
         wal = current.with_name(current.name + ".wal")

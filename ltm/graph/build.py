@@ -1,4 +1,4 @@
-"""Blue/green graph builds: COPY the whole lake into a new Kuzu database, then switch CURRENT.
+"""Blue/green graph builds: COPY the whole lake into a new graph database, then switch CURRENT.
 
 Readers open the build named in `graph/CURRENT` read-only and never wait for a writer. A crash
 mid-build leaves the old build serving; a re-run builds from scratch, so edges never duplicate.
@@ -23,7 +23,7 @@ from ltm.errors import GraphError, HomeError
 from ltm.graph.centrality import scores, with_pagerank
 from ltm.graph import inputs as build_inputs
 from ltm.graph.fts import create_fts_indexes
-from ltm.graph.kuzu_store import open_database, query, schema_ddl
+from ltm.graph.engine import ENGINES, default_engine, engine, open_database, query, schema_ddl
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, REL_TABLES, SIDE_TABLES
 
@@ -33,11 +33,13 @@ log = logging.getLogger(__name__)
 @dataclass
 class BuildStats:
     build_id: str
+    engine: str = "kuzu"
     nodes: dict[str, int] = field(default_factory=dict)
     rels: dict[str, int] = field(default_factory=dict)
     dangling_edges: dict[str, int] = field(default_factory=dict)
     duplicate_edges: int = 0
     fts_indexes: list[str] = field(default_factory=list)
+    fts_seconds: float = 0.0  # of `seconds`: creating the full-text indexes (none on ladybug)
     seconds: float = 0.0
     reused: bool = False  # the lake had not changed since the current build: nothing was built
 
@@ -86,7 +88,14 @@ def _heal_pointer(graph_root: Path) -> None:
         (graph_root / "CURRENT").unlink()
 
 
-_BUILD_NAME = re.compile(r"[0-9A-Za-z_-]+\.kuzu")  # what `_switch` writes: a build id and the suffix
+# what `_switch` writes: a build id and the suffix of its engine
+_BUILD_NAME = re.compile(r"[0-9A-Za-z_-]+(" + "|".join(re.escape(e.suffix) for e in ENGINES.values()) + ")")
+
+
+def list_builds(graph_root: Path) -> list[Path]:
+    """The builds on disk of every engine, oldest first (build ids sort by time)."""
+    folder = builds_dir(graph_root)
+    return sorted((p for e in ENGINES.values() for p in folder.glob("*" + e.suffix)), key=lambda p: p.name)
 
 
 def new_build_id() -> str:
@@ -113,11 +122,12 @@ def prune_builds(graph_root: Path, retention: int) -> list[str]:
     """
     removed = []
     for stale in sorted(builds_dir(graph_root).glob("*.staging")):
-        _remove_build(stale.with_suffix(".kuzu"))
+        for e in ENGINES.values():
+            _remove_build(stale.with_suffix(e.suffix))
         shutil.rmtree(stale, ignore_errors=True)
         removed.append(stale.stem)
     current = current_build(graph_root)
-    builds = sorted(builds_dir(graph_root).glob("*.kuzu"))
+    builds = list_builds(graph_root)
     for b in builds[: max(0, len(builds) - retention)]:
         if current is None or b != current:
             _remove_build(b)
@@ -226,27 +236,31 @@ def _verify_counts(conn, stats: BuildStats) -> None:
             raise GraphError(f"graph build has {got} {name} edges, expected {n}")
 
 
-def build_graph(graph_root: Path, lake: Lake, retention: int = 3, reuse: bool = True) -> BuildStats:
-    """Build a complete graph from the lake, verify its counts, switch CURRENT to it.
+def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: str | None = None,
+                reuse: bool = True) -> BuildStats:
+    """Build a complete graph from the lake with `engine_name` (default: `default_engine()`), verify
+    its counts, switch CURRENT to it. Switching engines is such a build: readers keep the old build
+    (of the old engine) until CURRENT names the new one.
 
-    When the lake holds what the current build was made from (`ltm.graph.inputs`), the current
-    build is kept and its counts returned with `reused` set; `reuse=False` builds anew regardless.
+    When the lake holds what the current build was made from (`ltm.graph.inputs`, engine included),
+    the current build is kept and its counts returned with `reused` set; `reuse=False` builds anew.
     """
     started = time.perf_counter()
     builds = builds_dir(graph_root)
     builds.mkdir(parents=True, exist_ok=True)
     _heal_pointer(graph_root)
-    digest = build_inputs.digest(lake)
+    eng = engine(engine_name or default_engine())
+    digest = build_inputs.digest(lake, eng.name)
     current = current_build(graph_root)
     kept = build_inputs.reusable(current, digest)
     if reuse and current is not None and kept is not None:
-        return BuildStats(current.name.removesuffix(".kuzu"), kept["nodes"], kept["rels"], kept["dangling_edges"],
-                          seconds=time.perf_counter() - started, reused=True)
+        return BuildStats(current.name.removesuffix(eng.suffix), kept["nodes"], kept["rels"], kept["dangling_edges"],
+                          engine=eng.name, seconds=time.perf_counter() - started, reused=True)
     check_space(graph_root)
     build_id = new_build_id()
-    path, staging = builds / f"{build_id}.kuzu", builds / f"{build_id}.staging"
+    path, staging = builds / f"{build_id}{eng.suffix}", builds / f"{build_id}.staging"
     staging.mkdir()
-    stats = BuildStats(build_id)
+    stats = BuildStats(build_id, engine=eng.name)
     try:
         with open_database(path, read_only=False) as conn:
             for stmt in schema_ddl():
@@ -254,7 +268,9 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3, reuse: bool = 
             keys = _copy_nodes(conn, lake, staging, stats)
             _copy_rels(conn, lake, staging, keys, stats)
             _verify_counts(conn, stats)
+            fts_started = time.perf_counter()
             stats.fts_indexes = create_fts_indexes(conn)
+            stats.fts_seconds = time.perf_counter() - fts_started
     except BaseException:
         _remove_build(path)
         shutil.rmtree(staging, ignore_errors=True)

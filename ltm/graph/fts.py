@@ -1,4 +1,4 @@
-"""Kuzu's bundled full-text extension: one index per node label over its name-like properties.
+"""The graph engine's full-text extension (bundled with Kuzu; LadybugDB has none offline): one index per node label over its name-like properties.
 
 Created at the end of a graph build so the graph side of retrieval can match names, messages,
 titles and memory text by relevance. The extension ships with Kuzu 0.11.3 and loads offline; if
@@ -7,9 +7,8 @@ it cannot load, the build goes on without indexes and retrieval falls back to ex
 
 from __future__ import annotations
 
-import kuzu
 
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import Connection, can_full_text, query
 from ltm.schema import NODE_TABLES
 
 # label -> properties to index (only those the schema declares are used).
@@ -27,8 +26,11 @@ def fts_index_name(label: str) -> str:
     return f"{label.lower()}_fts"
 
 
-def create_fts_indexes(conn: kuzu.Connection) -> list[str]:
-    """Create the full-text indexes of a fresh build; returns the labels indexed ([] without the extension)."""
+def create_fts_indexes(conn: Connection) -> list[str]:
+    """Create the full-text indexes of a fresh build; returns the labels indexed ([] without the
+    extension, and on an engine that has none offline: LadybugDB would download it)."""
+    if not can_full_text(conn):
+        return []
     try:
         query(conn, "LOAD EXTENSION fts")
     except RuntimeError:

@@ -13,17 +13,16 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-import kuzu
 
 from ltm.errors import NotIngestedError
 from ltm.graph.build import current_build
-from ltm.graph.kuzu_store import open_database, query
+from ltm.graph.engine import Connection, open_database, query
 from ltm.graph.view import GraphView
 from ltm.schema import NODE_TABLES, REL_TABLES
 
 
 @contextmanager
-def open_current(graph_root: Path) -> Iterator[kuzu.Connection]:
+def open_current(graph_root: Path) -> Iterator[Connection]:
     """A read-only connection to the current build."""
     build = current_build(graph_root)
     if build is None:
@@ -74,14 +73,14 @@ class CurrentGraph:
         self._stack, self._build, self._view = None, None, None
 
 
-def counts(conn: kuzu.Connection) -> tuple[dict[str, int], dict[str, int]]:
+def counts(conn: Connection) -> tuple[dict[str, int], dict[str, int]]:
     """Node count per label and edge count per rel type."""
     nodes = {label: query(conn, f"MATCH (n:{label}) RETURN count(n)")[0][0] for label in NODE_TABLES}
     rels = {name: query(conn, f"MATCH ()-[r:{name}]->() RETURN count(r)")[0][0] for name in REL_TABLES}
     return nodes, rels
 
 
-def vector_links(conn: kuzu.Connection, repo: str | None = None) -> dict[str, tuple[str, str]]:
+def vector_links(conn: Connection, repo: str | None = None) -> dict[str, tuple[str, str]]:
     """graph_entity_id -> (label, vector_id) for every node that carries a vector_id."""
     out: dict[str, tuple[str, str]] = {}
     for label, table in NODE_TABLES.items():

@@ -21,12 +21,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import kuzu
 import numpy as np
 
 from ltm import ids as idlib
 from ltm.graph.entity_ids import by_label, name_from_id
-from ltm.graph.kuzu_store import prepare, query, query_arrow
+from ltm.graph.engine import Connection, PreparedStatement, prepare, query, query_arrow
 from ltm.graph.name_words import NameWords
 from ltm.graph.node import Node, shown_props
 from ltm.schema import REL_TABLES
@@ -51,13 +50,13 @@ class LabelIndex:
 class GraphView:
     """A read-only connection to one build plus its catalogue: tables, properties, FTS indexes."""
 
-    def __init__(self, conn: kuzu.Connection):
+    def __init__(self, conn: Connection):
         self.conn = conn
         self.props: dict[str, set[str]] = {}
         self.rels: set[str] = set()
         self.fts: dict[str, str] = {}
         self.table_label: dict[int, str] = {}
-        self._prepared: dict[str, kuzu.PreparedStatement] = {}
+        self._prepared: dict[str, PreparedStatement] = {}
         self._index: dict[str, LabelIndex] = {}
         self._words: dict[str, NameWords] = {}
         for table_id, name, kind in self.run("CALL show_tables() RETURN id, name, type"):
@@ -278,8 +277,13 @@ class GraphView:
         return out
 
     # --- full text --------------------------------------------------------------------------
+    @property
+    def has_full_text(self) -> bool:
+        """The build has full-text indexes (not on an engine without the extension offline: LadybugDB)."""
+        return bool(self.fts)
+
     def full_text(self, text: str, labels: Iterable[str] | None = None, limit: int = 20) -> list[tuple[str, float]]:
-        """(id, score) from Kuzu's full-text indexes, best first, over the given labels."""
+        """(id, score) from the build's full-text indexes, best first, over the given labels."""
         hits: list[tuple[str, float]] = []
         for label, index in self.fts.items():
             if labels is not None and label not in labels:

@@ -33,7 +33,7 @@ from ltm.embed.registry import embedder_for_home, embedder_for_model
 from ltm.errors import DimensionMismatchError
 from ltm.graph.amend import amend_current
 from ltm.graph.build import check_space
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.home import Home
 from ltm.lake import Lake
 from ltm.memory.linking import RELS, link_memories, memory_frame

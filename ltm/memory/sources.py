@@ -155,13 +155,13 @@ def read_tracemem(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]:
 
 def read_amplihack(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]:
     """Rows of an amplihack memory database (Kuzu), opened read-only; a bad row is reported."""
-    from ltm.graph.kuzu_store import open_database, query
+    from ltm.graph.engine import open_database, query
 
     if not path.exists():
         raise LtmError(f"amplihack database {path} does not exist: pass the path of its Kuzu database")
     rows: list[tuple[str, int, dict[str, Any]]] = []
     try:
-        with open_database(path, read_only=True, buffer_pool_mb=64) as conn:
+        with open_database(path, read_only=True, buffer_pool_mb=64, engine_name="kuzu") as conn:
             tables = {r[0] for r in query(conn, "CALL show_tables() RETURN name")}
             for label in (t for t in AMPLIHACK_TABLES if t in tables):
                 for i, (node,) in enumerate(query(conn, f"MATCH (m:{label}) RETURN m"), start=1):

@@ -146,11 +146,14 @@ def _candidates(
     def vector_side() -> VectorCandidates:
         return src.vectors.search(src.embed(text), text, flt, limit)
 
-    if use_vectors and g is not None:  # LanceDB and Kuzu both release the GIL while they work
+    if use_vectors and g is not None:  # LanceDB and the graph engine both release the GIL while they work
         with ThreadPoolExecutor(max_workers=1) as pool:
             fut = pool.submit(vector_side)
             gc = graph_candidates(g, intent, text, flt, limit, full_text=spec.full_text == "kuzu")
             return fut.result(), gc
+    if not use_vectors and g is not None and not g.has_full_text and src.vectors is not None:
+        # A build without full text (LadybugDB offline): LanceDB's full text stands in for it.
+        return src.vectors.text_search(text, flt, limit), graph_candidates(g, intent, text, flt, limit, full_text=False)
     vc = vector_side() if use_vectors else VectorCandidates()
     return vc, graph_candidates(g, intent, text, flt, limit) if g is not None else None
 

@@ -29,7 +29,8 @@ class Strategy:
 
     `full_text`: whose full-text ranking the strategy reads. "lancedb" is part of the hybrid
     search; when the strategy also matches in the graph, it stands in for Kuzu's (`graph_full_text`),
-    and Kuzu's is used only when the home has no vectors.
+    and Kuzu's is used only when the home has no vectors. "kuzu": the build's own full-text index, or
+    LanceDB's full text on a build without one (LadybugDB has no full-text extension offline).
     `rrf_of`: the rankings fused by reciprocal rank, in order. Empty: the scores are added instead,
     the hybrid search's (its own RRF) times `vector_weight`, the graph matches' and `graph_full_text`.
     """

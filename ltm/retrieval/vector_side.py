@@ -81,6 +81,26 @@ class VectorSide:
         out.scores = rrf([([entry_key(r) for r in by_vector], 1.0), ([entry_key(r) for r in by_text], 1.0)])
         return out
 
+    def text_search(self, text: str, filters: Filters, limit: int) -> VectorCandidates:
+        """LanceDB's full-text ranking alone (no vector, `scores` left empty): the graph side's full
+        text on a build without its own (an engine without the extension offline)."""
+        tbl = self.table()
+        out = VectorCandidates()
+        if not (self._fts and text.strip()):
+            return out
+        tq = tbl.search(text, query_type="fts").select(COLUMNS + ["_score"]).limit(limit)
+        where = filters.lance_where()
+        if where:
+            tq = tq.where(where, prefilter=True)
+        try:
+            found = tq.to_list()
+        except (ValueError, RuntimeError, OSError):  # a query the FTS parser refuses: no full-text results
+            found = []
+        for rank, r in enumerate(found, 1):
+            out.text_rank[entry_key(r)] = rank
+            out.rows.setdefault(entry_key(r), r)
+        return out
+
     def rows(self, vector_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Rows by vector_id (through the BTree index), keyed like search results."""
         if not vector_ids:

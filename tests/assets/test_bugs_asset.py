@@ -5,7 +5,7 @@ import json
 from dagster import DagsterInstance, materialize
 
 from assets import ALL_ASSETS
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.graph.read import open_current
 from ltm.home import Home
 from ltm.repos import register_local

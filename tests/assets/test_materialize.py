@@ -4,7 +4,7 @@ from dagster import DagsterInstance, materialize
 
 from assets import ALL_ASSETS
 from ltm.graph.read import open_current
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.home import Home
 from ltm.repos import register_local
 from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource, MemorySourcesResource

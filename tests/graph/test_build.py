@@ -1,8 +1,8 @@
 import pytest
 
 from ltm.errors import GraphError, NotIngestedError
-from ltm.graph.build import build_graph, current_build
-from ltm.graph.kuzu_store import open_database, query
+from ltm.graph.build import build_graph, current_build, list_builds
+from ltm.graph.engine import ENGINES, default_engine, open_database, query
 from ltm.graph.read import counts, open_current
 from ltm.lake import Lake
 
@@ -42,7 +42,7 @@ def test_rebuild_never_duplicates_and_prunes_old_builds(tmp_path):
         build_graph(root, lake, retention=2, reuse=False)
     with open_current(root) as conn:
         assert counts(conn)[1]["DEFINED_IN"] == 1
-    assert len(list((root / "builds").glob("*.kuzu"))) == 2
+    assert len(list_builds(root)) == 2
 
 
 def test_failed_build_leaves_current_serving(tmp_path):
@@ -54,7 +54,7 @@ def test_failed_build_leaves_current_serving(tmp_path):
     with pytest.raises(GraphError, match="duplicate File ids"):
         build_graph(root, lake)
     assert current_build(root) == before
-    assert len(list((root / "builds").glob("*.kuzu"))) == 1
+    assert len(list_builds(root)) == 1
     with open_current(root) as conn:
         assert counts(conn)[0]["Function"] == 2
 
@@ -66,7 +66,7 @@ def test_no_graph_yet_is_a_clear_error(tmp_path):
 
 
 def test_second_writer_on_one_path_is_refused(tmp_path):
-    path = tmp_path / "x.kuzu"
+    path = tmp_path / ("x" + ENGINES[default_engine()].suffix)
     with open_database(path, read_only=False):
         with pytest.raises(GraphError, match="already open"):
             with open_database(path, read_only=False):

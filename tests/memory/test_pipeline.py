@@ -10,7 +10,7 @@ from assets import ALL_ASSETS
 from ltm.embed.hashing import HashEmbedder
 from ltm.errors import DimensionMismatchError, LtmError
 from ltm.graph.build import current_build
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.graph.read import open_current
 from ltm.home import Home
 from ltm.lake import Lake

@@ -9,7 +9,7 @@ from pathlib import Path
 from dagster import AssetKey, DagsterEventType, DagsterRunStatus, SensorResult, SkipReason, build_schedule_context, build_sensor_context
 from dagster._core.test_utils import instance_for_test
 
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.graph.read import open_current
 from ltm.home import Home
 from ltm.repos import add_repository

@@ -8,7 +8,7 @@ from dagster._core.test_utils import instance_for_test
 from pipelines.dask import dask_executor
 from distributed import LocalCluster
 
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.graph.read import open_current
 from ltm.home import Home
 from ltm.lake import Lake

@@ -23,7 +23,7 @@ from dagster_graphql import DagsterGraphQLClient
 from dagster_graphql.client.query import LAUNCH_PARTITION_BACKFILL_MUTATION
 
 from cli import main
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.graph.read import open_current
 from ltm.home import Home
 from ltm.repos import add_repository

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ltm.graph.kuzu_store import query as kuzu_query
+from ltm.graph.engine import query as kuzu_query
 from ltm.graph.read import open_current
 from ltm.lake import Lake
 from ltm.reconcile import reconcile

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.graph.read import open_current
 from tests.builder import RepoBuilder
 from tests.reliability.harness import assert_reconciled, ltm, stats

@@ -11,7 +11,7 @@ from pathlib import Path
 import lancedb
 import pyarrow.parquet as pq
 
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.graph.read import open_current
 from ltm.query import HybridLTM
 from tests.builder import RepoBuilder

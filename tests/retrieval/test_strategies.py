@@ -6,7 +6,7 @@ import pytest
 
 from ltm.errors import QueryError
 from ltm.graph.build import build_graph, builds_dir, current_build
-from ltm.graph.kuzu_store import open_database, query, schema_ddl
+from ltm.graph.engine import ENGINES, default_engine, open_database, query, schema_ddl
 from ltm.graph.read import counts, open_current
 from ltm.home import Home
 from ltm.lake import Lake
@@ -144,7 +144,7 @@ def test_readers_keep_answering_while_a_graph_build_runs(fixture_home):
     with HybridLTM(fixture_home) as m:
         assert m.query("what calls parse_header", strategy="graph_only", filters=SVC)[0]["graph_entity_id"] == expected
         # A build in progress: a new database open for writing, CURRENT not switched yet.
-        building = builds_dir(fixture_home.graph) / "99999999T999999-inprogress.kuzu"
+        building = builds_dir(fixture_home.graph) / ("99999999T999999-inprogress" + ENGINES[default_engine()].suffix)
         with open_database(building, read_only=False) as conn:
             for stmt in schema_ddl()[:2]:
                 query(conn, stmt)

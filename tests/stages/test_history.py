@@ -9,7 +9,7 @@ from ltm.errors import RepositoryError
 from ltm.extract.code.entities import extract_code
 from ltm.extract.gitrepo import GitRepo
 from ltm.graph.build import build_graph
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.graph.read import open_current
 from ltm.stages.history import HistoryOptions, stage_history
 from ltm.lake import Lake

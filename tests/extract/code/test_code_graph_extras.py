@@ -2,7 +2,7 @@
 
 from ltm.extract.code.chunks import CHUNK_CHARS
 from ltm.graph.build import build_graph
-from ltm.graph.kuzu_store import query
+from ltm.graph.engine import query
 from ltm.graph.read import open_current
 from ltm.lake import Lake
 from ltm.stages.code import stage_code
