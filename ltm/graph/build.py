@@ -254,8 +254,8 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: s
     current = current_build(graph_root)
     kept = build_inputs.reusable(current, digest)
     if reuse and current is not None and kept is not None:
-        return BuildStats(current.name.removesuffix(eng.suffix), kept["nodes"], kept["rels"], kept["dangling_edges"],
-                          engine=eng.name, seconds=time.perf_counter() - started, reused=True)
+        return BuildStats(current.name.removesuffix(eng.suffix), eng.name, kept["nodes"], kept["rels"],
+                          kept["dangling_edges"], seconds=time.perf_counter() - started, reused=True)
     check_space(graph_root)
     build_id = new_build_id()
     path, staging = builds / f"{build_id}{eng.suffix}", builds / f"{build_id}.staging"
