@@ -132,5 +132,5 @@ def record(home: Home, key: str, options: dict[str, Any], head: str | None) -> N
 
 def head_of(home: Home, key: str, branch: str | None) -> str | None:
     """The commit a run of `key` is about to mine, or None for a URL."""
-    entry = home.registry().get(key)
-    return None if not entry or entry.get("url") else _head(Path(entry["path"]), branch or "HEAD")
+    stamp = _repo_part(home, key, {"branch": branch} if branch else {})
+    return stamp["head"] if stamp else None

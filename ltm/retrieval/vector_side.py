@@ -62,15 +62,7 @@ class VectorSide:
         if where:
             vq = vq.where(where, prefilter=True)
         by_vector = vq.to_list()
-        by_text: list[dict[str, Any]] = []
-        if self._fts and text.strip():
-            tq = tbl.search(text, query_type="fts").select(COLUMNS + ["_score"]).limit(limit)
-            if where:
-                tq = tq.where(where, prefilter=True)
-            try:
-                by_text = tq.to_list()
-            except (ValueError, RuntimeError, OSError):  # a query the FTS parser refuses: vector results only
-                by_text = []
+        by_text = self._full_text(tbl, text, where, limit)
         out = VectorCandidates()
         for rank, r in enumerate(by_vector, 1):
             out.vector_rank[entry_key(r)] = rank
@@ -84,22 +76,24 @@ class VectorSide:
     def text_search(self, text: str, filters: Filters, limit: int) -> VectorCandidates:
         """LanceDB's full-text ranking alone (no vector, `scores` left empty): the graph side's full
         text on a build without its own (an engine without the extension offline)."""
-        tbl = self.table()
         out = VectorCandidates()
-        if not (self._fts and text.strip()):
-            return out
-        tq = tbl.search(text, query_type="fts").select(COLUMNS + ["_score"]).limit(limit)
-        where = filters.lance_where()
-        if where:
-            tq = tq.where(where, prefilter=True)
-        try:
-            found = tq.to_list()
-        except (ValueError, RuntimeError, OSError):  # a query the FTS parser refuses: no full-text results
-            found = []
-        for rank, r in enumerate(found, 1):
+        for rank, r in enumerate(self._full_text(self.table(), text, filters.lance_where(), limit), 1):
             out.text_rank[entry_key(r)] = rank
             out.rows.setdefault(entry_key(r), r)
         return out
+
+    def _full_text(self, tbl, text: str, where: str | None, limit: int) -> list[dict[str, Any]]:
+        """Full-text hits on `content`; none without the index, for a blank text, or for a query
+        the FTS parser refuses."""
+        if not (self._fts and text.strip()):
+            return []
+        tq = tbl.search(text, query_type="fts").select(COLUMNS + ["_score"]).limit(limit)
+        if where:
+            tq = tq.where(where, prefilter=True)
+        try:
+            return tq.to_list()
+        except (ValueError, RuntimeError, OSError):
+            return []
 
     def rows(self, vector_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Rows by vector_id (through the BTree index), keyed like search results."""

@@ -2,14 +2,11 @@
 
 import shutil
 
-from dagster import AssetKey, DagsterInstance, materialize
+from dagster import AssetKey
 
-from assets import ALL_ASSETS
 from assets.versions import QUERIES, code_version, files_version
-from ltm.home import Home
-from ltm.repos import register_local
 from pipelines.definitions import defs
-from tests.assets.test_materialize import _resources
+from tests.assets.test_materialize import materialize_sample
 
 # the sample repository (tests/builder.py): 2 commits, 6 functions, 2 classes, 3 modules, one README heading
 COMMITS, FUNCTIONS, CLASSES, MODULES, DOCS = 2, 6, 2, 3, 1
@@ -17,12 +14,7 @@ VECTORS = COMMITS + FUNCTIONS + CLASSES + MODULES + DOCS
 
 
 def test_each_table_asset_reports_its_rows_under_the_standard_key(repo, home_dir):
-    home = Home.resolve(home_dir).create()
-    key = register_local(home, repo.path)
-    instance = DagsterInstance.ephemeral()
-    instance.add_dynamic_partitions("repos", [key])
-    result = materialize(ALL_ASSETS, partition_key=key, instance=instance, resources=_resources(str(home_dir)))
-    assert result.success
+    _, instance, result = materialize_sample(repo, home_dir)
 
     def rows(asset: str) -> int:
         [mat] = result.asset_materializations_for_node(asset)

@@ -21,13 +21,19 @@ def _resources(home: str, memory_sources: list[str] | None = None):
     }
 
 
-def test_materialize_one_partition_builds_graph_vectors_and_passing_checks(repo, home_dir):
+def materialize_sample(repo, home_dir):
+    """Every asset over the sample repository's partition in a new home: (home, instance, result)."""
     home = Home.resolve(home_dir).create()
     key = register_local(home, repo.path)
     instance = DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("repos", [key])
     result = materialize(ALL_ASSETS, partition_key=key, instance=instance, resources=_resources(str(home_dir)))
     assert result.success
+    return home, instance, result
+
+
+def test_materialize_one_partition_builds_graph_vectors_and_passing_checks(repo, home_dir):
+    home, _, result = materialize_sample(repo, home_dir)
     checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
     assert checks == {"graph_nodes_have_vector_rows": True, "vector_rows_have_graph_nodes": True}
     commits_meta = result.asset_materializations_for_node("commits")[0].metadata

@@ -12,18 +12,9 @@ from ltm.errors import BatchFailedError
 from ltm.home import Home
 from ltm.repos import register_local
 from resources import EmbedderResource, HomeResource
-from tests.embed.openai_server import KEY, Fault, FakeOpenAI
+from tests.embed.openai_server import Fault
 
 UPSTREAM = [repository, commits, code_entities, bugs, doc_memories]
-
-
-@pytest.fixture
-def server(monkeypatch):
-    s = FakeOpenAI().start()
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    monkeypatch.setenv("OPENAI_BASE_URL", s.base_url)
-    yield s
-    s.stop()
 
 
 def _mined(repo, home_dir):
