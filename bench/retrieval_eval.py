@@ -172,12 +172,12 @@ def main() -> None:
                                      for m in memories[r["repo"]]), encoding="utf-8")
                 mem_files.append(f)
         seconds = round(ingest(home, paths, mem_files, args.embedder), 1)
-    by_path = {str(Path(e["path"]).resolve()): e["key"] for e in list_repositories(Home(home))}
+    by_path = {str(Path(e["path"]).resolve()): e["key"] for e in list_repositories(Home.resolve(home))}
     keys = {r["repo"]: by_path[str(p.resolve())] for r, p in zip(repos, paths)}
     per: dict[str, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
     detail: dict[str, dict[str, int | None]] = defaultdict(dict)
     latency: dict[str, list[float]] = defaultdict(list)
-    with HybridLTM(Home(home)) as memory:
+    with HybridLTM(Home.resolve(home)) as memory:
         for s in args.strategies:
             for q in questions:
                 expected = [full_id(x, keys[q["repo"]]) for x in q["expected"]]

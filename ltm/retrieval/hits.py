@@ -49,8 +49,10 @@ def _record(key: str, node: Node | None, row: dict | None) -> dict[str, Any]:
 def select_hits(
     g: GraphView | None, strategy: str, from_nodes: bool, order: list[str], sig: dict[str, Node],
     rows: dict[str, dict], scored: dict, why: dict[str, list[str]], flt: Filters, top_k: int,
+    answers: set[str] | frozenset[str] = frozenset(),
 ) -> list[dict[str, Any]]:
-    """The first `top_k` candidates, in order, that are entries and pass the filters.
+    """The first `top_k` candidates, in order, that are entries (or `answers` of the question's
+    relation, e.g. the files changed together with one) and pass the filters.
 
     `from_nodes` (no vector rows): content from the nodes' own properties, read a window at a time;
     otherwise content and location come from the row, and names later (`attach_details`).
@@ -64,7 +66,7 @@ def select_hits(
             node, row = nodes.get(k), rows.get(k)
             if node is None and row is None:
                 continue
-            if not from_nodes and row is None and (node is None or node.vector_id is None):
+            if not from_nodes and row is None and (node is None or node.vector_id is None) and k not in answers:
                 continue  # not an embedded entry (e.g. a File): shown as a neighbour, not as a hit
             rec = _record(k, node, row)
             if not flt.accepts(rec):
