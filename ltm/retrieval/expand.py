@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from ltm.graph.entity_ids import short_name
 from ltm.graph.view import GraphView
 from ltm.retrieval.intent import Intent
 
@@ -75,7 +76,7 @@ def expansion_scores(
             weight = 1.0 if (e.relation, e.direction) in preferred else OTHER_RELATION_WEIGHT
             gain = s * (decay ** e.hop) * weight
             if gain > scores[e.neighbour]:
-                why[e.neighbour] = f"{_phrase(e)} {seed}" + (f" (via {e.via})" if e.via else "")
+                why[e.neighbour] = f"{_phrase(e)} {short_name(seed)}" + (f" (via {short_name(e.via)})" if e.via else "")
             scores[e.neighbour] = max(scores[e.neighbour], gain)
     return dict(scores), why
 

@@ -189,16 +189,20 @@ class _Matcher:
 
     def changes(self, targets: list[str], newest_first: bool = True) -> list[str]:
         """Commits that MODIFY `targets`, newest (or oldest) first."""
-        found: list[tuple[object, str]] = []
+        found: list[tuple[object, str, bool]] = []
         if "MODIFIES" in self.g.rels:
             for label in ("Function", "Class", "File"):
                 of_label = [t for t in targets if label_of(t) == label]
                 if of_label:
                     cond, params = self.at("n", label, of_label)
-                    body, params = self._q("c", cond, "RETURN DISTINCT c.id, c.committed_at", params)
-                    found += [(r[1], r[0]) for r in self.g.run(f"MATCH (c:Commit)-[:MODIFIES]->(n:{label}) WHERE {body}", params)]
+                    merge = "c.message STARTS WITH 'Merge '" if self.g.has("Commit", "message") else "false"
+                    body, params = self._q("c", cond, f"RETURN DISTINCT c.id, c.committed_at, {merge}", params)
+                    found += [(r[1], r[0], bool(r[2])) for r in
+                              self.g.run(f"MATCH (c:Commit)-[:MODIFIES]->(n:{label}) WHERE {body}", params)]
+        # merges after the commits that made the change: "why" is in the change's own message
         dated = sorted((x for x in found if x[0] is not None), key=lambda x: x[0], reverse=newest_first)
-        return list(dict.fromkeys([c for _, c in dated] + [c for d, c in found if d is None]))
+        dated.sort(key=lambda x: x[2])
+        return list(dict.fromkeys([c for _, c, _ in dated] + [c for d, c, _ in found if d is None]))
 
     def history(self, kind: str, subject: str, targets: list[str]) -> list[str]:
         """modified_by (every change, newest first), introduced_by (the first), co_changed (what changed with it)."""
@@ -254,14 +258,7 @@ class _Matcher:
 
     def last_change(self, subject: str, targets: list[str] | None = None) -> list[str]:
         targets = self.resolve([subject]) if targets is None else targets
-        if "MODIFIES" in self.g.rels and targets:
-            for label in CODE_LABELS:
-                of_label = [t for t in targets if label_of(t) == label]
-                if not of_label:
-                    continue
-                ids = self.ids(f"(c:Commit)-[:MODIFIES]->(n:{label})", "c", *self.at("n", label, of_label),
-                               ret="c.id, c.committed_at", order="ORDER BY c.committed_at DESC")
-                self.add(ids, 3.0, f"last changed {subject}" if ids else "")
+        self.add(self.changes(targets), 3.0, f"last changed {subject}")
         short = subject.rsplit(".", 1)[-1]
         self.commits_mentioning(short, r"(?<!\w)" + re.escape(short) + r"(?!\w)", f"message mentions {short}", 1.5)
         self.add(targets, 1.0, f"named {subject}")

@@ -100,6 +100,9 @@ _HISTORY_CUES = re.compile(
 _CODE_CUES = re.compile(
     r"\b(?:where|which|what)\s+(?:\w+\s+)?(?:function|method|class|module|file|code|handler|struct|type)s?\b|"
     r"\bwhere\s+(?:is|are|does|do)\b|\b(?:implemented|defined|handles?|responsible|implementation)\b", re.I)
+_PAST_WORDS = re.compile(
+    r"\b(?:removed|deleted|dropped|used\s+to|no\s+longer|previously|formerly|old(?:er)?\s+versions?|renamed|"
+    r"deprecated|in\s+the\s+past|anymore|went\s+away|got\s+rid)\b", re.I)
 _TEST_WORDS = re.compile(r"\b(?:tests?|testing|unit\s*tests?|specs?|fixtures?|test\s+suite)\b", re.I)
 _PACKAGE_SCOPE = re.compile(
     r"\b(?:inside|in|within)\s+the\s+(?:package|library|source|codebase|code\s+base)\b|\bpackage\s+code\b|"
@@ -116,6 +119,8 @@ LONG_QUESTION = 24  # words: past this a question is a description (a bug report
 class Intent:
     """The kind of question, its subject and the other names to try, and the hints around them.
 
+    `about_past`: a history question, or one about what was removed, renamed or used to be, so
+    entities that no longer exist are not ranked below live ones.
     `prefer`: "code" when the question asks where / which function, "history" when it asks when /
     who / why or for commits. `about_tests`: the question is about tests, so tests are not ranked
     below package code. `scope`: "package" (leave out tests, examples, docs) or a folder
@@ -133,6 +138,7 @@ class Intent:
     prefer: Prefer | None = None
     about_tests: bool = False
     scope: str | None = None
+    about_past: bool = False
 
 
 def _looks_like_code(token: str) -> bool:
@@ -232,4 +238,5 @@ def parse(text: str) -> Intent:
     elif kind != "search" or long or _CODE_CUES.search(t):
         prefer = "code"
     return Intent(kind, subject, labels, tuple(dict.fromkeys(names)), paths, bug_refs, tuple(dict.fromkeys(words)),
-                  tuple(candidates), prefer, bool(_TEST_WORDS.search(t)), _scope(t))
+                  tuple(candidates), prefer, bool(_TEST_WORDS.search(t)), _scope(t),
+                  kind in HISTORY_KINDS or bool(_PAST_WORDS.search(t)))

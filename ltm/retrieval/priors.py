@@ -4,6 +4,8 @@
   is about tests (`Intent.about_tests`).
 - Functions and classes ahead of commits when the question asks where / which function
   (`Intent.prefer == "code"`), commits ahead when it asks when / who / why ("history").
+- Entities that no longer exist at the tip (`removed_in`) below live ones, unless the question is
+  about the past (`Intent.about_past`).
 - Inside a scope the question names ("only in src", "inside the package"), what lies outside it
   goes down.
 Each prior multiplies the blended score by a factor in (0, 1]; a hit is never removed by one.
@@ -14,11 +16,13 @@ from __future__ import annotations
 import re
 
 from ltm.graph.entity_ids import label_of, name_from_id, path_from_id
+from ltm.graph.node import Node
 from ltm.retrieval.intent import Intent
 
 AUX_FACTOR = 0.55  # tests, examples, docs, vendored code, benchmarks
 OFF_PREFERENCE = 0.6  # a commit for a where-question, code for a when/who/why question
 OUT_OF_SCOPE = 0.4
+REMOVED_FACTOR = 0.5
 
 _AUX = re.compile(
     r"(?:^|/)(?:tests?|testing|__tests__|spec|specs|examples?|samples?|demos?|docs?|documentation|benchmarks?|bench|"
@@ -45,10 +49,10 @@ def entity_path(entity_id: str) -> str | None:
     return None
 
 
-def factor(entity_id: str, intent: Intent) -> float:
-    """The product of the priors that apply to one hit."""
+def factor(entity_id: str, intent: Intent, node: Node | None = None) -> float:
+    """The product of the priors that apply to one hit (`node`: its signals, to know a removed one)."""
     label = label_of(entity_id)
-    f = 1.0
+    f = REMOVED_FACTOR if node is not None and node.removed and not intent.about_past else 1.0
     if label in CODE:
         path = entity_path(entity_id) or ""
         if not intent.about_tests and is_auxiliary(path):

@@ -94,7 +94,7 @@ def retrieve(
     pool = ranked(fused)[: max(4 * top_k, 40) if flt.active else max(2 * top_k, 20)]
     sig = g.signals(pool) if g is not None else {}
     scored = blend({k: fused[k] for k in pool}, sig, src.config)
-    scored = {k: replace(v, score=v.score * prior(k, intent)) for k, v in scored.items()}
+    scored = {k: replace(v, score=v.score * prior(k, intent, sig.get(k))) for k, v in scored.items()}
     order = sorted(pool, key=lambda k: -scored[k].score)
     if use_vectors:
         missing = [sig[k].vector_id for k in order if k not in vc.rows and k in sig and sig[k].vector_id]

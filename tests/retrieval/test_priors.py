@@ -35,3 +35,13 @@ def test_code_leads_commits_for_where_and_commits_lead_for_when():
 def test_a_named_folder_keeps_what_lies_outside_it_below():
     q = parse("list all subclasses of ParamType only in src")
     assert factor(PKG, q) > factor("cls:r:lib/pkg/types.py:Choice", q)
+
+
+def test_a_removed_entity_goes_below_a_live_one_unless_the_past_is_asked_about():
+    from ltm.graph.node import Node
+
+    live, gone = Node(PKG, "Function"), Node("fn:r:src/pkg/old.py:invoke", "Function", removed=True)
+    q = parse("where is the command invoked")
+    assert factor(live.id, q, live) > factor(gone.id, q, gone)
+    past = parse("where was the command invoked before it was removed")
+    assert factor(gone.id, past, gone) == factor(live.id, past, live)
