@@ -16,7 +16,7 @@ from ltm.graph.view import GraphView
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
 from ltm.retrieval.intent import CLASS_KINDS, MODULE_KINDS, Intent
-from ltm.retrieval.priors import is_auxiliary
+from ltm.code_paths import is_auxiliary
 
 CODE_LABELS = ("Function", "Class")
 MAX_HISTORY_COMMITS = 200  # commits read per subject for co-change

@@ -13,8 +13,7 @@ Each prior multiplies the blended score by a factor in (0, 1]; a hit is never re
 
 from __future__ import annotations
 
-import re
-
+from ltm.code_paths import is_auxiliary
 from ltm.graph.entity_ids import label_of, name_from_id, path_from_id
 from ltm.graph.node import Node
 from ltm.retrieval.intent import Intent
@@ -24,16 +23,7 @@ OFF_PREFERENCE = 0.6  # a commit for a where-question, code for a when/who/why q
 OUT_OF_SCOPE = 0.4
 REMOVED_FACTOR = 0.5
 
-_AUX = re.compile(
-    r"(?:^|/)(?:tests?|testing|__tests__|spec|specs|examples?|samples?|demos?|docs?|documentation|benchmarks?|bench|"
-    r"vendor|vendored|third_party|node_modules|fixtures?)(?:/|$)|"
-    r"(?:^|/)(?:test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(?:test|spec)\.[jt]sx?|conftest\.py)$", re.I)
 CODE = ("Function", "Class", "Module", "File")
-
-
-def is_auxiliary(path: str) -> bool:
-    """Whether a path is tests, examples, docs, benchmarks or vendored code rather than the package."""
-    return bool(path) and bool(_AUX.search(path))
 
 
 def entity_path(entity_id: str) -> str | None:

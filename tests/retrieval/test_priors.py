@@ -2,7 +2,8 @@
 where-questions, commits ahead for when/who/why, and a folder the question names."""
 
 from ltm.retrieval.intent import parse
-from ltm.retrieval.priors import factor, is_auxiliary
+from ltm.code_paths import is_auxiliary
+from ltm.retrieval.priors import factor
 
 PKG = "fn:r:src/pkg/core.py:Context.invoke"
 TEST = "fn:r:tests/test_core.py:test_invoke"
