@@ -221,7 +221,7 @@ class _Matcher:
                     for (i,) in rows:
                         if i not in targets:
                             counts[i] = counts.get(i, 0) + 1
-            self.add(sorted(counts, key=lambda i: -counts[i])[: self.limit], 3.0, f"changed together with {subject}")
+            self.add(sorted(counts, key=lambda i: (-counts[i], i))[: self.limit], 3.0, f"changed together with {subject}")
         self.add(targets, 0.5, f"named {subject}")
         return targets
 
@@ -352,7 +352,8 @@ def graph_candidates(
     scores = rrf(m.lists)
     answers = [i for i in ranked(answer_scores) if i not in subjects]
     return GraphCandidates(scores, {i: w for i, w in m.why.items() if w}, subjects, answers,
-                           None if primary else labels, m.wants_text, name or s)
+                           None if primary else labels, m.wants_text,
+                           name if name is not None or k not in ("author", "bugfix", "file_memories") else s)
 
 
 def _variants(name: str) -> list[str]:

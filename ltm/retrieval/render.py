@@ -20,7 +20,7 @@ def render_hits(hits: list[dict[str, Any]]) -> str:
     """Numbered hits, each with its location, first content line, reasons and neighbours."""
     if not hits:
         return "no results"
-    out = []
+    out = [f"note: {hits[0]['notice']}"] if hits[0].get("notice") else []
     for n, h in enumerate(hits, 1):
         name = h.get("name") or h.get("graph_entity_id") or h.get("vector_id")
         out.append(f"{n:>2}. {h['score']:.3f}  {h.get('label') or '-':<8} {name}  [{h.get('repo')}] {_where(h)}")

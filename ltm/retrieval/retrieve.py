@@ -24,6 +24,13 @@ from ltm.retrieval.ranking import RankingConfig, blend
 from ltm.retrieval.strategies import STRATEGIES, TABLE, Strategy
 from ltm.retrieval.vector_side import VectorCandidates, VectorSide
 
+# a relation question's subject, by what it must name (said when no candidate name exists in the graph)
+RELATION_KINDS = {
+    "callers": "function or module", "callees": "function", "importers": "module or function", "imports": "module",
+    "subclasses": "class", "bases": "class", "methods": "class", "modified_by": "function, class or file",
+    "introduced_by": "function, class or file", "co_changed": "function, class or file",
+    "last_change": "function, class or file",
+}
 ANSWER_LEAD = 1.2  # a history answer's score over the best seed's: ahead of it and of graph signals
 
 
@@ -103,6 +110,11 @@ def retrieve(
                        frozenset(gc.answers) if gc is not None else frozenset())
     if g is not None and hits:
         attach_details(g, hits, edges if expand_graph else None, depth)
+    if gc is not None and intent.kind in RELATION_KINDS and gc.subject is None and intent.candidates:
+        notice = (f"no {RELATION_KINDS[intent.kind]} named {intent.candidates[0]!r} in this home: "
+                  "these hits are a plain search for the question's words")
+        for h in hits:
+            h["notice"] = notice
     return hits
 
 
