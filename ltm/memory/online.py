@@ -54,6 +54,7 @@ from ltm.vectors import VectorStore, entry_rows
 
 log = logging.getLogger(__name__)
 SOURCE = "online"
+MAX_PARTS = 64  # part files of the memories partition before an add merges them into one
 
 
 def online_embedder(home: Home, store: VectorStore) -> Embedder:
@@ -111,10 +112,11 @@ def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[s
     memories = pa.Table.from_pylist(rows, schema=lake_schema("Memory"))
     with lake.write(MEMORY_PARTITION) as w:
         if fresh:  # new ids: a small part file per table, the rows already there untouched
-            w.append("embeddings", emb.to_pylist())
+            # Redacted before embedding (the rows) or free of user text (ids, hashes, vectors).
+            w.append("embeddings", emb.to_pylist(), redacted=True)
             for rel, new in links.items():
-                w.append(rel, new.to_arrow().cast(lake_schema(rel)).to_pylist())
-            w.append("Memory", memories.to_pylist())
+                w.append(rel, new.to_arrow().cast(lake_schema(rel)).to_pylist(), redacted=True)
+            w.append("Memory", memories.to_pylist(), redacted=True)
             return
         mem_ids = [r["id"] for r in rows]
         w.write("embeddings", merge_table(lake, "embeddings", emb, ["vector_id"]))
@@ -166,7 +168,9 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
         recover(home, lake, store)
         vectors = _embed(embedder, [r["text"] for r in unique])
         links, errors = _links(lake, unique)
-        fresh = not (_stored_ids(lake) & {r["id"] for r in unique})
+        # New ids append; an id stored before, or a partition of many small parts, is merged (compacted).
+        fresh = (not (_stored_ids(lake) & {r["id"] for r in unique})
+                 and len(lake.files("Memory", MEMORY_PARTITION)) < MAX_PARTS)
         emb = embeddings_table([r["vector_id"] for r in unique], [ids.text_hash(r["text"]) for r in unique],
                                embedder.model_id, embedder.dim, vectors.astype(np.float32).reshape(-1))
         begin(home, unique)
