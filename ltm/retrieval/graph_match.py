@@ -254,6 +254,13 @@ class _Matcher:
                 self.add(self.ids(f"(m:Memory)-[:{rel}]->(t:{label})", "m", cond, params), 3.0, f"linked to {path}")
         if self.g.has("Memory", "content"):
             self.add(self.ids("(m:Memory)", "m", "m.content CONTAINS $p", {"p": path}), 1.5, f"mentions {path}")
+        ov = self.g.overlay
+        if ov:  # online memories the build does not hold yet
+            wanted = set(files)
+            linked = [lk.memory for links in ov.links_to.values() for lk in links
+                      if lk.entity in wanted or (lk.entity_label != "File" and _in_path(path_from_id(lk.entity), path))]
+            self.add(list(dict.fromkeys(linked)), 3.0, f"linked to {path}")
+            self.add(ov.containing(path), 1.5, f"mentions {path}")
         return files
 
     def last_change(self, subject: str, targets: list[str] | None = None) -> list[str]:
@@ -369,3 +376,8 @@ def _variants(name: str) -> list[str]:
         if head[:1].islower():  # `click.ParamType`: a module path, then the name
             out.append(last)
     return list(dict.fromkeys(out))
+
+
+def _in_path(file_path: str | None, path: str) -> bool:
+    """`file_path` is `path` or ends with it (as the built query's `= $p OR ENDS WITH $sp`)."""
+    return bool(file_path) and (file_path == path or file_path.endswith("/" + path))
