@@ -75,8 +75,9 @@ class _Matcher:
 
     def modules(self, name: str) -> list[str]:
         dotted = "." + name.replace("/", ".").removesuffix(".py")
-        return self.ids("(m:Module)", "m", "m.name = $y OR m.name ENDS WITH $dy OR m.path = $y OR m.path ENDS WITH $sy",
-                        {"y": name, "dy": dotted, "sy": "/" + name})
+        # `click.core` (Python), `internal/bytesconv` of `github.com/gin-gonic/gin/internal/bytesconv` (Go), paths
+        return self.ids("(m:Module)", "m", "m.name = $y OR m.name ENDS WITH $dy OR m.name ENDS WITH $sy "
+                        "OR m.path = $y OR m.path ENDS WITH $sy", {"y": name, "dy": dotted, "sy": "/" + name})
 
     def commits_mentioning(self, needle: str, boundary: str, why: str, weight: float = 1.0) -> list[str]:
         """Commits whose message contains `needle` (CONTAINS, then `boundary`, a Python regex, on the hits)."""
@@ -133,6 +134,7 @@ class _Matcher:
             files = self.ids("(f:File)-[:IMPORTS]->(m:Module)", "f", *self.at("m", "Module", mods))
             importers = self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "m", *self.at("f", "File", files)) if files else []
             self.add(importers, 3.0, f"imports {subject}")
+            self.add(files, 2.5, f"imports {subject}")  # "which files import M"
             if files:
                 users = self.ids("(n:Function)-[:DEFINED_IN]->(f:File)", "n", *self.at("f", "File", files))
                 self.add(users, 1.0, f"in a file that imports {subject}")
@@ -381,3 +383,13 @@ def _variants(name: str) -> list[str]:
 def _in_path(file_path: str | None, path: str) -> bool:
     """`file_path` is `path` or ends with it (as the built query's `= $p OR ENDS WITH $sp`)."""
     return bool(file_path) and (file_path == path or file_path.endswith("/" + path))
+
+
+def entity_history(g: GraphView, targets: list[str], kind: str, filters: Filters, limit: int = 10) -> list[str]:
+    """The commits that introduced (oldest first) or modified (newest first) `targets`, best first."""
+    m = _Matcher(g, filters, limit)
+    commits = m.changes(targets, newest_first=kind != "introduced_by")
+    if kind == "introduced_by":  # the first change of each target
+        firsts = [m.changes([t], newest_first=False)[:1] for t in targets]
+        commits = list(dict.fromkeys(c for f in firsts for c in f)) + commits
+    return list(dict.fromkeys(commits))[:limit]
