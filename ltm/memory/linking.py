@@ -9,9 +9,12 @@ Rules (relevance_score, context):
   boundaries, case-sensitive, `STOP_NAMES` and dunder names never match. A qualified name
   (`Class.method`, `module.func`, any dotted suffix of `package.module.Class.method`) scores
   `QUALIFIED_SCORE` 0.9.
+- A qualified name says which definition it means: the parts of its chain do not link by
+  themselves (`Context.ClientIP` links the method, not the class Context), and the same name
+  written bare elsewhere in the memory means only that definition.
 - Ambiguity: a name defined in several places links to the package's definitions, not to those
-  in tests, examples, docs or vendored code (`ltm.code_paths`), unless only those define it or
-  the memory speaks of tests. The score falls with the number of definitions left
+  in tests, examples, docs or vendored code (`ltm.code_paths`); a name only those define links
+  only when the memory speaks of tests or sits in that file or folder. The score falls with the number of definitions left
   (`DEFINITION_DECAY` per doubling) and past `MAX_DEFINITIONS` the name does not link at all,
   except to a definition in the memory's own file. The memory's own file keeps the full
   score, its own module (the file's directory) loses 0.05, its own project (`project_id`, else the
@@ -114,6 +117,8 @@ class CodeIndex:
             parts = (full or "").split(".")
             for i in range(len(parts) - 1):
                 rows.append((".".join(parts[i:]), eid, label, repo, fpath))
+            if "/" in parts[0]:  # a Go or JS package path: `binding.Default` for .../gin/binding.Default
+                rows.append((".".join([parts[0].rsplit("/", 1)[-1], *parts[1:]]), eid, label, repo, fpath))
         forms = pl.DataFrame(rows, schema=["key", "id", "label", "repo", "file_path"], orient="row")
         idx.forms = forms.unique().with_columns(pl.len().over("key", "label").alias("n_defs"))
         return idx
@@ -201,7 +206,7 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
         memories.select(pl.col("id").alias("src"), pl.col("content").str.extract_all(CHAIN).alias("chain"))
         .explode("chain").drop_nulls("chain")
     )
-    words = tokens.select("src", pl.col("chain").str.split(".").alias("key")).explode("key")
+    words = tokens.select("src", "chain", pl.col("chain").str.split(".").alias("key")).explode("key")
     # The code side cut to the memories' words first: a hash join would hash every name of the
     # code (an online add links one memory against all of it).
     names = code.names.filter(pl.col("key").is_in(words["key"].unique().implode()))
@@ -210,9 +215,16 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     expanded = _dotted_forms(dotted_chains["chain"].unique())
     forms = code.forms.filter(pl.col("key").is_in(expanded["key"].unique().implode())) if expanded.height else code.forms.clear()
     qualified = (
-        dotted_chains.join(expanded, on="chain", how="inner").select("src", "key")
+        dotted_chains.join(expanded, on="chain", how="inner").select("src", "chain", "key")
         .join(forms, on="key", how="inner").with_columns(pl.lit(QUALIFIED_SCORE).alias("base"))
     )
+    # A qualified name says which definition it means: the parts of its chain link nothing by
+    # themselves (`Context.ClientIP` is not the class Context), and the same name written bare
+    # elsewhere in the memory means that definition, not the others.
+    bare = bare.join(qualified.select("src", "chain").unique(), on=["src", "chain"], how="anti")
+    meant = qualified.select("src", pl.col("key").str.split(".").list.last().alias("key")).unique()
+    bare = bare.join(meant, on=["src", "key"], how="anti").drop("chain")
+    qualified = qualified.drop("chain")
     hits = pl.concat([bare.select(qualified.columns), qualified], how="vertical").unique(["src", "id", "key"])
     memo = memories.select(pl.col("id").alias("src"), pl.col("project_id"))
     hits = hits.join(memo, on="src", how="left").join(own, on="src", how="left")
@@ -230,7 +242,7 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     # tests, examples and docs give way to the package's own definition, unless the memory is about
     # tests; a definition in the memory's own file or module always stays
     mine = pl.col("own_file") | pl.col("own_module")
-    hits = hits.filter(~pl.col("aux") | (pl.col("n_pkg") == 0) | pl.col("about_tests") | mine)
+    hits = hits.filter(~pl.col("aux") | pl.col("about_tests") | mine)
     hits = hits.with_columns(pl.len().over(group).alias("n_left"))
     hits = hits.filter((pl.col("n_left") <= MAX_DEFINITIONS) | pl.col("own_file"))
     tier = (

@@ -105,9 +105,15 @@ def test_names_shorter_than_four_characters_and_stop_words_never_match(code):
 
 def test_qualified_name_scores_higher_than_the_bare_name(code):
     hits = targets(code, "Validator.validate_token rejects expired tokens")
-    assert hits["fn:svc:app/auth.py:Validator.validate_token"] == 0.9
-    # the class name inside the qualified name links to the class
-    assert hits["cls:svc:app/auth.py:Validator"] == 0.8
+    # the memory is about the method: the class name inside the qualified name links nothing
+    assert hits == {"fn:svc:app/auth.py:Validator.validate_token": 0.9}
+    # the class named by itself links to the class
+    assert targets(code, "the Validator holds the secret") == {"cls:svc:app/auth.py:Validator": 0.8}
+
+
+def test_a_qualified_mention_says_which_definition_a_bare_one_means(code):
+    hits = targets(code, "util.normalize strips accents; call normalize before comparing")
+    assert hits == {"fn:svc:app/util.py:normalize": 0.9}
 
 
 def test_module_qualified_name_scores_higher(code):

@@ -110,7 +110,6 @@ def test_online_add_is_searchable_at_once_in_the_graph_at_once_and_survives_a_re
     expected = {
         ("mem:online:o1", "RELATES_TO_FILE", f"file:{key}:app/auth.py", 1.0),
         ("mem:online:o1", "RELATES_TO_FUNCTION", f"fn:{key}:app/auth.py:Validator.validate_token", 0.9),
-        ("mem:online:o1", "RELATES_TO_CLASS", f"cls:{key}:app/auth.py:Validator", 0.8),
         ("mem:online:o1", "RELATES_TO_FUNCTION", f"fn:{key}:app/auth.py:parse_header", 0.6),
     }
     build = current_build(home.graph)
