@@ -137,7 +137,9 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
     """Store several memories as one add: one embedding pass, one write per lake table, one vector
     upsert (a batch of a handful costs about one add).
 
-    `entries` are (content, metadata) pairs; returns one result per entry, in order. A bad entry
+    `entries` are (content, metadata) pairs; returns one result per entry, in order (`in_graph`:
+    graph readers see it at once, through the overlay on the current build; False before any build,
+    the first build then holds it). A bad entry
     refuses the whole batch, naming it, before anything is written. Two entries with one `id`: the
     later wins, as in an import.
     """
