@@ -10,6 +10,7 @@ import logging
 import os
 import socket
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,11 +121,13 @@ class RunSummary:
 def ingest_partitions(
     home: Home, keys: list[str], embedder: str, on_done: Callable[[RunSummary], None] | None = None,
     commits_config: dict[str, Any] | None = None, bugs_config: dict[str, Any] | None = None,
+    on_stage: Callable[[str, str, dict[str, Any]], None] | None = None,
 ) -> list[RunSummary]:
     """Register `keys` as `repos` partitions and run the ingest job for each, in order.
 
     `commits_config` is the `commits` asset's config (branch, since, max_commits, skip_patterns, full);
-    `bugs_config` the `bugs` asset's (issues_path, max_commit_files).
+    `bugs_config` the `bugs` asset's (issues_path, max_commit_files). `on_stage(repo, asset,
+    metadata)` is called as each asset is materialized, while the run goes on.
     The caller holds the home's ingest lock; runs left behind by a killed ingest are failed first.
     """
     instance = home_instance(home)
@@ -135,8 +138,11 @@ def ingest_partitions(
     summaries = []
     for key in keys:
         instance.add_dynamic_partitions("repos", [key])
+        run_id = str(uuid.uuid4())  # known before the run starts, so its events can be followed
+        if on_stage is not None:
+            instance.add_event_listener(run_id, _stage_listener(key, on_stage))
         result = job.execute_in_process(
-            partition_key=key, instance=instance, run_config=run_config, tags=_process_tags()
+            partition_key=key, instance=instance, run_config=run_config, tags=_process_tags(), run_id=run_id,
         )
         summary = RunSummary(result.run_id, key)
         for event in result.get_asset_materialization_events():
@@ -146,6 +152,19 @@ def ingest_partitions(
         if on_done:
             on_done(summary)
     return summaries
+
+
+def _stage_listener(key: str, on_stage: Callable[[str, str, dict[str, Any]], None]) -> Callable[[Any], None]:
+    """An event-log listener that passes each asset materialization of the run on as it is stored."""
+
+    def listen(record: Any) -> None:
+        event = record.get_dagster_event() if record.is_dagster_event else None
+        if event is None or not event.is_step_materialization:
+            return
+        mat = event.event_specific_data.materialization
+        on_stage(key, mat.asset_key.to_user_string(), {k: v.value for k, v in mat.metadata.items()})
+
+    return listen
 
 
 def add_partitions(home: Home, keys: list[str]) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ltm import progress
 from ltm.embed.base import Embedder, plan_batches
 from ltm.errors import BatchFailedError
 
@@ -85,10 +86,13 @@ def embed_with_cache(
     def run(batch: list[int]) -> tuple[list[int], np.ndarray]:
         return batch, embedder.embed([sent[i] for i in batch])
 
+    bar = progress.tracker("embeddings", len(sent), "texts")
+
     def done(batch: list[int], out: np.ndarray) -> None:
         items = [(keys[i], out[j]) for j, i in enumerate(batch)]
         cache.put_many(items)  # the sqlite connection stays on this thread
         vectors.update(items)
+        bar.advance(len(batch))
         if on_batch:
             on_batch(len(batch))
 
@@ -114,6 +118,7 @@ def embed_with_cache(
                     if not e.retryable:
                         for f in futures:
                             f.cancel()
+    bar.close()
     if failures:
         finished = sum(1 for h in keys if h in vectors)
         raise BatchFailedError(

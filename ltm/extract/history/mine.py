@@ -13,8 +13,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ltm import ids
-from ltm.extract.history.changes import NULL_BLOB, ChangeKind, FileChange, iter_changes
+from ltm import ids, progress
+from ltm.extract.history.changes import NULL_BLOB, ChangeKind, FileChange, count_commits, iter_changes
 from ltm.extract.filters import MAX_FILE_BYTES
 from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.history.git_history import commit_kind
@@ -222,7 +222,9 @@ def mine_history(
                         for fc in files:
                             miner.file(row, fc)
 
+            bar = progress.tracker("commits", count_commits(repo, rev, since, max_commits, exclude), "commits")
             for cc in iter_changes(repo, repo_key, rev, since=since, max_commits=max_commits, exclude=exclude):
+                bar.advance()
                 files = []
                 for fc in cc.files:
                     if skip is not None and skip.match(fc.path) and (fc.old_path is None or skip.match(fc.old_path)):
@@ -240,6 +242,7 @@ def mine_history(
                 if len(chunk) >= limit or chunk_files >= CHUNK_FILES:
                     flush()
             flush(last=True)
+            bar.close()
             cache.flush()
     finally:
         procs.close()
