@@ -2,12 +2,14 @@
 
     .venv/bin/python bench/add.py [--entries 100000] [--adds 20] [--home DIR]
 
-Builds a synthetic home (bench/synthetic_store.py), unless --home names one built before, then
-adds `--adds` memories from one process, each naming a function of the store so it links, then the
-same number again in one `add_many` call. Prints one JSON object: the first add (it builds the code
-index the linker reads), p50 / p95 / max of the others, the `add_many` call in all and per memory,
-and in the same run the floor every add pays by design: copying the current graph build (builds
-are immutable; an add amends a copy and switches to it).
+Builds a synthetic home (bench/synthetic_store.py: hash embedder, dimension 384), unless --home
+names one built before, then adds `--adds` memories from one process, each naming a function of
+the store so it links, then the same number again in one `add_many` call. Each add includes the
+embedding of its text (hash embedder), linking, the lake commit and the LanceDB write. Prints one
+JSON object: the first add (it builds the code index the linker reads), p50 / p95 / max of the
+others, the `add_many` call in all and per memory, what a reader then pays to see the new memories
+(the overlay's refresh after each add, `ltm.graph.overlay`), whether the graph build changed, and
+in the same run what each add paid before #18: a copy of the current graph build.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic_store import synthetic_home  # noqa: E402
 
 from ltm.graph.build import current_build  # noqa: E402
+from ltm.graph.read import open_view  # noqa: E402
 from ltm.query import HybridLTM  # noqa: E402
 
 
@@ -40,12 +43,18 @@ def main() -> None:
         names = [r["name"] for r in rows["Function"][: args.adds]]
         load = [round(x, 2) for x in os.getloadavg()]
         ms, links = [], []
-        with HybridLTM(home) as memory:
+        before = current_build(home.graph)
+        refresh = []
+        with HybridLTM(home) as memory, open_view(home.graph) as view:
+            view.overlay  # a reader open before the adds
             for i, name in enumerate(names):
                 t0 = time.perf_counter()
                 out = memory.add(f"{name} must retry on timeout (note {i})", {"category": "episodic"})
                 ms.append((time.perf_counter() - t0) * 1000)
                 links.append(out["links"])
+                t0 = time.perf_counter()
+                assert out["graph_entity_id"] in view.overlay
+                refresh.append((time.perf_counter() - t0) * 1000)
             t0 = time.perf_counter()
             many = memory.add_many([(f"{name} must back off (batch note {i})", {"category": "episodic"})
                                     for i, name in enumerate(names)])
@@ -63,7 +72,9 @@ def main() -> None:
                        "max": round(rest[-1], 1)},
             "add_many_ms": round(many_ms, 1), "add_many_per_memory_ms": round(many_ms / len(many), 1),
             "add_many_links": sum(o["links"] for o in many),
-            "floor_graph_copy_ms": round(copy_ms, 1), "graph_build_mb": round(current.stat().st_size / 1e6, 1),
+            "overlay_refresh_ms": {"p50": round(statistics.median(refresh), 2), "max": round(max(refresh), 2)},
+            "graph_build_changed": current != before,
+            "graph_copy_ms_before_18": round(copy_ms, 1), "graph_build_mb": round(current.stat().st_size / 1e6, 1),
             "load_avg_start": load, "load_avg_end": [round(x, 2) for x in os.getloadavg()],
         }, indent=2))
 

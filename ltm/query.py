@@ -87,7 +87,7 @@ class HybridLTM:
     def add_many(self, entries: Iterable[tuple[str, dict[str, Any] | None]]) -> list[dict[str, Any]]:
         """Store several (content, metadata) memories as one add; one result per entry, in order.
 
-        About as fast as a single `add` for a handful of entries (one graph amendment for all); a bad
+        About as fast as a single `add` for a handful of entries (one lake commit, one vector write); a bad
         entry refuses the batch, naming it, before anything is written (`ltm.memory.online.add_memories`).
         """
         from ltm.memory.online import add_memories

@@ -17,7 +17,8 @@ from ltm.graph.view import GraphView
 
 
 class GraphReads:
-    """Parameterised reads of the current build; reopens when a build or an amendment switches CURRENT.
+    """Parameterised reads of the current build; reopens when a build switches CURRENT;
+    online memories the build lacks are overlaid (`ltm.graph.overlay`).
 
     Not thread-safe: the service calls it under its read lock.
     """

@@ -2,8 +2,9 @@
 
 Opening the stores and loading the model cost far more than a question, so they are opened once
 and reused. Both readers follow the home as it changes: the graph reader and `HybridLTM` reopen
-when `graph/CURRENT` names another build (a batch build, or the amendment an online memory
-makes), and the vector side reads the table's latest version at each query. Kuzu connections and
+when `graph/CURRENT` names another build, each read overlays the online memories the build lacks
+(`ltm.graph.overlay`: `remember` is seen at once), and the vector side reads the table's latest
+version at each query. Kuzu connections and
 the retrieval caches are not shared between threads, so reads run one at a time under a lock;
 `remember` writes through the library's own locks and takes the read lock only to report links.
 """

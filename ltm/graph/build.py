@@ -142,7 +142,7 @@ def _disk_usage(build: Path) -> int:
 
 
 def check_space(graph_root: Path, what: str = "a graph build") -> None:
-    """Refuse a build that cannot fit: a new build (or an amended copy) takes about as much as the current one.
+    """Refuse a build that cannot fit: a new build takes about as much as the current one.
 
     When the disk fills in the middle of a COPY, Kuzu 0.11.3 raises, then aborts the whole process
     when the connection closes (no message), so the check comes first, while the current build

@@ -1,6 +1,7 @@
-"""The overlay of online memories: the Memory rows and RELATES_TO_* links that the lake's
-`memories` partition holds and the current graph build does not (stored by `HybridLTM.add` since
-the build was made).
+"""The overlay of online memories: the Memory rows of source `online` and their RELATES_TO_* links
+that the lake's `memories` partition holds and the current graph build does not (stored by
+`HybridLTM.add` since the build was made; `ltm memory import` rows wait for the next ingest, which
+embeds and links them).
 
 Online adds never write the graph: they append small Parquet files to the lake's `memories`
 partition (the memory, its embedding, its links), which is durable and what the next build copies.
@@ -29,6 +30,7 @@ import pyarrow.parquet as pq
 log = logging.getLogger(__name__)
 
 PARTITION = "repo=memories"  # ltm.memory.records.MEMORY_PARTITION (the graph layer sits below ltm.memory)
+ONLINE_SOURCE = "online"  # ltm.memory.online.SOURCE
 LINK_TABLES = ("RELATES_TO_FILE", "RELATES_TO_FUNCTION", "RELATES_TO_CLASS")
 MEMORY_COLUMNS = ["id", "repo", "vector_id", "memory_type", "category", "content", "source", "created_at", "project_id"]
 LINK_COLUMNS = ["src", "dst", "dst_label", "relevance_score", "context"]
@@ -113,7 +115,8 @@ class MemoryOverlay:
         built = self._built()
         mems: dict[str, dict[str, Any]] = {}
         for row in self._memories.rows():  # files in name order: a later part (a later add) wins
-            if row["id"] not in built:
+            # Imported memories wait for the ingest that embeds and links them; online ones are whole.
+            if row["source"] == ONLINE_SOURCE and row["id"] not in built:
                 mems[row["id"]] = row
         frm: dict[str, list[Link]] = {}
         to: dict[str, list[Link]] = {}

@@ -107,11 +107,11 @@ def _link_rows(links: pl.DataFrame, now: datetime) -> dict[str, pl.DataFrame]:
     return out
 
 
-def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[str, pl.DataFrame], fresh: bool) -> None:
+def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[str, pl.DataFrame], append: bool) -> None:
     """One commit of the memories partition, the Memory table last (the lake's commit point)."""
     memories = pa.Table.from_pylist(rows, schema=lake_schema("Memory"))
     with lake.write(MEMORY_PARTITION) as w:
-        if fresh:  # new ids: a small part file per table, the rows already there untouched
+        if append:  # new ids: a small part file per table, the rows already there untouched
             # Redacted before embedding (the rows) or free of user text (ids, hashes, vectors).
             w.append("embeddings", emb.to_pylist(), redacted=True)
             for rel, new in links.items():
@@ -137,7 +137,9 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
     """Store several memories as one add: one embedding pass, one write per lake table, one vector
     upsert (a batch of a handful costs about one add).
 
-    `entries` are (content, metadata) pairs; returns one result per entry, in order. A bad entry
+    `entries` are (content, metadata) pairs; returns one result per entry, in order (`in_graph`:
+    graph readers see it at once, through the overlay on the current build; False before any build,
+    the first build then holds it). A bad entry
     refuses the whole batch, naming it, before anything is written. Two entries with one `id`: the
     later wins, as in an import.
     """
@@ -169,15 +171,15 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
         vectors = _embed(embedder, [r["text"] for r in unique])
         links, errors = _links(lake, unique)
         # New ids append; an id stored before, or a partition of many small parts, is merged (compacted).
-        fresh = (not (_stored_ids(lake) & {r["id"] for r in unique})
-                 and len(lake.files("Memory", MEMORY_PARTITION)) < MAX_PARTS)
+        new_ids = not (_stored_ids(lake) & {r["id"] for r in unique})
+        append = new_ids and len(lake.files("Memory", MEMORY_PARTITION)) < MAX_PARTS
         emb = embeddings_table([r["vector_id"] for r in unique], [ids.text_hash(r["text"]) for r in unique],
                                embedder.model_id, embedder.dim, vectors.astype(np.float32).reshape(-1))
         begin(home, unique)
-        _commit(lake, unique, emb, _link_rows(links, now), fresh)
+        _commit(lake, unique, emb, _link_rows(links, now), append)
         new_rows = entry_rows("Memory", pa.Table.from_pylist(unique, schema=lake_schema("Memory")), emb)
         with home.lock("vectors", timeout=600):
-            store.upsert_rows(new_rows, new=fresh)
+            store.upsert_rows(new_rows, new=new_ids)  # a merge on a large table costs ~0.5 s
         end(home)
     counts = links.group_by("src").len() if links.height else None
     per_id = dict(counts.iter_rows()) if counts is not None else {}

@@ -15,6 +15,7 @@ from ltm.graph.build import current_build
 from ltm.graph.read import open_view
 from ltm.lake import Lake
 from ltm.memory.journal import journal_path, recover_home
+from ltm.memory.store import import_memories
 from ltm.query import HybridLTM
 from ltm.reconcile import reconcile
 from ltm.vectors import VectorStore
@@ -156,3 +157,16 @@ def test_two_processes_adding_at_once_lose_nothing(ingested):  # noqa: F811
         assert set(view.overlay.memories) == want
         assert all(view.overlay.links_from[m] for m in want)  # each linked to parse_header
     assert reconcile(home.graph, home.vectors).ok
+
+
+def test_imported_memories_wait_for_the_ingest_that_embeds_them(ingested, tmp_path):  # noqa: F811
+    home, key, instance, _ = ingested
+    notes = tmp_path / "later.jsonl"
+    notes.write_text('{"id": "i1", "content": "parse_header is slow on long lines"}\n')
+    import_memories(home, notes, "jsonl")  # no vector row until the next ingest embeds it
+    with open_view(home.graph) as view:
+        assert "mem:jsonl:i1" not in view.overlay
+    assert reconcile(home.graph, home.vectors).ok
+    ingest(home.root, key, instance)
+    with HybridLTM(home.root) as ltm:
+        assert ltm.query("parse_header is slow on long lines", top_k=1)[0]["graph_entity_id"] == "mem:jsonl:i1"

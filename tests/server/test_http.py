@@ -56,6 +56,7 @@ def test_an_open_address_without_a_token_is_refused_at_start(project, monkeypatc
 def test_remember_then_query_and_memories_find_it(url):
     async def scenario():
         async with http_session(url) as s:
+            build = (await call(s, "repositories"))["graph_build"]
             one = await call(s, "remember", content="helper must treat None as zero, callers rely on it",
                              metadata={"file_path": "pkg/core.py", "function_name": "helper", "tags": ["contract"]})
             [stored] = one["stored"]
@@ -73,6 +74,7 @@ def test_remember_then_query_and_memories_find_it(url):
             assert batch["stored"][0]["links"] and batch["stored"][1]["links"] == []
             assert [m["content"] for m in (await call(s, "memories", entity="serve"))["memories"]] == [
                 "serve is the public entry point"]
+            assert (await call(s, "repositories"))["graph_build"] == build  # seen at once, the build untouched
 
     asyncio.run(scenario())
 
