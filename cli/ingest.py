@@ -10,6 +10,7 @@ import click
 
 from cli.app import main
 from cli.errors import user_errors
+from cli.live import LiveView, choose_mode, json_errors
 from cli.options import home_option
 from ltm.embed.registry import PROVIDERS, check_credentials, make_embedder, provider_for_run
 from ltm.errors import IssueExportError
@@ -33,14 +34,21 @@ from ltm.home import Home
               help="Ignore the history cursor and mine the whole range again (and blame every fix again).")
 @click.option("--issues", "issues", default=None, type=click.Path(dir_okay=False),
               help="JSON Lines issue export (GitHub REST issue fields) for the bugs stage: titles, labels, report dates.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors and the final line.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per line on stdout: start, progress, stage, done, up_to_date (errors too).")
 @home_option
+@json_errors
 @user_errors
 def ingest(paths: tuple[str, ...], embedder: str | None, graph_engine: str | None, branch: str | None, since: str | None,
            max_commits: int | None, skip: tuple[str, ...], full_history: bool, issues: str | None,
-           home: str | None) -> None:
+           quiet: bool, as_json: bool, home: str | None) -> None:
+    """Stage lines appear as stages end; long stages show a bar on a terminal (see `cli.live`)."""
+    from ltm import progress
     from ltm.extract.gitrepo import GitRepo
     from ltm.repos import add_repository, is_url, remote_head
 
+    view = LiveView(choose_mode(quiet, as_json))
     h = Home.resolve(home)
     for p in paths:  # validate every input before the home is touched
         remote_head(p) if is_url(p) else GitRepo(p).head(branch or "HEAD")
@@ -53,35 +61,37 @@ def ingest(paths: tuple[str, ...], embedder: str | None, graph_engine: str | Non
         keys = [add_repository(h, p) for p in paths]
         started = time.perf_counter()
 
-        def report(summary: Any) -> None:
-            for asset, meta in summary.metadata.items():
-                click.echo(f"  {asset:<15} {meta.get('summary', '')}", err=True)
-            click.echo(f"done: {summary.repo} in {time.perf_counter() - started:.1f}s (run {summary.run_id})", err=True)
-
         history = {k: v for k, v in {"branch": branch, "since": since, "max_commits": max_commits,
                                      "skip_patterns": list(skip) or None, "full": full_history or None}.items() if v}
         bugs = {k: v for k, v in {"issues_path": str(Path(issues).resolve()) if issues else None,
                                   "full": full_history or None}.items() if v} or None
         options = {**history, "issues": bugs and bugs.get("issues_path")}
-        todo = keys if full_history else [k for k in keys if not _up_to_date(h, k, options)]
+        todo = keys if full_history else [k for k in keys if not _up_to_date(h, k, options, view)]
         if not todo:
             return
         heads = {k: run_stamp.head_of(h, k, branch) for k in todo}
-        click.echo(f"ingesting {', '.join(todo)} into {h.root} ...", err=True)
+        view.note(f"ingesting {', '.join(todo)} into {h.root} ...", event="start", repos=todo, home=str(h.root))
         import pipelines.run as run_module  # Dagster is imported only when there is a run to make
 
         def done(summary: Any) -> None:
-            report(summary)
+            seconds = time.perf_counter() - started
+            view.final(f"done: {summary.repo} in {seconds:.1f}s (run {summary.run_id})", event="done",
+                       repo=summary.repo, run_id=summary.run_id, seconds=round(seconds, 3))
             run_stamp.record(h, summary.repo, options, heads[summary.repo])
 
-        run_module.ingest_partitions(h, todo, provider, on_done=done, commits_config=history, bugs_config=bugs)
+        try:
+            with progress.reporting(view):
+                run_module.ingest_partitions(h, todo, provider, on_done=done, commits_config=history, bugs_config=bugs,
+                                             on_stage=view.stage)
+        finally:
+            view.close()
 
 
-def _up_to_date(h: Home, key: str, options: dict[str, Any]) -> bool:
+def _up_to_date(h: Home, key: str, options: dict[str, Any], view: LiveView) -> bool:
     stamp = run_stamp.unchanged(h, key, options)
     if stamp:
-        click.echo(f"{key}: up to date at {stamp['head'][:12]}, nothing new since its last ingest "
-                   "(--full-history mines it again)", err=True)
+        view.final(f"{key}: up to date at {stamp['head'][:12]}, nothing new since its last ingest "
+                   "(--full-history mines it again)", event="up_to_date", repo=key, head=stamp["head"])
     return stamp is not None
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ltm import progress
 from ltm.embed.base import Embedder, plan_batches
 from ltm.errors import BatchFailedError
 
@@ -64,6 +65,7 @@ def embed_with_cache(
     hashes: list[str],
     texts: list[str],
     on_batch: Callable[[int], None] | None = None,
+    stage: str | None = None,
 ) -> tuple[dict[str, np.ndarray], int]:
     """Vectors for every distinct text hash; returns them and how many texts were embedded now.
 
@@ -71,7 +73,8 @@ def embed_with_cache(
     time); each finished batch is committed to the cache at once, so after a failure or a crash
     the next run sends only what is still missing. A batch that fails for good does not stop the
     others (unless the error is not retryable, e.g. a bad key); at the end one error says how
-    many batches and tries failed.
+    many batches and tries failed. With `stage`, the texts sent are counted as that stage's
+    progress (`ltm.progress`).
     """
     vectors = cache.get_many(sorted(set(hashes)))
     todo: dict[str, str] = {}
@@ -81,6 +84,7 @@ def embed_with_cache(
     keys = list(todo)
     sent, batches = plan_requests(embedder, [todo[k] for k in keys])
     failures: list[BatchFailedError] = []
+    count = progress.counter(stage, len(keys), "texts") if stage else None
 
     def run(batch: list[int]) -> tuple[list[int], np.ndarray]:
         return batch, embedder.embed([sent[i] for i in batch])
@@ -91,6 +95,8 @@ def embed_with_cache(
         vectors.update(items)
         if on_batch:
             on_batch(len(batch))
+        if count is not None:
+            count.add(len(batch))
 
     workers = max(1, int(getattr(embedder, "concurrency", 1)))
     if workers == 1:
@@ -114,6 +120,8 @@ def embed_with_cache(
                     if not e.retryable:
                         for f in futures:
                             f.cancel()
+    if count is not None:
+        count.close()
     if failures:
         finished = sum(1 for h in keys if h in vectors)
         raise BatchFailedError(

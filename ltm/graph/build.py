@@ -18,6 +18,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 
+from ltm import progress
 from ltm.atomic import replace_text
 from ltm.errors import GraphError, HomeError
 from ltm.graph.centrality import scores, with_pagerank
@@ -175,7 +176,7 @@ def _with_side_tables(df: pl.DataFrame, lake: Lake, label: str) -> pl.DataFrame:
     return df
 
 
-def _copy_nodes(conn, lake: Lake, staging: Path, stats: BuildStats) -> dict[str, pl.Series]:
+def _copy_nodes(conn, lake: Lake, staging: Path, stats: BuildStats, count: progress.Counter) -> dict[str, pl.Series]:
     keys: dict[str, pl.Series] = {}
     ranks = scores(lake)
     for label, table in NODE_TABLES.items():
@@ -199,13 +200,16 @@ def _copy_nodes(conn, lake: Lake, staging: Path, stats: BuildStats) -> dict[str,
             f = staging / f"{label}.parquet"
             pq.write_table(df.to_arrow(), f)
             query(conn, f"COPY {label} FROM (LOAD FROM {_literal(f)} RETURN {', '.join(cols)})")
+        count.add()
     return keys
 
 
-def _copy_rels(conn, lake: Lake, staging: Path, keys: dict[str, pl.Series], stats: BuildStats) -> None:
+def _copy_rels(conn, lake: Lake, staging: Path, keys: dict[str, pl.Series], stats: BuildStats,
+               count: progress.Counter) -> None:
     for name, rel in REL_TABLES.items():
         df = pl.from_arrow(lake.read(name))
         stats.rels[name] = 0
+        count.add()
         if df.height == 0:
             continue
         props = rel.props.names
@@ -262,11 +266,12 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: s
     staging.mkdir()
     stats = BuildStats(build_id, engine=eng.name)
     try:
-        with open_database(path, read_only=False) as conn:
+        with open_database(path, read_only=False) as conn, \
+                progress.counter("graph", len(NODE_TABLES) + len(REL_TABLES), "tables") as count:
             for stmt in schema_ddl():
                 query(conn, stmt)
-            keys = _copy_nodes(conn, lake, staging, stats)
-            _copy_rels(conn, lake, staging, keys, stats)
+            keys = _copy_nodes(conn, lake, staging, stats, count)
+            _copy_rels(conn, lake, staging, keys, stats, count)
             _verify_counts(conn, stats)
             fts_started = time.perf_counter()
             stats.fts_indexes = create_fts_indexes(conn)

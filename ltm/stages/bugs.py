@@ -20,7 +20,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ltm import ids
+from ltm import ids, progress
 from ltm.bugs import fix_store
 from ltm.bugs.diffs import commit_diffs, is_doc_path
 from ltm.bugs.evidence import EvidenceKind, FixEvidence, parse_fix_evidence
@@ -167,7 +167,10 @@ def _szz(
         cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
         try:
             diffs = commit_diffs(repo, todo)
-            new = {r.sha: r for r in analyze_fixes(repo, repo_key, diffs, max_files, workers, cache=cache)}
+            with progress.counter("bugs", len(todo), "fixes") as count:
+                for r in analyze_fixes(repo, repo_key, diffs, max_files, workers, cache=cache):
+                    new[r.sha] = r
+                    count.add()
         finally:
             cache.close()
     results = {s: r for s in fix_shas if (r := plan.cached.get(s) or new.get(s)) is not None}

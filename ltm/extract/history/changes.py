@@ -131,6 +131,13 @@ def log_args(rev: str, since: str | None = None, max_commits: int | None = None,
     return ["log", f"--format={FORMAT}", *_DIFF, *_range(rev, since, max_commits, exclude), "--"]
 
 
+def count_commits(
+    repo: GitRepo, rev: str, since: str | None = None, max_commits: int | None = None, exclude: str | None = None,
+) -> int:
+    """How many commits `iter_changes` will yield for the same range (one `git rev-list --count`)."""
+    return int(repo.run("rev-list", "--count", *_range(rev, since, max_commits, exclude), "--").strip() or 0)
+
+
 def iter_changes(
     repo: GitRepo, repo_key: str, rev: str, since: str | None = None, max_commits: int | None = None,
     exclude: str | None = None,

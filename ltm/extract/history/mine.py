@@ -13,8 +13,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ltm import ids
-from ltm.extract.history.changes import NULL_BLOB, ChangeKind, FileChange, iter_changes
+from ltm import ids, progress
+from ltm.extract.history.changes import NULL_BLOB, ChangeKind, FileChange, count_commits, iter_changes
 from ltm.extract.filters import MAX_FILE_BYTES
 from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.history.git_history import commit_kind
@@ -197,11 +197,13 @@ def mine_history(
     and parsed (in `workers` processes when more than one) before its rows are made; with workers,
     a chunk's rows are made while the next two chunks parse. Chunks start small and double, so the
     parsers start early. The rows depend on neither `workers` nor the chunk sizes.
+    Progress (`ltm.progress`, stage `commits`) counts the commits read from `git log`.
     """
     skip = skip_matcher(tuple(skip_patterns))
+    total = count_commits(repo, rev, since, max_commits, exclude) if progress.active() else None
     procs = ParserProcesses(workers, preload=SpanReader.__module__)
     try:
-        with repo.blobs() as blobs, no_cycle_collection():
+        with repo.blobs() as blobs, no_cycle_collection(), progress.counter("commits", total, "commits") as count:
             reader = SpanReader(blobs, cache, max_file_bytes, procs)
             miner = _Miner(repo_key, reader, skip)
             chunk: list[tuple[dict, list[FileChange]]] = []
@@ -236,6 +238,7 @@ def mine_history(
                 miner.out.commits.append(row)
                 miner.out.parents.extend((p, row["sha"]) for p in cc.commit.parents)
                 chunk.append((row, files))
+                count.add()
                 chunk_files += len(files)
                 if len(chunk) >= limit or chunk_files >= CHUNK_FILES:
                     flush()
