@@ -53,3 +53,19 @@ def test_plain_view_prints_a_running_stage_every_few_seconds_without_carriage_re
         c.add(100)
     view.stage("shop", "commits", {"summary": "mode=full commits=1000"})
     assert err.getvalue().splitlines() == ["  commits         300/1000 commits ...", "  commits         mode=full commits=1000"]
+
+
+def test_history_stage_counts_the_commits_it_mines_of_the_bounded_total(tmp_path) -> None:
+    from ltm.lake import Lake
+    from ltm.stages.history import HistoryOptions, stage_history
+    from tests.builder import RepoBuilder
+
+    b = RepoBuilder(tmp_path / "repo")
+    for i in range(12):
+        b.write("a.py", f"def f():\n    return {i}\n").commit(f"change {i}")
+    rec = Recorder()
+    with progress.reporting(rec):
+        stats = stage_history(b.path, "repo", Lake(tmp_path / "lake"), None, HistoryOptions(max_commits=5, workers=1))
+    commits = [c for c in rec.calls if c[0] == "commits"]
+    assert stats.commits_mined == 5
+    assert commits[0] == ("commits", 0, 5, "commits", False) and commits[-1] == ("commits", 5, 5, "commits", True)
