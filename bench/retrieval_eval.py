@@ -1,12 +1,16 @@
-"""Retrieval quality per strategy on a fixture repository with known structure and history.
+"""Retrieval and linking quality on real public repositories, from the labelled set in bench/eval/.
 
-    .venv/bin/python bench/retrieval_eval.py [--embedder local|hash] [--json]
+    .venv/bin/python bench/retrieval_eval.py [--embedder local|hash|static] [--split report] [--json]
 
-Builds the `shop` repository (8 modules, a call graph, 12 commits by 4 authors, 3 bug fixes
-with "Fix #N" messages) and a memories file in a temporary folder, ingests both through the real
-pipeline (`ltm memory import`, `ltm ingest`), runs a labelled question set (question -> the
-entities that answer it, written from the fixture below) and prints recall@5 and MRR per strategy
-and per question kind (structural, history, topical, memory).
+The set (bench/eval/README.md): questions written from reading each repository at a pinned
+commit, answers checked with grep and git; bug reports taken from the repositories' public issue
+threads. Each repository is cloned from its mirror (`--mirrors`, the `fetch` tool's folder, or
+`--repo-dir owner/name=PATH`) at its pinned commit into `--work`, ingested into one home through
+the real pipeline (`ltm ingest`, then `ltm memory import` of the labelled memories and an ingest
+that links them), and every question is put to every strategy. Printed per strategy, kind and
+split: hit@1, hit@5, MRR and recall@5; bug localization: file@5 and function@5; linking:
+precision and recall of the labelled memories' links. `vector_only` is the peer. The fixture
+evaluation of the project's own `shop` repository is `bench/retrieval_fixture.py`.
 """
 
 from __future__ import annotations
@@ -16,322 +20,199 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.builder import RepoBuilder  # noqa: E402
 
 from ltm.home import Home  # noqa: E402
 from ltm.lake import Lake  # noqa: E402
 from ltm.query import HybridLTM  # noqa: E402
+from ltm.repos import list_repositories  # noqa: E402
 from ltm.retrieval.strategies import STRATEGIES  # noqa: E402
 
-ADA, GRACE = ("Ada Lovelace", "ada@example.com"), ("Grace Hopper", "grace@example.com")
-LINUS, BARBARA = ("Linus Torvalds", "linus@example.com"), ("Barbara Liskov", "barbara@example.com")
-
-HTTP = '''"""HTTP helpers."""
-
-
-def parse_header(header):
-    """Split an Authorization header into scheme and credentials."""
-    scheme, _, value = header.partition(" ")
-    return scheme, value
+EVAL = Path(__file__).resolve().parent / "eval"
+KINDS = ("structural", "semantic", "history", "bug", "memory")
+LINKS = ("RELATES_TO_FILE", "RELATES_TO_FUNCTION", "RELATES_TO_CLASS")
+TARGETS = {"all": 0.85, "structural": 0.9, "semantic": 0.75}  # success@5 (#17)
 
 
-def read_body(request):
-    """The request body as text."""
-    return request.body.decode()
+def load_set(eval_dir: Path, only: set[str] | None) -> tuple[list[dict], list[dict], dict[str, list[dict]]]:
+    """(repositories, questions, memories per repository) of the labelled set."""
+    repos = [r for r in json.loads((eval_dir / "repos.json").read_text()) if not only or r["repo"] in only]
+    repos = [r for r in repos if (eval_dir / f"{r['repo'].replace('/', '__')}.jsonl").is_file()]
+    questions, memories = [], {}
+    for r in repos:
+        stem = r["repo"].replace("/", "__")
+        for line in (eval_dir / f"{stem}.jsonl").read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                questions.append({**json.loads(line), "repo": r["repo"]})
+        mem = eval_dir / f"{stem}.memories.jsonl"
+        memories[r["repo"]] = [json.loads(x) for x in mem.read_text(encoding="utf-8").splitlines()
+                               if x.strip()] if mem.is_file() else []
+    return repos, questions, memories
 
 
-def send_response(status, body):
-    """Serialise a response with a status code."""
-    return {"status": status, "body": body}
-'''
-HTTP_FIX = HTTP.replace('    scheme, _, value = header.partition(" ")', '    scheme, _, value = (header or "").partition(" ")')
-DB = '''"""Database access."""
-
-_POOL = {}
-
-
-def connect(url):
-    """Open a connection to the database at url."""
-    return _POOL.setdefault(url, object())
+def checkout(r: dict, work: Path, mirrors: Path, dirs: dict[str, str]) -> Path:
+    """A work tree of repository `r` at its pinned commit (cloned once, then reused)."""
+    path = work / r["repo"].split("/")[1]
+    if not (path / ".git").exists():
+        src = dirs.get(r["repo"]) or str(mirrors / r["repo"].replace("/", "+") / "repo")
+        subprocess.run(["git", "clone", "-q", src, str(path)], check=True)
+    subprocess.run(["git", "-C", str(path), "checkout", "-q", "--detach", r["commit"]], check=True)
+    return path
 
 
-def execute(sql, params):
-    """Run one statement with bound parameters."""
-    conn = connect("db://main")
-    return conn, sql, params
+def ingest(home: Path, paths: list[Path], memory_files: list[Path], embedder: str) -> float:
+    """Ingest the repositories, import the memories and ingest again (which links them); seconds."""
+    ltm = str(Path(sys.executable).with_name("ltm"))
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    started = time.perf_counter()
+    run = lambda *a: subprocess.run([ltm, *a, "--home", str(home)], check=True, env=env)  # noqa: E731
+    run("ingest", *map(str, paths), "--embedder", embedder)
+    for f in memory_files:
+        run("memory", "import", str(f))
+    run("ingest", *map(str, paths))
+    return time.perf_counter() - started
 
 
-class Repository:
-    """Rows of one table."""
-
-    def get(self, key):
-        """Load one row by key."""
-        return execute("select", [key])
-
-    def save(self, item):
-        """Insert or update one row."""
-        return execute("upsert", [item])
-'''
-DB_REFACTOR = DB.replace('    conn = connect("db://main")', '    conn = _POOL.get("db://main") or connect("db://main")')
-AUTH = '''"""Tokens."""
-
-import hmac
-
-from shop.http import parse_header
+def full_id(short: str, key: str) -> str:
+    """`fn:path:name` -> `fn:<key>:path:name`; memory ids carry no repository key."""
+    kind, _, rest = short.partition(":")
+    return short if kind == "mem" else f"{kind}:{key}:{rest}"
 
 
-class Validator:
-    """Checks signed tokens."""
-
-    def validate_token(self, token):
-        """True when the token's signature matches its body."""
-        body, _, sig = token.partition(".")
-        return hmac.compare_digest(self._sign(body), sig)
-
-    def _sign(self, body):
-        return hmac.new(b"k", body.encode(), "sha256").hexdigest()
+def path_of(eid: str) -> str | None:
+    """The file path inside a function, class or file id (`fn:<key>:<path>:<name>`)."""
+    parts = eid.split(":")
+    if parts[0] in ("fn", "cls") and len(parts) >= 4:
+        return parts[2]
+    return parts[2] if parts[0] == "file" and len(parts) >= 3 else None
 
 
-def require_login(request):
-    """The user of an authenticated request."""
-    scheme, value = parse_header(request.headers["Authorization"])
-    return Validator().validate_token(value)
-'''
-AUTH_FIX = AUTH.replace('        body, _, sig = token.partition(".")', '        if not token:\n            return False\n        body, _, sig = token.partition(".")')
-ORDERS = '''"""Orders API."""
-
-from shop.auth import require_login
-from shop.db import Repository
-from shop.http import send_response
+def matches(hit: str, want: str) -> bool:
+    if want.startswith("commit:") and hit.startswith("commit:"):
+        return hit.rsplit(":", 1)[0] == want.rsplit(":", 1)[0] and hit.rsplit(":", 1)[1].startswith(want.rsplit(":", 1)[1])
+    return hit == want
 
 
-def create_order(request):
-    """Place an order for the logged-in user."""
-    user = require_login(request)
-    Repository().save({"user": user})
-    return send_response(201, "created")
+def score(hits: list[str], expected: list[str], kind: str) -> dict[str, float]:
+    """hit@1, hit@5, reciprocal rank, recall@5; for bugs also file@5 and function@5."""
+    rank = next((i for i, h in enumerate(hits, 1) if any(matches(h, w) for w in expected)), None)
+    found5 = sum(any(matches(h, w) for h in hits[:5]) for w in expected)
+    out = {"hit@1": float(rank == 1), "hit@5": float(bool(rank and rank <= 5)),
+           "mrr": 1.0 / rank if rank else 0.0, "recall@5": found5 / len(expected)}
+    if kind == "bug":
+        files = {path_of(w) for w in expected} - {None}
+        out["file@5"] = float(any(path_of(h) in files for h in hits[:5]))
+        fns = [w for w in expected if w.startswith(("fn:", "cls:"))]
+        out["function@5"] = float(any(h in fns for h in hits[:5])) if fns else out["file@5"]
+    return out
 
 
-def cancel_order(request):
-    """Cancel an order of the logged-in user."""
-    require_login(request)
-    Repository().get(request.args["id"])
-    return send_response(200, "cancelled")
-'''
-CART = '''"""Shopping cart."""
-
-from shop.db import Repository
-
-
-def add_item(cart, item):
-    """Add an item to the cart."""
-    cart.append(Repository().get(item))
-    return cart
-
-
-def total(cart):
-    """Sum of the cart's prices."""
-    return sum(i.price for i in cart)
-'''
-CART_FIX = CART.replace("    return sum(i.price for i in cart)", "    return sum(i.price - i.discount for i in cart)")
-RETRY = '''"""Retries."""
-
-import time
+def linking(home: Path, memories: dict[str, list[dict]], keys: dict[str, str]) -> dict[str, Any]:
+    """Precision and recall of the labelled memories' links (micro-averaged over links)."""
+    lake = Lake(home / "lake")
+    got: dict[str, set[str]] = defaultdict(set)
+    for table in LINKS:
+        for row in lake.read(table, columns=["src", "dst"]).to_pylist():
+            got[row["src"]].add(row["dst"])
+    tp = fp = fn = 0
+    wrong: list[str] = []
+    for repo, mems in memories.items():
+        for m in mems:
+            if "expected_links" not in m:
+                continue
+            want = {full_id(x, keys[repo]) for x in m["expected_links"]}
+            have = got.get(f"mem:jsonl:{m['id']}", set())
+            tp, fp, fn = tp + len(have & want), fp + len(have - want), fn + len(want - have)
+            if have != want:
+                wrong.append(f"{m['id']}: extra {sorted(have - want)} missing {sorted(want - have)}")
+    return {"precision": round(tp / (tp + fp), 3) if tp + fp else None,
+            "recall": round(tp / (tp + fn), 3) if tp + fn else None, "links": tp + fp, "labelled": tp + fn,
+            "disagreements": wrong}
 
 
-def backoff(attempt):
-    """Seconds to wait before the next attempt."""
-    return 0.1 * attempt
-
-
-def retry(fn, times):
-    """Call fn up to times times until it succeeds."""
-    for attempt in range(times):
-        try:
-            return fn()
-        except OSError:
-            time.sleep(backoff(attempt))
-'''
-RETRY_FIX = RETRY.replace("    return 0.1 * attempt", "    return min(5.0, 0.1 * 2 ** attempt)")
-ERRORS = '''"""Error responses."""
-
-from shop.http import send_response
-
-
-class ShopError(Exception):
-    """A failure the customer can act on."""
-
-
-def format_error_message(exc):
-    """Human readable text for an exception."""
-    return f"{type(exc).__name__}: {exc}"
-
-
-def handle_error(exc):
-    """Log the error and turn the exception into an error response."""
-    return send_response(500, format_error_message(exc))
-'''
-PAYMENTS = '''"""Payments."""
-
-from shop.errors import handle_error
-from shop.retry import retry
-
-
-def charge(card, amount):
-    """Charge a card, retrying on network failures."""
-    try:
-        return retry(lambda: card.charge(amount), 3)
-    except Exception as exc:
-        return handle_error(exc)
-
-
-def refund(order):
-    """Give the money of an order back."""
-    return charge(order.card, -order.amount)
-'''
-PAYMENTS_FIX = PAYMENTS.replace("retry(lambda: card.charge(amount), 3)", "retry(lambda: card.charge(amount, timeout=10), 5)")
-MEMORIES = [
-    {"id": "m1", "content": "Payments must be idempotent: never charge twice for one order (shop/payments.py)",
-     "metadata": {"category": "guideline", "file_path": "shop/payments.py"}},
-    {"id": "m2", "content": "Use the connection pool in shop/db.py instead of opening connections per query",
-     "metadata": {"category": "architecture", "file_path": "shop/db.py"}},
-    {"id": "m3", "content": "Tokens are signed with HMAC SHA-256 and a server-side key",
-     "metadata": {"category": "architecture"}},
-]
-
-
-def build_shop(path: Path) -> dict[str, str]:
-    """The fixture repository; returns commit name -> sha."""
-    b = RepoBuilder(path)
-    c = {}
-    b.write("shop/__init__.py", "").write("shop/http.py", HTTP)
-    c["http"] = b.commit("Add HTTP helpers", author=ADA)
-    b.write("shop/db.py", DB)
-    c["db"] = b.commit("Add database access layer", author=ADA)
-    b.write("shop/auth.py", AUTH)
-    c["auth"] = b.commit("feat: token validation", author=GRACE)
-    b.write("shop/orders.py", ORDERS)
-    c["orders"] = b.commit("Add orders API", author=GRACE)
-    b.write("shop/cart.py", CART)
-    c["cart"] = b.commit("Add shopping cart", author=BARBARA)
-    b.write("shop/retry.py", RETRY).write("shop/payments.py", PAYMENTS)
-    c["payments"] = b.commit("Add payments with retry", author=BARBARA)
-    b.write("shop/errors.py", ERRORS)
-    c["errors"] = b.commit("Add error responses", author=LINUS)
-    b.write("shop/auth.py", AUTH_FIX)
-    c["fix3"] = b.commit("Fix #3: reject empty tokens in validate_token", author=LINUS)
-    b.write("shop/cart.py", CART_FIX)
-    c["fix7"] = b.commit("Fix #7: cart total ignores discounts", author=GRACE)
-    b.write("shop/db.py", DB_REFACTOR)
-    c["refactor"] = b.commit("Refactor execute to reuse pooled connections", author=ADA)
-    b.write("shop/retry.py", RETRY_FIX).write("shop/payments.py", PAYMENTS_FIX)
-    c["fix9"] = b.commit("Fix #9: retry payments on timeout with exponential backoff", author=BARBARA)
-    b.write("shop/http.py", HTTP_FIX)
-    c["header"] = b.commit("Handle a missing Authorization header", author=LINUS)
-    return c
-
-
-def labelled(repo: str, c: dict[str, str], mem: dict[str, str]) -> list[tuple[str, str, set[str]]]:
-    """(kind, question, expected graph_entity_ids), written from the fixture above."""
-    fn = lambda p, q: f"fn:{repo}:shop/{p}.py:{q}"  # noqa: E731
-    cm = lambda k: f"commit:{repo}:{c[k]}"  # noqa: E731
-    mod = lambda m: f"mod:{repo}:shop.{m}"  # noqa: E731
-    return [
-        ("structural", "what calls parse_header", {fn("auth", "require_login")}),
-        ("structural", "what calls execute", {fn("db", "Repository.get"), fn("db", "Repository.save")}),
-        ("structural", "what calls require_login", {fn("orders", "create_order"), fn("orders", "cancel_order")}),
-        ("structural", "what calls send_response",
-         {fn("orders", "create_order"), fn("orders", "cancel_order"), fn("errors", "handle_error")}),
-        ("structural", "what calls retry", {fn("payments", "charge")}),
-        ("structural", "what uses module shop.db", {mod("orders"), mod("cart")}),
-        ("structural", "what uses module shop.errors", {mod("payments")}),
-        ("history", "commits by Barbara", {cm("cart"), cm("payments"), cm("fix9")}),
-        ("history", "commits by Linus", {cm("errors"), cm("fix3"), cm("header")}),
-        ("history", "how was bug #3 fixed", {cm("fix3")}),
-        ("history", "how was bug #7 fixed", {cm("fix7")}),
-        ("history", "how was bug #9 fixed", {cm("fix9")}),
-        ("history", "who changed validate_token last and why", {cm("fix3")}),
-        ("history", "who changed execute last and why", {cm("refactor")}),
-        ("history", "who changed parse_header last and why", {cm("header")}),
-        ("topical", "functions related to error handling", {fn("errors", "handle_error"), fn("errors", "format_error_message")}),
-        ("topical", "how are tokens validated", {fn("auth", "Validator.validate_token")}),
-        ("topical", "retry with backoff", {fn("retry", "retry"), fn("retry", "backoff")}),
-        ("memory", "memories about file shop/payments.py", {mem["m1"]}),
-        ("memory", "memories about file shop/db.py", {mem["m2"]}),
-    ]
-
-
-def score(hits: list[str], expected: set[str], k: int = 5) -> tuple[float, float]:
-    """(recall@k, reciprocal rank of the first expected hit)."""
-    recall = len(set(hits[:k]) & expected) / len(expected)
-    rr = next((1.0 / i for i, h in enumerate(hits, 1) if h in expected), 0.0)
-    return recall, rr
+def mean(rows: list[dict[str, float]]) -> dict[str, float]:
+    keys = sorted({k for r in rows for k in r})
+    return {k: round(sum(r.get(k, 0.0) for r in rows if k in r) / sum(1 for r in rows if k in r), 3)
+            for k in keys} | {"n": len(rows)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--embedder", default="local", choices=["local", "hash"])
+    ap.add_argument("--embedder", default="local", choices=["local", "hash", "static"])
+    ap.add_argument("--eval-dir", type=Path, default=EVAL)
+    ap.add_argument("--work", type=Path, default=Path("/tmp/ltm-eval"), help="Clones and the home (reused).")
+    ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"), help="Mirrors as <owner>+<name>/repo.")
+    ap.add_argument("--repo-dir", action="append", default=[], metavar="OWNER/NAME=PATH",
+                    help="A clone or mirror of one repository (repeatable).")
+    ap.add_argument("--repos", nargs="*", help="Only these owner/name.")
+    ap.add_argument("--split", choices=["tune", "report", "all"], default="all")
+    ap.add_argument("--strategies", nargs="*", default=list(STRATEGIES))
+    ap.add_argument("--reuse", action="store_true", help="Query the existing home under --work without ingesting.")
+    ap.add_argument("--per-question", action="store_true", help="Also list each question's rank per strategy.")
     ap.add_argument("--json", action="store_true", help="Print JSON only.")
-    ap.add_argument("--per-question", action="store_true", help="Also print each question's recall@5 and rank per strategy.")
     args = ap.parse_args()
-    ltm = str(Path(sys.executable).with_name("ltm"))
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        shas = build_shop(root / "shop")
-        notes = root / "notes.jsonl"
-        notes.write_text("".join(json.dumps(m) + "\n" for m in MEMORIES), encoding="utf-8")
-        home = root / "home"
-        env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-        subprocess.run([ltm, "ingest", str(root / "shop"), "--home", str(home), "--embedder", args.embedder],
-                       check=True, env=env, capture_output=True)
-        subprocess.run([ltm, "memory", "import", str(notes), "--home", str(home)], check=True, env=env, capture_output=True)
-        subprocess.run([ltm, "ingest", str(root / "shop"), "--home", str(home)], check=True, env=env, capture_output=True)
-        memories = Lake(home / "lake").read("Memory", columns=["id", "content"]).to_pylist()
-        mem = {m["id"]: next(r["id"] for r in memories if r["content"] == m["content"]) for m in MEMORIES}
-        questions = labelled("shop", shas, mem)
-        per: dict[str, dict[str, list[tuple[float, float]]]] = defaultdict(lambda: defaultdict(list))
-        misses: dict[str, list[str]] = defaultdict(list)
-        detail: dict[str, dict[str, list[float]]] = defaultdict(dict)
-        with HybridLTM(Home(home)) as memory:
-            for strategy in STRATEGIES:
-                for kind, q, expected in questions:
-                    hits = [h["graph_entity_id"] for h in memory.query(q, strategy=strategy, top_k=10)]
-                    r, rr = score(hits, expected)
-                    per[strategy][kind].append((r, rr))
-                    per[strategy]["all"].append((r, rr))
-                    detail[q][strategy] = [round(r, 2), round(rr, 2)]
-                    if r < 1.0:
-                        misses[strategy].append(q)
-    table = {
-        s: {kind: {"recall@5": round(sum(r for r, _ in v) / len(v), 3), "mrr": round(sum(x for _, x in v) / len(v), 3), "n": len(v)}
-            for kind, v in kinds.items()}
-        for s, kinds in per.items()
-    }
-    base = table["vector_only"]
-    beats = {s: {k: table[s][k]["recall@5"] > base[k]["recall@5"] or (table[s][k]["recall@5"] == base[k]["recall@5"] and table[s][k]["mrr"] > base[k]["mrr"])
-                 for k in ("structural", "history")} for s in STRATEGIES if s != "vector_only"}
-    out = {"embedder": args.embedder, "questions": len(questions), "by_strategy": table,
-           **({"per_question": detail} if args.per_question else {}),
-           "graph_aware_beat_vector_only": beats, "not_fully_recalled": misses}
+    repos, questions, memories = load_set(args.eval_dir, set(args.repos) if args.repos else None)
+    questions = [q for q in questions if args.split == "all" or q["split"] == args.split]
+    home = args.work / f"home-{args.embedder}"
+    dirs = dict(x.split("=", 1) for x in args.repo_dir)
+    args.work.mkdir(parents=True, exist_ok=True)
+    paths = [checkout(r, args.work, args.mirrors, dirs) for r in repos]
+    seconds = None
+    if not args.reuse:
+        mem_files = []
+        for r in repos:
+            if memories[r["repo"]]:
+                f = args.work / f"{r['repo'].replace('/', '__')}.memories.jsonl"
+                f.write_text("".join(json.dumps({k: v for k, v in m.items() if k != "expected_links"}) + "\n"
+                                     for m in memories[r["repo"]]), encoding="utf-8")
+                mem_files.append(f)
+        seconds = round(ingest(home, paths, mem_files, args.embedder), 1)
+    by_path = {str(Path(e["path"]).resolve()): e["key"] for e in list_repositories(Home.resolve(home))}
+    keys = {r["repo"]: by_path[str(p.resolve())] for r, p in zip(repos, paths)}
+    per: dict[str, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
+    detail: dict[str, dict[str, int | None]] = defaultdict(dict)
+    latency: dict[str, list[float]] = defaultdict(list)
+    with HybridLTM(Home.resolve(home)) as memory:
+        for s in args.strategies:
+            for q in questions:
+                expected = [full_id(x, keys[q["repo"]]) for x in q["expected"]]
+                t = time.perf_counter()
+                hits = [h["graph_entity_id"] for h in memory.query(q["question"], strategy=s, top_k=10)]
+                latency[s].append(time.perf_counter() - t)
+                sc = score(hits, expected, q["kind"])
+                for group in (q["kind"], "all", f"{q['kind']}/{q['split']}", f"all/{q['split']}", q["repo"]):
+                    per[s][group].append(sc)
+                if q.get("relation"):
+                    per[s][f"{q['kind']}:{q['relation']}"].append(sc)
+                detail[q["id"]][s] = round(1 / sc["mrr"]) if sc["mrr"] else None
+    table = {s: {g: mean(rows) for g, rows in sorted(groups.items())} for s, groups in per.items()}
+    p95 = {s: round(sorted(v)[int(0.95 * (len(v) - 1))] * 1000, 1) for s, v in latency.items()}
+    out = {"embedder": args.embedder, "split": args.split, "questions": len(questions),
+           "repos": {r["repo"]: r["commit"][:12] for r in repos}, "ingest_s": seconds,
+           "by_strategy": table, "query_p95_ms": p95, "linking": linking(home, memories, keys),
+           **({"per_question": detail} if args.per_question else {})}
     if args.json:
         print(json.dumps(out, indent=2))
         return
-    print(f"embedder={args.embedder} questions={len(questions)}")
-    print(f"{'strategy':<13}" + "".join(f"{k + ' R@5/MRR':>22}" for k in ("structural", "history", "topical", "memory", "all")))
-    for s in STRATEGIES:
-        print(f"{s:<13}" + "".join(f"{table[s][k]['recall@5']:>14.3f} /{table[s][k]['mrr']:.3f}" for k in ("structural", "history", "topical", "memory", "all")))
-    print("graph-aware beat vector_only on structural and history:", json.dumps(beats))
-    print("not fully recalled:", json.dumps(misses, indent=1))
+    print(f"embedder={args.embedder} split={args.split} questions={len(questions)} repos={len(repos)} ingest={seconds}s")
+    cols = ["all", *KINDS]
+    print(f"{'hit@5 (n)':<13}" + "".join(f"{c:>14}" for c in cols) + f"{'bug file@5':>12}{'fn@5':>7}{'p95 ms':>8}")
+    for s in args.strategies:
+        row = table[s]
+        cells = "".join(f"{row[c]['hit@5']:>9.3f} ({row[c]['n']:>2})" if c in row else f"{'-':>14}" for c in cols)
+        bug = row.get("bug", {})
+        print(f"{s:<13}{cells}{bug.get('file@5', 0):>12.3f}{bug.get('function@5', 0):>7.3f}{p95[s]:>8}")
+    print("targets (success@5):", TARGETS)
+    print("linking:", json.dumps({k: v for k, v in out["linking"].items() if k != "disagreements"}))
     if args.per_question:
-        print(f"{'question (recall@5 / reciprocal rank)':<48}" + "".join(f"{s:>14}" for s in STRATEGIES))
-        for q, by in detail.items():
-            print(f"{q[:47]:<48}" + "".join(f"{by[s][0]:>8.2f}/{by[s][1]:.2f}" for s in STRATEGIES))
+        print(f"{'question (rank of the first right answer)':<44}" + "".join(f"{s:>13}" for s in args.strategies))
+        for qid, by in detail.items():
+            print(f"{qid:<44}" + "".join(f"{str(by[s]):>13}" for s in args.strategies))
 
 
 if __name__ == "__main__":

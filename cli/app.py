@@ -2,8 +2,11 @@
 
 import click
 
+from cli.errors import EXIT_CODES_HELP, LtmGroup
 
-@click.group(help="hybrid-ltm: git repositories as a long-term memory (Kuzu graph + LanceDB vectors).")
+
+@click.group(cls=LtmGroup, help="hybrid-ltm: git repositories as a long-term memory (Kuzu graph + LanceDB vectors).",
+             epilog=EXIT_CODES_HELP)
 @click.version_option(package_name="hybrid-ltm")
 def main() -> None:
     pass

@@ -10,11 +10,11 @@ import click
 
 from cli.app import main
 from cli.errors import user_errors
-from cli.live import LiveView, choose_mode, json_errors
-from cli.options import home_option
+from cli.options import emit, home_option
+from cli.progress import View, mode_for
+from ltm import progress, run_stamp
 from ltm.embed.registry import PROVIDERS, check_credentials, make_embedder, provider_for_run
 from ltm.errors import IssueExportError
-from ltm import run_stamp
 from ltm.home import Home
 
 
@@ -34,21 +34,17 @@ from ltm.home import Home
               help="Ignore the history cursor and mine the whole range again (and blame every fix again).")
 @click.option("--issues", "issues", default=None, type=click.Path(dir_okay=False),
               help="JSON Lines issue export (GitHub REST issue fields) for the bugs stage: titles, labels, report dates.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only errors and the final line.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors and the last line.")
 @click.option("--json", "as_json", is_flag=True,
-              help="One JSON object per line on stdout: start, progress, stage, done, up_to_date (errors too).")
+              help="One JSON event per line on stdout: start, stage, progress, up_to_date, done (errors: one JSON object).")
 @home_option
-@json_errors
 @user_errors
 def ingest(paths: tuple[str, ...], embedder: str | None, graph_engine: str | None, branch: str | None, since: str | None,
            max_commits: int | None, skip: tuple[str, ...], full_history: bool, issues: str | None,
            quiet: bool, as_json: bool, home: str | None) -> None:
-    """Stage lines appear as stages end; long stages show a bar on a terminal (see `cli.live`)."""
-    from ltm import progress
     from ltm.extract.gitrepo import GitRepo
     from ltm.repos import add_repository, is_url, remote_head
 
-    view = LiveView(choose_mode(quiet, as_json))
     h = Home.resolve(home)
     for p in paths:  # validate every input before the home is touched
         remote_head(p) if is_url(p) else GitRepo(p).head(branch or "HEAD")
@@ -60,7 +56,7 @@ def ingest(paths: tuple[str, ...], embedder: str | None, graph_engine: str | Non
         h.update_settings(embedder=provider, graph_engine=graph_engine or h.graph_engine())
         keys = [add_repository(h, p) for p in paths]
         started = time.perf_counter()
-
+        view = View(mode_for(as_json, quiet))
         history = {k: v for k, v in {"branch": branch, "since": since, "max_commits": max_commits,
                                      "skip_patterns": list(skip) or None, "full": full_history or None}.items() if v}
         bugs = {k: v for k, v in {"issues_path": str(Path(issues).resolve()) if issues else None,
@@ -70,28 +66,25 @@ def ingest(paths: tuple[str, ...], embedder: str | None, graph_engine: str | Non
         if not todo:
             return
         heads = {k: run_stamp.head_of(h, k, branch) for k in todo}
-        view.note(f"ingesting {', '.join(todo)} into {h.root} ...", event="start", repos=todo, home=str(h.root))
+        view.message(f"ingesting {', '.join(todo)} into {h.root} ...", event="start", repos=todo, home=str(h.root))
         import pipelines.run as run_module  # Dagster is imported only when there is a run to make
 
         def done(summary: Any) -> None:
-            seconds = time.perf_counter() - started
-            view.final(f"done: {summary.repo} in {seconds:.1f}s (run {summary.run_id})", event="done",
-                       repo=summary.repo, run_id=summary.run_id, seconds=round(seconds, 3))
             run_stamp.record(h, summary.repo, options, heads[summary.repo])
+            seconds = round(time.perf_counter() - started, 1)
+            view.done(f"done: {summary.repo} in {seconds:.1f}s (run {summary.run_id})", repo=summary.repo,
+                      run_id=summary.run_id, seconds=seconds)
 
-        try:
-            with progress.reporting(view):
-                run_module.ingest_partitions(h, todo, provider, on_done=done, commits_config=history, bugs_config=bugs,
-                                             on_stage=view.stage)
-        finally:
-            view.close()
+        with progress.listening(view.progress):
+            run_module.ingest_partitions(h, todo, provider, on_done=done, commits_config=history, bugs_config=bugs,
+                                         on_stage=view.stage)
 
 
-def _up_to_date(h: Home, key: str, options: dict[str, Any], view: LiveView) -> bool:
+def _up_to_date(h: Home, key: str, options: dict[str, Any], view: View) -> bool:
     stamp = run_stamp.unchanged(h, key, options)
     if stamp:
-        view.final(f"{key}: up to date at {stamp['head'][:12]}, nothing new since its last ingest "
-                   "(--full-history mines it again)", event="up_to_date", repo=key, head=stamp["head"])
+        view.done(f"{key}: up to date at {stamp['head'][:12]}, nothing new since its last ingest "
+                  "(--full-history mines it again)", kind="up_to_date", repo=key, head=stamp["head"])
     return stamp is not None
 
 
@@ -100,9 +93,10 @@ def _up_to_date(h: Home, key: str, options: dict[str, Any], view: LiveView) -> b
 @click.option("--embedder", type=click.Choice(PROVIDERS), required=True, help="The provider of the new model.")
 @click.option("--model", default=None, help="Model name (openai; default text-embedding-3-small).")
 @click.option("--dimensions", default=None, type=click.IntRange(1), help="Output dimension (openai text-embedding-3-*).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (progress lines stay on stderr).")
 @home_option
 @user_errors
-def reembed(embedder: str, model: str | None, dimensions: int | None, home: str | None) -> None:
+def reembed(embedder: str, model: str | None, dimensions: int | None, as_json: bool, home: str | None) -> None:
     from ltm.embed.switch import reembed_home
 
     h = Home.resolve(home).require()
@@ -118,8 +112,10 @@ def reembed(embedder: str, model: str | None, dimensions: int | None, home: str 
         if out.switched:
             h.update_settings(embedder=embedder, embedder_model=model, embedder_dimensions=dimensions)
     prev = f"{out.previous['model']} ({out.previous['dim']})" if out.previous else "nothing"
-    click.echo(f"{'switched' if out.switched else 'already current'}: {prev} -> {out.model} ({out.dim}), "
-               f"{out.rows} vectors, {out.embedded_now} embedded now")
+    data = {"switched": out.switched, "previous": out.previous, "model": out.model, "dim": out.dim, "rows": out.rows,
+            "embedded_now": out.embedded_now}
+    emit(data, as_json, lambda d: f"{'switched' if d['switched'] else 'already current'}: {prev} -> {d['model']} "
+                                  f"({d['dim']}), {d['rows']} vectors, {d['embedded_now']} embedded now")
 
 
 @main.command(help="Mine a long history in restartable windows (one Dagster run each, oldest first), "
@@ -131,10 +127,11 @@ def reembed(embedder: str, model: str | None, dimensions: int | None, home: str 
               help="Stop after this many windows (e.g. a nightly time box); the next call continues.")
 @click.option("--embedder", type=click.Choice(PROVIDERS), default=None,
               help="Embedding provider (default: the home's, else local). `hash` is for tests only.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON event per line on stdout: plan, window, done.")
 @home_option
 @user_errors
 def backfill(source: str, window_commits: int | None, window_days: int | None, max_windows: int | None,
-             embedder: str | None, home: str | None) -> None:
+             embedder: str | None, as_json: bool, home: str | None) -> None:
     from ltm.backfill import plan_windows
     from ltm.extract.gitrepo import GitRepo
     from ltm.lake import Lake
@@ -156,16 +153,20 @@ def backfill(source: str, window_commits: int | None, window_days: int | None, m
         after = cursor["tip_sha"] if cursor and cursor["branch"] == (state.branch or "HEAD") else None
         windows = plan_windows(state.path, None, after, window_commits, window_days)
         todo = windows[:max_windows] if max_windows else windows
-        click.echo(f"{key}: {sum(w.commits for w in windows)} first-parent commits to mine in {len(windows)} "
-                   f"windows{f', {len(todo)} now' if len(todo) < len(windows) else ''}", err=True)
+        view = View(mode_for(as_json, False))
+        view.message(f"{key}: {sum(w.commits for w in windows)} first-parent commits to mine in {len(windows)} "
+                     f"windows{f', {len(todo)} now' if len(todo) < len(windows) else ''}", event="plan", repo=key,
+                     commits=sum(w.commits for w in windows), windows=len(windows), now=len(todo))
 
         def report(w: Any, run_id: str) -> None:
-            click.echo(f"  window {w.index + 1}/{len(windows)}: {w.commits} commits up to {w.end[:12]} (run {run_id})",
-                       err=True)
+            view.message(f"  window {w.index + 1}/{len(windows)}: {w.commits} commits up to {w.end[:12]} (run {run_id})",
+                         event="window", window=w.index + 1, commits=w.commits, end=w.end, run_id=run_id)
 
         run_module.backfill_history(h, key, todo, provider, on_window=report)
         if len(todo) < len(windows):
-            click.echo(f"{len(windows) - len(todo)} windows left: run the same command again to continue", err=True)
+            view.done(f"{len(windows) - len(todo)} windows left: run the same command again to continue",
+                      kind="paused", repo=key, windows_left=len(windows) - len(todo))
             return
-        [summary] = run_module.ingest_partitions(h, [key], provider)
-        click.echo(f"done: {key} backfilled (run {summary.run_id})", err=True)
+        with progress.listening(view.progress):
+            [summary] = run_module.ingest_partitions(h, [key], provider, on_stage=view.stage)
+        view.done(f"done: {key} backfilled (run {summary.run_id})", repo=key, run_id=summary.run_id)

@@ -7,10 +7,20 @@ import json
 import click
 
 from cli.app import main
-from cli.errors import user_errors
+from cli.errors import fail, user_errors
 from cli.options import emit, home_option
 from ltm.errors import LtmError
 from ltm.home import Home
+from ltm.memory.sources import JSONL_SHAPE
+
+
+FORMAT_SHAPES = {
+    "jsonl": "A jsonl line is " + JSONL_SHAPE + ".",
+    "tracemem": 'A tracemem line is a message: {"role": "user"|"assistant", "content": "..." or a list of blocks, '
+                '"timestamp": ..., "session_id": ...}; tool_use blocks name the files they read or edit.',
+    "amplihack": "An amplihack source is the Kuzu database of amplihack's memory (SemanticMemory, EpisodicMemory, ... tables).",
+    "docs": "A docs source is a Markdown or reStructuredText file, or a folder of them: one memory per section.",
+}
 
 
 @main.group(help="Agent memories: import sources into the home; they are linked to code on the next ingest.")
@@ -33,12 +43,15 @@ def memory_import(file: str, fmt: str, once: bool, as_json: bool, home: str | No
 
     h = Home.resolve(home).create()
     report = import_memories(h, file, fmt).to_dict()
+    if not report["loaded"]:
+        why = "; ".join(f"line {b['line']}: {b['error']}" for b in report["bad_lines"][:3]) or "the file holds no memory"
+        fail(f"no memory loaded from {file} ({report['skipped']} bad lines): {why}. {FORMAT_SHAPES[fmt]}", "input")
     if not once:
         register_source(h, file, fmt)
     for bad in report["bad_lines"] if not as_json else []:
         click.echo(f"  line {bad['line']}: {bad['error']}", err=True)
     emit(report, as_json, lambda r: f"imported {r['loaded']} memories from {file} ({r['skipped']} bad lines "
-          "skipped); run `ltm ingest` to embed and link them")
+          "skipped); run `ltm ingest` to embed them and link them to the code")
 
 
 @memory.command("add", help="Store one memory online: searchable and in the graph at once, linked to the code "

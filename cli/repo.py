@@ -18,16 +18,21 @@ def repo() -> None:
 @repo.command("add", help="Register a local repository, or clone a URL read-only into <home>/repos.")
 @click.argument("source")
 @click.option("--name", default=None, help="Partition key (default: from the folder or URL name).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @home_option
 @user_errors
-def repo_add(source: str, name: str | None, home: str | None) -> None:
+def repo_add(source: str, name: str | None, as_json: bool, home: str | None) -> None:
     from ltm.repos import add_repository
     from pipelines.run import add_partitions
 
     h = Home.resolve(home).create()
     key = add_repository(h, source, name)
     add_partitions(h, [key])
-    click.echo(key)
+    where = "" if home is None else f" --home {h.root}"
+    nxt = f"ltm ingest {source}{where}"
+    emit({"key": key, "home": str(h.root), "next": nxt}, as_json, lambda d: d["key"])
+    if not as_json:  # the key alone on stdout, for scripts; what to do next for a person
+        click.echo(f"registered {key}: run `{nxt}` to mine it now, or `ltm ui{where}` to run it from the web UI", err=True)
 
 
 @repo.command("list", help="The registered repositories: key, path and URL.")
@@ -44,9 +49,10 @@ def repo_list(as_json: bool, home: str | None) -> None:
 
 @repo.command("remove", help="Forget a repository: its lake data, vector rows, graph nodes and partition.")
 @click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @home_option
 @user_errors
-def repo_remove(name: str, home: str | None) -> None:
+def repo_remove(name: str, as_json: bool, home: str | None) -> None:
     from ltm.repos import remove_repository
     from pipelines.run import remove_partition
 
@@ -54,4 +60,7 @@ def repo_remove(name: str, home: str | None) -> None:
     with h.lock("ingest"):
         out = remove_repository(h, name)
         remove_partition(h, name)
-    click.echo(f"removed {name} ({out['vector_rows_deleted']} vector rows)", err=True)
+    if as_json:
+        emit({"removed": name, **out}, True, str)
+    else:
+        click.echo(f"removed {name} ({out['vector_rows_deleted']} vector rows)", err=True)

@@ -7,7 +7,7 @@ import sys
 import click
 
 from cli.app import main
-from cli.errors import user_errors
+from cli.errors import EXIT_CODES, user_errors
 from cli.options import emit, home_option
 from ltm.home import Home
 
@@ -45,4 +45,4 @@ def reconcile(as_json: bool, home: str | None) -> None:
         f"coverage: {r['coverage']:.2%}\n" + "\n".join(f"  {k}: {v}" for k, v in r["orphan_counts"].items())
     ))
     if not report["ok"]:
-        sys.exit(1)
+        sys.exit(EXIT_CODES["check"])

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from cli.app import main
-from cli.errors import user_errors
+from cli.errors import fail, user_errors
 from cli.options import home_option
 from ltm.home import Home
 
@@ -32,7 +32,7 @@ def ui(port: int, host: str, allow_unauthenticated: bool, home: str | None) -> N
             "127.0.0.1 (reach it through an SSH tunnel), or pass --allow-unauthenticated if that is what you want"
         )
     if importlib.util.find_spec("dagster_webserver") is None:
-        raise click.ClickException("the web UI needs the `ui` extra: pip install 'hybrid-ltm[ui]'")
+        fail("the web UI needs the `ui` extra: pip install 'hybrid-ltm[ui]'", "environment")
     h = Home.resolve(home).require()
     home_instance(h)  # storage created under the home's lock
     env = {**os.environ, "DAGSTER_HOME": str(h.dagster), "LTM_HOME": str(h.root)}

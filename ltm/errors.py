@@ -1,14 +1,24 @@
-"""The errors a user can act on. The CLI prints their message as one line and exits non-zero."""
+"""The errors a user can act on. The CLI prints their message as one line and exits with the code of
+their `kind`: `input` (a bad argument, file or repository), `busy` (another writer holds the home),
+`environment` (the home, the disk, a credential, a service or a damaged store)."""
 
 from __future__ import annotations
+
+from typing import Literal
+
+ErrorKind = Literal["input", "busy", "environment"]
 
 
 class LtmError(Exception):
     """Base of every error that names a bad input or state and how to fix it."""
 
+    kind: ErrorKind = "input"
+
 
 class HomeError(LtmError):
     """The home directory is missing, unwritable or in use."""
+
+    kind: ErrorKind = "environment"
 
 
 class RepositoryError(LtmError):
@@ -18,29 +28,43 @@ class RepositoryError(LtmError):
 class EmbeddingError(LtmError):
     """An embedding provider is misconfigured or failed."""
 
+    kind: ErrorKind = "environment"
+
 
 class DimensionMismatchError(EmbeddingError):
     """The vector table was written with another model dimension."""
+
+    kind: ErrorKind = "input"
 
 
 class LakeError(LtmError):
     """A lake file cannot be read (truncated or overwritten); the next ingest of its repository rebuilds it."""
 
+    kind: ErrorKind = "environment"
+
 
 class GraphError(LtmError):
     """A graph build or read failed."""
+
+    kind: ErrorKind = "environment"
 
 
 class VectorStoreError(LtmError):
     """The LanceDB store is damaged (a table whose files were lost); the next ingest rebuilds it."""
 
+    kind: ErrorKind = "environment"
+
 
 class LockedError(LtmError):
     """Another writer holds the lock on this home."""
 
+    kind: ErrorKind = "busy"
+
 
 class NotIngestedError(LtmError):
     """A read command found nothing ingested yet."""
+
+    kind: ErrorKind = "environment"
 
 
 class IssueExportError(LtmError):

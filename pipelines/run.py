@@ -126,10 +126,8 @@ def ingest_partitions(
     """Register `keys` as `repos` partitions and run the ingest job for each, in order.
 
     `commits_config` is the `commits` asset's config (branch, since, max_commits, skip_patterns, full);
-    `bugs_config` the `bugs` asset's (issues_path, max_commit_files).
-    `on_stage(repo, asset, metadata)` is called as each asset is materialized, in run order, while
-    the run goes on (`metadata` as in `RunSummary`, its `summary` the stage's line); `on_done` after
-    each repository's run.
+    `bugs_config` the `bugs` asset's (issues_path, max_commit_files). `on_stage(repo, asset,
+    metadata)` is called as each asset is materialized, while the run goes on.
     The caller holds the home's ingest lock; runs left behind by a killed ingest are failed first.
     """
     instance = home_instance(home)
@@ -140,36 +138,31 @@ def ingest_partitions(
     summaries = []
     for key in keys:
         instance.add_dynamic_partitions("repos", [key])
-        run_id = str(uuid.uuid4())
-        if on_stage:
+        run_id = str(uuid.uuid4())  # known before the run starts, so its events can be followed
+        if on_stage is not None:
             instance.add_event_listener(run_id, _stage_listener(key, on_stage))
         result = job.execute_in_process(
-            partition_key=key, instance=instance, run_config=run_config, tags=_process_tags(), run_id=run_id
+            partition_key=key, instance=instance, run_config=run_config, tags=_process_tags(), run_id=run_id,
         )
         summary = RunSummary(result.run_id, key)
         for event in result.get_asset_materialization_events():
-            asset, meta = _materialization(event)
-            summary.metadata[asset] = meta
+            mat = event.event_specific_data.materialization  # type: ignore[union-attr]
+            summary.metadata[mat.asset_key.to_user_string()] = {k: v.value for k, v in mat.metadata.items()}
         summaries.append(summary)
         if on_done:
             on_done(summary)
     return summaries
 
 
-def _materialization(event: Any) -> tuple[str, dict[str, Any]]:
-    """(asset key, plain metadata) of a materialization event."""
-    mat = event.event_specific_data.materialization
-    return mat.asset_key.to_user_string(), {k: v.value for k, v in mat.metadata.items()}
-
-
 def _stage_listener(key: str, on_stage: Callable[[str, str, dict[str, Any]], None]) -> Callable[[Any], None]:
-    """An event-log listener that hands each materialization to `on_stage` as the run stores it
-    (in-process runs store their events on the calling thread, step by step)."""
+    """An event-log listener that passes each asset materialization of the run on as it is stored."""
 
-    def listen(entry: Any) -> None:
-        event = entry.dagster_event
-        if event is not None and event.is_step_materialization:
-            on_stage(key, *_materialization(event))
+    def listen(record: Any) -> None:
+        event = record.get_dagster_event() if record.is_dagster_event else None
+        if event is None or not event.is_step_materialization:
+            return
+        mat = event.event_specific_data.materialization
+        on_stage(key, mat.asset_key.to_user_string(), {k: v.value for k, v in mat.metadata.items()})
 
     return listen
 

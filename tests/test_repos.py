@@ -32,8 +32,10 @@ def bare_remote(tmp_path, name="upstream"):
 
 
 def test_add_list_remove_a_local_repository(repo, home_dir):
-    assert run("repo", "add", repo.path, "--home", home_dir).output.strip() == "sample"
-    assert run("repo", "add", repo.path, "--home", home_dir).output.strip() == "sample"  # same path, same key
+    added = run("repo", "add", repo.path, "--home", home_dir)
+    assert added.stdout.strip() == "sample"  # the key alone on stdout, for scripts
+    assert f"run `ltm ingest {repo.path} --home" in added.stderr  # and what to do next
+    assert run("repo", "add", repo.path, "--home", home_dir).stdout.strip() == "sample"  # same path, same key
     listed = json.loads(run("repo", "list", "--json", "--home", home_dir).output)
     assert listed == [{"key": "sample", "path": str(repo.path), "url": None}]
     run("repo", "remove", "sample", "--home", home_dir)
@@ -45,7 +47,7 @@ def test_add_list_remove_a_local_repository(repo, home_dir):
 def test_url_is_cloned_read_only_and_fetched_before_each_run(tmp_path, home_dir):
     src, remote = bare_remote(tmp_path)
     url = f"file://{remote}"
-    key = run("repo", "add", url, "--home", home_dir).output.strip()
+    key = run("repo", "add", url, "--home", home_dir).stdout.strip()
     assert key == "upstream"
     home = Home.resolve(home_dir)
     mirror = home_dir / "repos" / "upstream.git"
@@ -62,7 +64,7 @@ def test_url_is_cloned_read_only_and_fetched_before_each_run(tmp_path, home_dir)
 
 def test_ingest_of_a_registered_url_mines_the_remote(tmp_path, home_dir):
     _, remote = bare_remote(tmp_path)
-    key = run("repo", "add", f"file://{remote}", "--home", home_dir).output.strip()
+    key = run("repo", "add", f"file://{remote}", "--home", home_dir).stdout.strip()
     res = run("ingest", f"file://{remote}", "--home", home_dir, "--embedder", "hash")
     assert "upstream" in res.output
     stats = json.loads(run("stats", "--json", "--home", home_dir).output)

@@ -65,7 +65,6 @@ def embed_with_cache(
     hashes: list[str],
     texts: list[str],
     on_batch: Callable[[int], None] | None = None,
-    stage: str | None = None,
 ) -> tuple[dict[str, np.ndarray], int]:
     """Vectors for every distinct text hash; returns them and how many texts were embedded now.
 
@@ -73,8 +72,7 @@ def embed_with_cache(
     time); each finished batch is committed to the cache at once, so after a failure or a crash
     the next run sends only what is still missing. A batch that fails for good does not stop the
     others (unless the error is not retryable, e.g. a bad key); at the end one error says how
-    many batches and tries failed. With `stage`, the texts sent are counted as that stage's
-    progress (`ltm.progress`).
+    many batches and tries failed.
     """
     vectors = cache.get_many(sorted(set(hashes)))
     todo: dict[str, str] = {}
@@ -84,19 +82,19 @@ def embed_with_cache(
     keys = list(todo)
     sent, batches = plan_requests(embedder, [todo[k] for k in keys])
     failures: list[BatchFailedError] = []
-    count = progress.counter(stage, len(keys), "texts") if stage else None
 
     def run(batch: list[int]) -> tuple[list[int], np.ndarray]:
         return batch, embedder.embed([sent[i] for i in batch])
+
+    bar = progress.tracker("embeddings", len(sent), "texts")
 
     def done(batch: list[int], out: np.ndarray) -> None:
         items = [(keys[i], out[j]) for j, i in enumerate(batch)]
         cache.put_many(items)  # the sqlite connection stays on this thread
         vectors.update(items)
+        bar.advance(len(batch))
         if on_batch:
             on_batch(len(batch))
-        if count is not None:
-            count.add(len(batch))
 
     workers = max(1, int(getattr(embedder, "concurrency", 1)))
     if workers == 1:
@@ -120,8 +118,7 @@ def embed_with_cache(
                     if not e.retryable:
                         for f in futures:
                             f.cancel()
-    if count is not None:
-        count.close()
+    bar.close()
     if failures:
         finished = sum(1 for h in keys if h in vectors)
         raise BatchFailedError(

@@ -137,6 +137,9 @@ def python_import(imp: dict, path: str, module: str, known: set[str]) -> list[Ta
         package = module.split(".") if path.endswith("__init__.py") else module.split(".")[:-1]
         base = package[: len(package) - (dots - 1)] if dots > 1 else package
         raw = ".".join([*base, raw.lstrip(".")]).strip(".")
+    if name == "*":  # `from pkg import *`: every public name of pkg is visible here
+        hit = _longest_known(raw.split("."), ".", known)
+        return [Target(hit[0], True, None, None) if hit else Target(raw.split(".")[0], False, None, None)]
     if name and f"{raw}.{name}" in known:  # `from pkg import mod`: the module itself
         return [Target(f"{raw}.{name}", True, None, alias or name)]
     hit = _longest_known(raw.split("."), ".", known)

@@ -176,7 +176,7 @@ def _with_side_tables(df: pl.DataFrame, lake: Lake, label: str) -> pl.DataFrame:
     return df
 
 
-def _copy_nodes(conn, lake: Lake, staging: Path, stats: BuildStats, count: progress.Counter) -> dict[str, pl.Series]:
+def _copy_nodes(conn, lake: Lake, staging: Path, stats: BuildStats, bar: progress.Tracker) -> dict[str, pl.Series]:
     keys: dict[str, pl.Series] = {}
     ranks = scores(lake)
     for label, table in NODE_TABLES.items():
@@ -200,16 +200,16 @@ def _copy_nodes(conn, lake: Lake, staging: Path, stats: BuildStats, count: progr
             f = staging / f"{label}.parquet"
             pq.write_table(df.to_arrow(), f)
             query(conn, f"COPY {label} FROM (LOAD FROM {_literal(f)} RETURN {', '.join(cols)})")
-        count.add()
+        bar.advance()
     return keys
 
 
 def _copy_rels(conn, lake: Lake, staging: Path, keys: dict[str, pl.Series], stats: BuildStats,
-               count: progress.Counter) -> None:
+               bar: progress.Tracker) -> None:
     for name, rel in REL_TABLES.items():
+        bar.advance()
         df = pl.from_arrow(lake.read(name))
         stats.rels[name] = 0
-        count.add()
         if df.height == 0:
             continue
         props = rel.props.names
@@ -266,16 +266,17 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: s
     staging.mkdir()
     stats = BuildStats(build_id, engine=eng.name)
     try:
-        with open_database(path, read_only=False) as conn, \
-                progress.counter("graph", len(NODE_TABLES) + len(REL_TABLES), "tables") as count:
+        with open_database(path, read_only=False) as conn:
             for stmt in schema_ddl():
                 query(conn, stmt)
-            keys = _copy_nodes(conn, lake, staging, stats, count)
-            _copy_rels(conn, lake, staging, keys, stats, count)
-            _verify_counts(conn, stats)
-            fts_started = time.perf_counter()
-            stats.fts_indexes = create_fts_indexes(conn)
-            stats.fts_seconds = time.perf_counter() - fts_started
+            with progress.tracker("graph", len(NODE_TABLES) + len(REL_TABLES) + 1, "tables") as bar:
+                keys = _copy_nodes(conn, lake, staging, stats, bar)
+                _copy_rels(conn, lake, staging, keys, stats, bar)
+                _verify_counts(conn, stats)
+                fts_started = time.perf_counter()
+                stats.fts_indexes = create_fts_indexes(conn)
+                stats.fts_seconds = time.perf_counter() - fts_started
+                bar.advance()
     except BaseException:
         _remove_build(path)
         shutil.rmtree(staging, ignore_errors=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -27,6 +28,20 @@ def name_from_id(entity_id: str) -> str | None:
         return None
     rest = rest.partition(":")[2]  # drop the repository key
     return rest.rsplit(":", 1)[-1] if prefix in ("fn", "cls") else rest
+
+
+_DISAMBIGUATION = re.compile(r"@L\d+$")  # a second definition of one name in a file: `Command.main@L1484`
+
+
+def short_name(entity_id: str) -> str:
+    """How an entity is named to a reader: a qualified name, a module, a path, a short sha, a bug ref
+    (a memory, which has no name in its id, by its id)."""
+    name = name_from_id(entity_id)
+    if name is None:
+        return entity_id
+    if label_of(entity_id) == "Commit":
+        return name[:10]
+    return _DISAMBIGUATION.sub("", name)
 
 
 def path_from_id(entity_id: str) -> str | None:

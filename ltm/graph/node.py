@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # What a neighbour shows of itself.
-SHOWN_PROPS = ("qualified_name", "name", "path", "sha", "message", "committed_at", "author_name", "ref", "title", "category")
+SHOWN_PROPS = ("qualified_name", "name", "path", "sha", "message", "committed_at", "author_name", "ref", "title", "category",
+               "removed_in")
 
 # label -> summary expressions (key, property); only those the build has are selected.
 _SUMMARY = {
@@ -47,6 +48,7 @@ class Node:
     text: str | None = None
     pagerank: float | None = None
     defects: float = 0.0
+    removed: bool = False  # no longer at the tip of its repository (a past node of the history)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def fill(self, props: dict[str, Any]) -> None:

@@ -45,6 +45,7 @@ class LabelIndex:
     has_vector: np.ndarray
     pagerank: np.ndarray | None
     defects: np.ndarray
+    removed: np.ndarray | None = None  # the entity no longer exists at the tip (`removed_in` is set)
 
 
 class GraphView:
@@ -106,6 +107,8 @@ class GraphView:
             cols.append("n.vector_id IS NOT NULL AS v")
         if pr:
             cols.append(f"n.{pr} AS pr")
+        if self.has(label, "removed_in"):
+            cols.append("n.removed_in IS NOT NULL AS r")
         cols += [f"n.{p} AS d{k}" for k, p in enumerate(stored)]
         t = query_arrow(self.conn, f"MATCH (n:{label}) RETURN {', '.join(cols)}")
         n = t.num_rows
@@ -121,8 +124,9 @@ class GraphView:
         defects = np.zeros(n)
         for k in range(len(stored)):
             defects += np.nan_to_num(col(f"d{k}"))
+        removed = np.asarray(t.column("r").to_pylist(), dtype=bool)[order] if "r" in t.column_names else None
         idx = LabelIndex(ids_sorted, {i: o for o, i in enumerate(ids_sorted)}, has_vector,
-                         col("pr") if pr else None, defects)
+                         col("pr") if pr else None, defects, removed)
         if not stored and label in ("Function", "Class"):
             self._derived_defects(label, idx)
         self._index[label] = idx
@@ -204,7 +208,8 @@ class GraphView:
                     continue
                 out[i] = Node(id=i, label=label, vector_id=idlib.vector_id(i) if idx.has_vector[o] else None,
                               pagerank=None if idx.pagerank is None or np.isnan(idx.pagerank[o]) else float(idx.pagerank[o]),
-                              defects=float(idx.defects[o]))
+                              defects=float(idx.defects[o]),
+                              removed=bool(idx.removed is not None and idx.removed[o]))
         return out
 
     def details(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:

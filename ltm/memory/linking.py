@@ -9,7 +9,11 @@ Rules (relevance_score, context):
   boundaries, case-sensitive, `STOP_NAMES` and dunder names never match. A qualified name
   (`Class.method`, `module.func`, any dotted suffix of `package.module.Class.method`) scores
   `QUALIFIED_SCORE` 0.9.
-- Ambiguity: a name defined in several places links to each; the memory's own file keeps the full
+- Ambiguity: a name defined in several places links to the package's definitions, not to those
+  in tests, examples, docs or vendored code (`ltm.code_paths`), unless only those define it or
+  the memory speaks of tests. The score falls with the number of definitions left
+  (`DEFINITION_DECAY` per doubling) and past `MAX_DEFINITIONS` the name does not link at all,
+  except to a definition in the memory's own file. The memory's own file keeps the full
   score, its own module (the file's directory) loses 0.05, its own project (`project_id`, else the
   repository of its file) 0.1, anywhere else 0.2.
 - `explicit`: a `graph_links` entry `{type, target, properties}` of the memory, target an entity id,
@@ -27,9 +31,14 @@ from typing import Any
 
 import polars as pl
 
+from ltm.code_paths import AUXILIARY_PATTERN
+
 log = logging.getLogger(__name__)
 
 MIN_NAME_LEN = 4
+MAX_DEFINITIONS = 4  # a name defined more often than this is too vague to link to any one definition
+DEFINITION_DECAY = 0.1  # score lost per doubling of the definitions a name could mean
+AUX_PENALTY = 0.1  # a test or example definition kept beside the package's (a memory about tests)
 NAME_SCORE, QUALIFIED_SCORE, FILE_SCORE = 0.8, 0.9, 1.0
 PENALTY = {"file": 0.0, "module": 0.05, "project": 0.1, "elsewhere": 0.2}
 CHAIN = r"[A-Za-z0-9_]+(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
@@ -206,16 +215,33 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     memo = memories.select(pl.col("id").alias("src"), pl.col("project_id"))
     hits = hits.join(memo, on="src", how="left").join(own, on="src", how="left")
     parent = pl.col("file_path").str.replace(r"/?[^/]*$", "")
+    same_repo = pl.col("own_repo") == pl.col("repo")
+    own_file = same_repo & (pl.col("own_path") == pl.col("file_path"))
+    own_module = same_repo & (pl.col("own_path").str.replace(r"/?[^/]*$", "") == parent)
+    about_tests = memories.select(pl.col("id").alias("src"),
+                                  pl.col("content").str.contains(r"(?i)\btests?\b|\btesting\b").alias("about_tests"))
+    group = ["src", "key", "label"]
+    hits = (hits.join(about_tests, on="src", how="left")
+            .with_columns(own_file.fill_null(False).alias("own_file"), own_module.fill_null(False).alias("own_module"),
+                          pl.col("file_path").fill_null("").str.contains(AUXILIARY_PATTERN).alias("aux"))
+            .with_columns((~pl.col("aux")).sum().over(group).alias("n_pkg")))
+    # tests, examples and docs give way to the package's own definition, unless the memory is about
+    # tests; a definition in the memory's own file or module always stays
+    mine = pl.col("own_file") | pl.col("own_module")
+    hits = hits.filter(~pl.col("aux") | (pl.col("n_pkg") == 0) | pl.col("about_tests") | mine)
+    hits = hits.with_columns(pl.len().over(group).alias("n_left"))
+    hits = hits.filter((pl.col("n_left") <= MAX_DEFINITIONS) | pl.col("own_file"))
     tier = (
-        pl.when(pl.col("n_defs") <= 1).then(pl.lit(PENALTY["file"]))
-        .when((pl.col("own_repo") == pl.col("repo")) & (pl.col("own_path") == pl.col("file_path"))).then(pl.lit(PENALTY["file"]))
-        .when((pl.col("own_repo") == pl.col("repo")) & (pl.col("own_path").str.replace(r"/?[^/]*$", "") == parent))
-        .then(pl.lit(PENALTY["module"]))
-        .when((pl.col("project_id") == pl.col("repo")) | (pl.col("own_repo") == pl.col("repo")))
-        .then(pl.lit(PENALTY["project"]))
+        pl.when(pl.col("n_left") <= 1).then(pl.lit(PENALTY["file"]))
+        .when(pl.col("own_file")).then(pl.lit(PENALTY["file"]))
+        .when(pl.col("own_module")).then(pl.lit(PENALTY["module"]))
+        .when((pl.col("project_id") == pl.col("repo")) | same_repo).then(pl.lit(PENALTY["project"]))
         .otherwise(pl.lit(PENALTY["elsewhere"]))
     )
-    scored = hits.with_columns((pl.col("base") - tier).round(4).alias("relevance_score"))
+    decay = pl.when(mine | (pl.col("n_left") <= 1)).then(0.0).otherwise(
+        pl.col("n_left").cast(pl.Float64).log(2) * DEFINITION_DECAY)
+    aux_kept = pl.when(pl.col("aux") & (pl.col("n_pkg") > 0) & ~mine).then(AUX_PENALTY).otherwise(0.0)
+    scored = hits.with_columns((pl.col("base") - tier - decay - aux_kept).round(4).alias("relevance_score"))
     best = (scored.sort(["relevance_score", "key"], descending=[True, False])  # ties: the same link every run
             .unique(["src", "id"], keep="first", maintain_order=True))
     return best.select(

@@ -17,6 +17,7 @@ from ltm.errors import LtmError
 from ltm.memory.records import ImportReport, MemoryInputError, MemoryType, memory_row
 
 _FILE_KEYS = ("file_path", "path", "filepath", "filename", "notebook_path", "uri", "file")
+JSONL_SHAPE = '{"id": "m1", "content": "what to remember", "metadata": {"category": ..., "file_path": ...}} (metadata optional)'
 AMPLIHACK_TABLES = {
     "SemanticMemory": MemoryType.SEMANTIC, "EpisodicMemory": MemoryType.EPISODIC,
     "ProceduralMemory": MemoryType.PROCEDURAL, "ProspectiveMemory": MemoryType.PROSPECTIVE,
@@ -55,8 +56,12 @@ def read_jsonl(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]:
             md = dict(obj.get("metadata") or {}) if isinstance(obj.get("metadata") or {}, dict) else obj["metadata"]
             if isinstance(md, dict) and "graph_links" in obj and "graph_links" not in md:
                 md["graph_links"] = obj["graph_links"]
-            if obj.get("id") is None:
-                raise MemoryInputError("missing id")
+            missing = [f for f in ("id", "content") if obj.get(f) is None]
+            if missing:
+                near = [k for k in ("text", "body", "memory", "message", "note") if k in obj]
+                raise MemoryInputError(
+                    f"missing {' and '.join(missing)}: a line is {JSONL_SHAPE}"
+                    + (f" (this line has {near[0]!r}: name it \"content\")" if near and "content" in missing else ""))
             yield memory_row(
                 "jsonl", str(obj["id"]), obj.get("content"), metadata=md,
                 memory_type_value=obj.get("memory_type"), project_id=obj.get("project_id"),

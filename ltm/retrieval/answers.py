@@ -17,7 +17,7 @@ from ltm.graph.view import GraphView
 from ltm.retrieval.expand import Edge
 from ltm.retrieval.intent import Intent
 
-HISTORY_KINDS = ("last_change", "bugfix", "author")
+HISTORY_KINDS = ("last_change", "modified_by", "introduced_by", "bugfix", "author")
 
 
 def _named(entity_id: str, subject: str) -> bool:
@@ -43,11 +43,12 @@ def history_answers(g: GraphView, intent: Intent, seeds: list[str], edges: dict[
     subject = intent.subject
     if intent.kind not in HISTORY_KINDS or not subject:
         return [], ""
-    if intent.kind == "last_change":
+    if intent.kind in ("last_change", "modified_by", "introduced_by"):
         short = subject.removesuffix("()")
         commits = _linked(seeds, edges, "MODIFIES",
                           lambda i: label_of(i) in ("Function", "Class") and _named(i, short))
-        why, newest_first = f"modified {short} (graph expansion)", True
+        first = intent.kind == "introduced_by"
+        why, newest_first = f"{'introduced' if first else 'modified'} {short} (graph expansion)", not first
     elif intent.kind == "bugfix":
         ref = f"#{subject}"
         commits = _linked(seeds, edges, "FIXES", lambda i: label_of(i) == "Bug" and name_from_id(i) == ref)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from ltm.graph.entity_ids import short_name
 from ltm.graph.view import GraphView
 from ltm.retrieval.intent import Intent
 
@@ -17,7 +18,14 @@ PREFERRED: dict[str, set[tuple[str, str]]] = {
     "callers": {("CALLS", "in")},
     "callees": {("CALLS", "out")},
     "importers": {("IMPORTS", "in"), ("DEPENDS_ON", "in"), ("BELONGS_TO", "in"), ("CALLS", "in")},
+    "imports": {("IMPORTS", "out"), ("DEPENDS_ON", "out")},
+    "subclasses": {("EXTENDS", "in"), ("IMPLEMENTS", "in")},
+    "bases": {("EXTENDS", "out"), ("IMPLEMENTS", "out")},
+    "methods": {("HAS_METHOD", "out")},
     "last_change": {("MODIFIES", "in")},
+    "modified_by": {("MODIFIES", "in")},
+    "introduced_by": {("MODIFIES", "in")},
+    "co_changed": {("MODIFIES", "in")},
     "bugfix": {("FIXES", "in"), ("FIXES", "out"), ("AFFECTS", "out"), ("MODIFIES", "out")},
     "file_memories": {("RELATES_TO_FILE", "in"), ("RELATES_TO_FUNCTION", "in"), ("RELATES_TO_CLASS", "in")},
     "author": set(),
@@ -68,7 +76,7 @@ def expansion_scores(
             weight = 1.0 if (e.relation, e.direction) in preferred else OTHER_RELATION_WEIGHT
             gain = s * (decay ** e.hop) * weight
             if gain > scores[e.neighbour]:
-                why[e.neighbour] = f"{_phrase(e)} {seed}" + (f" (via {e.via})" if e.via else "")
+                why[e.neighbour] = f"{_phrase(e)} {short_name(seed)}" + (f" (via {short_name(e.via)})" if e.via else "")
             scores[e.neighbour] = max(scores[e.neighbour], gain)
     return dict(scores), why
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ltm.graph.entity_ids import label_of, path_from_id
+from ltm.graph.entity_ids import label_of, name_from_id, path_from_id
 from ltm.graph.view import GraphView
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
-from ltm.retrieval.intent import Intent
+from ltm.retrieval.intent import CLASS_KINDS, MODULE_KINDS, Intent
+from ltm.code_paths import is_auxiliary
 
 CODE_LABELS = ("Function", "Class")
+MAX_HISTORY_COMMITS = 200  # commits read per subject for co-change
 NAMED_LABELS = ("Function", "Class", "Module")  # matched by their names' words, not Kuzu's full text
 MAX_FTS_TERMS = 4  # Kuzu's full-text cost grows by tens of ms per common term on a large label
 
@@ -32,6 +34,7 @@ class GraphCandidates:
     answers: list[str]  # what the question pattern's traversal found, best first ([] for a plain search)
     text_labels: tuple[str, ...] | None = None  # plain search without Kuzu's full text: labels the caller's may add
     wants_text: bool = False
+    subject: str | None = None  # the candidate name the graph knows (`Intent.candidates`), when one does
 
 
 class _Matcher:
@@ -85,9 +88,34 @@ class _Matcher:
         pat = re.compile(boundary)
         return self.add([r[0] for r in rows if pat.search(r[1] or "")][: self.limit], weight, why)
 
+    def files(self, path: str) -> list[str]:
+        return self.ids("(f:File)", "f", "f.path = $p OR f.path ENDS WITH $sp", {"p": path, "sp": "/" + path})
+
+    def find(self, name: str, labels: tuple[str, ...]) -> list[str]:
+        """Ids called `name` among `labels`, in the order of `labels` (Module and File by name or
+        path), package code ahead of tests, examples and docs."""
+        found: list[str] = []
+        for label in labels:
+            if label in CODE_LABELS and "/" not in name:
+                found += self.resolve([name], (label,))
+            elif label == "Module":
+                found += self.modules(name)
+            elif label == "File" and ("/" in name or "." in name):
+                found += self.files(name)
+        return sorted(dict.fromkeys(found), key=lambda i: is_auxiliary(path_from_id(i) or name_from_id(i) or ""))
+
+    def subject(self, intent: Intent, labels: tuple[str, ...]) -> tuple[str | None, list[str]]:
+        """The first of the question's candidate names that names something of `labels`, and its ids."""
+        for cand in intent.candidates:
+            for name in _variants(cand):
+                ids = self.find(name, labels)
+                if ids:
+                    return name, ids
+        return None, []
+
     # --- question kinds --------------------------------------------------------------------------
-    def callers(self, subject: str, reverse: bool = False) -> list[str]:
-        targets = self.resolve([subject], ("Function",))
+    def callers(self, subject: str, reverse: bool = False, targets: list[str] | None = None) -> list[str]:
+        targets = self.resolve([subject], ("Function",)) if targets is None else targets
         self.add(targets, 0.5, f"named {subject}")
         if "CALLS" not in self.g.rels or not targets:
             return targets
@@ -96,8 +124,8 @@ class _Matcher:
         self.add(found, 3.0, f"{'called by' if reverse else 'calls'} {subject}")
         return targets
 
-    def importers(self, subject: str) -> list[str]:
-        mods = self.modules(subject)
+    def importers(self, subject: str, mods: list[str] | None = None) -> list[str]:
+        mods = self.modules(subject) if mods is None else [m for m in mods if label_of(m) == "Module"]
         self.add(mods, 0.5, f"module {subject}")
         if not mods:
             return mods
@@ -124,6 +152,78 @@ class _Matcher:
                            if c and path_from_id(c) not in paths and (not self.repo or c.split(":", 2)[1] == self.repo)]
                 self.add(callers[: self.limit], 2.0, f"calls into {subject}")
         return mods
+
+    def imports(self, subject: str, mods: list[str]) -> list[str]:
+        """What a module depends on (DEPENDS_ON) and what its files import (IMPORTS)."""
+        mods = [m for m in mods if label_of(m) == "Module"]
+        self.add(mods, 0.5, f"module {subject}")
+        if mods and "DEPENDS_ON" in self.g.rels:
+            self.add(self.ids("(m:Module)-[:DEPENDS_ON]->(d:Module)", "d", *self.at("m", "Module", mods)), 3.0,
+                     f"{subject} depends on it")
+        if mods and "IMPORTS" in self.g.rels and "BELONGS_TO" in self.g.rels:
+            files = self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "f", *self.at("m", "Module", mods))
+            if files:
+                self.add(self.ids("(f:File)-[:IMPORTS]->(d:Module)", "d", *self.at("f", "File", files)), 3.0,
+                         f"imported by {subject}")
+        return mods
+
+    def hierarchy(self, subject: str, classes: list[str], down: bool) -> list[str]:
+        """Subclasses (`down`) or base classes of `classes`, over EXTENDS and IMPLEMENTS."""
+        classes = [c for c in classes if label_of(c) == "Class"]
+        self.add(classes, 0.5, f"named {subject}")
+        for rel in ("EXTENDS", "IMPLEMENTS"):
+            if rel in self.g.rels and classes:
+                arrow = f"(c:Class)-[:{rel}]->(b:Class)"
+                found = (self.ids(arrow, "c", *self.at("b", "Class", classes)) if down
+                         else self.ids(arrow, "b", *self.at("c", "Class", classes)))
+                self.add(found, 3.0, f"{'subclass' if down else 'base class'} of {subject}")
+        return classes
+
+    def methods(self, subject: str, classes: list[str]) -> list[str]:
+        classes = [c for c in classes if label_of(c) == "Class"]
+        self.add(classes, 0.5, f"named {subject}")
+        if classes and "HAS_METHOD" in self.g.rels:
+            self.add(self.ids("(c:Class)-[:HAS_METHOD]->(f:Function)", "f", *self.at("c", "Class", classes)), 3.0,
+                     f"method of {subject}")
+        return classes
+
+    def changes(self, targets: list[str], newest_first: bool = True) -> list[str]:
+        """Commits that MODIFY `targets`, newest (or oldest) first."""
+        found: list[tuple[object, str, bool]] = []
+        if "MODIFIES" in self.g.rels:
+            for label in ("Function", "Class", "File"):
+                of_label = [t for t in targets if label_of(t) == label]
+                if of_label:
+                    cond, params = self.at("n", label, of_label)
+                    merge = "c.message STARTS WITH 'Merge '" if self.g.has("Commit", "message") else "false"
+                    body, params = self._q("c", cond, f"RETURN DISTINCT c.id, c.committed_at, {merge}", params)
+                    found += [(r[1], r[0], bool(r[2])) for r in
+                              self.g.run(f"MATCH (c:Commit)-[:MODIFIES]->(n:{label}) WHERE {body}", params)]
+        # merges after the commits that made the change: "why" is in the change's own message
+        dated = sorted((x for x in found if x[0] is not None), key=lambda x: x[0], reverse=newest_first)
+        dated.sort(key=lambda x: x[2])
+        return list(dict.fromkeys([c for _, c, _ in dated] + [c for d, c, _ in found if d is None]))
+
+    def history(self, kind: str, subject: str, targets: list[str]) -> list[str]:
+        """modified_by (every change, newest first), introduced_by (the first), co_changed (what changed with it)."""
+        if kind == "introduced_by":
+            self.add(self.changes(targets, newest_first=False)[:3], 3.0, f"introduced {subject}")
+        elif kind == "modified_by":
+            self.add(self.changes(targets), 3.0, f"modified {subject}")
+        elif kind == "co_changed" and "MODIFIES" in self.g.rels:
+            commits = self.changes(targets)[:MAX_HISTORY_COMMITS]
+            want = {label_of(t) for t in targets} or {"File"}
+            counts: dict[str, int] = {}
+            for label in want:
+                if commits:
+                    cond, params = self.at("c", "Commit", commits)
+                    rows = self.g.run(f"MATCH (c:Commit)-[:MODIFIES]->(n:{label}) WHERE {cond} RETURN n.id", params)
+                    for (i,) in rows:
+                        if i not in targets:
+                            counts[i] = counts.get(i, 0) + 1
+            self.add(sorted(counts, key=lambda i: (-counts[i], i))[: self.limit], 3.0, f"changed together with {subject}")
+        self.add(targets, 0.5, f"named {subject}")
+        return targets
 
     def author(self, subject: str) -> list[str]:
         who = subject.lower()
@@ -156,16 +256,9 @@ class _Matcher:
             self.add(self.ids("(m:Memory)", "m", "m.content CONTAINS $p", {"p": path}), 1.5, f"mentions {path}")
         return files
 
-    def last_change(self, subject: str) -> list[str]:
-        targets = self.resolve([subject])
-        if "MODIFIES" in self.g.rels and targets:
-            for label in CODE_LABELS:
-                of_label = [t for t in targets if label_of(t) == label]
-                if not of_label:
-                    continue
-                ids = self.ids(f"(c:Commit)-[:MODIFIES]->(n:{label})", "c", *self.at("n", label, of_label),
-                               ret="c.id, c.committed_at", order="ORDER BY c.committed_at DESC")
-                self.add(ids, 3.0, f"last changed {subject}" if ids else "")
+    def last_change(self, subject: str, targets: list[str] | None = None) -> list[str]:
+        targets = self.resolve([subject]) if targets is None else targets
+        self.add(self.changes(targets), 3.0, f"last changed {subject}")
         short = subject.rsplit(".", 1)[-1]
         self.commits_mentioning(short, r"(?<!\w)" + re.escape(short) + r"(?!\w)", f"message mentions {short}", 1.5)
         self.add(targets, 1.0, f"named {subject}")
@@ -225,25 +318,54 @@ def graph_candidates(
     m = _Matcher(g, filters, limit)
     labels = filters.labels() or (intent.labels or None)
     subjects: list[str] = []
-    s = intent.subject
-    if intent.kind == "callers" and s:
-        subjects = m.callers(s)
-    elif intent.kind == "callees" and s:
-        subjects = m.callers(s, reverse=True)
-    elif intent.kind == "importers" and s:
-        subjects = m.importers(s)
-    elif intent.kind == "author" and s:
+    k, s, name = intent.kind, intent.subject, None
+    if k in ("callers", "callees") or k in MODULE_KINDS:
+        order = ("Module", "File", "Function", "Class") if k in MODULE_KINDS else ("Function", "Module", "Class")
+        name, ids = m.subject(intent, order)
+        if ids and label_of(ids[0]) == "Function":  # "who uses parse_args": a function's callers
+            subjects = m.callers(name, reverse=k == "callees", targets=[i for i in ids if label_of(i) == "Function"])
+        elif ids and k == "imports":
+            subjects = m.imports(name, ids)
+        elif ids and label_of(ids[0]) in ("Module", "File"):  # "what calls into starlette.routing"
+            subjects = m.importers(name, m.modules(name) if label_of(ids[0]) == "File" else ids)
+        elif ids:
+            subjects = m.add(ids, 0.5, f"named {name}")
+    elif k in CLASS_KINDS:
+        name, ids = m.subject(intent, ("Class",))
+        if ids:
+            subjects = m.methods(name, ids) if k == "methods" else m.hierarchy(name, ids, down=k == "subclasses")
+    elif k in ("modified_by", "introduced_by", "co_changed", "last_change"):
+        name, ids = m.subject(intent, ("Function", "Class", "File", "Module"))
+        ids = [i for i in ids if label_of(i) != "Module"] or [
+            f for i in ids for f in m.files((g.details([i]).get(i) or {}).get("path") or "") if f]
+        if ids:
+            subjects = m.last_change(name, ids) if k == "last_change" else m.history(k, name, ids)
+    elif k == "author" and s:
         subjects = m.author(s)
-    elif intent.kind == "bugfix" and s:
+    elif k == "bugfix" and s:
         subjects = m.bugfix(s)
-    elif intent.kind == "file_memories" and s:
+    elif k == "file_memories" and s:
         subjects = m.file_memories(s)
-    elif intent.kind == "last_change" and s:
-        subjects = m.last_change(s)
     primary = bool(m.lists) and intent.kind != "search"
     answer_scores = rrf([lst for lst in m.lists if lst[1] >= 1.0]) if primary else {}
     m.search(intent, None if primary else labels, 0.3 if primary else 1.0, full_text)
     scores = rrf(m.lists)
     answers = [i for i in ranked(answer_scores) if i not in subjects]
     return GraphCandidates(scores, {i: w for i, w in m.why.items() if w}, subjects, answers,
-                           None if primary else labels, m.wants_text)
+                           None if primary else labels, m.wants_text,
+                           name if name is not None or k not in ("author", "bugfix", "file_memories") else s)
+
+
+def _variants(name: str) -> list[str]:
+    """A candidate name and the forms a user may have meant: singular, without a module prefix."""
+    name = name.strip("`'\"").removesuffix("()")
+    out = [name]
+    if name.endswith("es") and len(name) > 4:
+        out += [name[:-1], name[:-2]]
+    elif name.endswith("s") and len(name) > 3 and not name.endswith("ss"):
+        out.append(name[:-1])
+    if "." in name and "/" not in name:
+        head, _, last = name.rpartition(".")
+        if head[:1].islower():  # `click.ParamType`: a module path, then the name
+            out.append(last)
+    return list(dict.fromkeys(out))

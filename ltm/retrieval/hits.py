@@ -3,10 +3,11 @@ and the neighbours worth showing around it."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
-from ltm.graph.entity_ids import label_of, name_from_id
+from ltm.graph.entity_ids import label_of, name_from_id, short_name
 from ltm.graph.node import Node
 from ltm.graph.view import GraphView
 from ltm.retrieval.expand import Edge, neighbourhood
@@ -15,6 +16,8 @@ from ltm.schema import NODE_TABLES
 
 MAX_NEIGHBOURS_SHOWN = 12
 DETAILED_LABELS = ("Commit", "Bug", "Memory")  # neighbours shown with more than their id says
+SHOWN_LABELS = ("Commit", "Bug", "Memory", "Function", "Class", "File")  # hits that show stored properties
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+)$", re.M)
 _SHOW_FIRST = ("CALLS", "HAS_METHOD", "MODIFIES", "FIXES", "AFFECTS", "DEFINED_IN", "BELONGS_TO", "IMPORTS")
 
 
@@ -49,8 +52,10 @@ def _record(key: str, node: Node | None, row: dict | None) -> dict[str, Any]:
 def select_hits(
     g: GraphView | None, strategy: str, from_nodes: bool, order: list[str], sig: dict[str, Node],
     rows: dict[str, dict], scored: dict, why: dict[str, list[str]], flt: Filters, top_k: int,
+    answers: set[str] | frozenset[str] = frozenset(),
 ) -> list[dict[str, Any]]:
-    """The first `top_k` candidates, in order, that are entries and pass the filters.
+    """The first `top_k` candidates, in order, that are entries (or `answers` of the question's
+    relation, e.g. the files changed together with one) and pass the filters.
 
     `from_nodes` (no vector rows): content from the nodes' own properties, read a window at a time;
     otherwise content and location come from the row, and names later (`attach_details`).
@@ -64,7 +69,7 @@ def select_hits(
             node, row = nodes.get(k), rows.get(k)
             if node is None and row is None:
                 continue
-            if not from_nodes and row is None and (node is None or node.vector_id is None):
+            if not from_nodes and row is None and (node is None or node.vector_id is None) and k not in answers:
                 continue  # not an embedded entry (e.g. a File): shown as a neighbour, not as a hit
             rec = _record(k, node, row)
             if not flt.accepts(rec):
@@ -91,14 +96,38 @@ def attach_details(g: GraphView, hits: list[dict[str, Any]], edges: dict[str, li
         if todo:
             edges = {**edges, **neighbourhood(g, todo, depth)}
         shown = {i: _prioritised(edges.get(i, [])) for i in ids}
-    for h in hits:
-        if h["name"] is None and h["graph_entity_id"]:
-            h["name"] = name_from_id(h["graph_entity_id"]) or (h["category"] if h["label"] == "Memory" else None)
     need = [e.neighbour for es in shown.values() for e in es if label_of(e.neighbour) in DETAILED_LABELS]
-    info = g.details(need) if need else {}
+    own = [h["graph_entity_id"] for h in hits if h["graph_entity_id"] and label_of(h["graph_entity_id"]) in SHOWN_LABELS]
+    info = g.details(dict.fromkeys(need + own)) if need or own else {}
     for h in hits:
+        present(h, info.get(h["graph_entity_id"]) or {})
         if edges is not None:
             h["neighbours"] = [_neighbour_view(e, info.get(e.neighbour)) for e in shown.get(h["graph_entity_id"], [])]
+
+
+def present(h: dict[str, Any], d: dict[str, Any]) -> None:
+    """The fields a hit shows in every strategy: its short name; a commit's short sha, author, date and
+    subject line; a bug's ref and title; a memory's heading; `removed_in` for what left the code."""
+    eid, label = h.get("graph_entity_id"), h.get("label")
+    if eid:
+        h["name"] = short_name(eid) if label != "Memory" else h.get("name")
+    if label == "Commit":
+        first = (d.get("message") or h.get("content") or "").strip().splitlines()
+        h.update(sha=d.get("sha") or name_from_id(eid or "") or None, author=d.get("author_name"),
+                 date=_day(d.get("committed_at") or h.get("created_at")), summary=first[0][:120] if first else "")
+    elif label == "Bug" and d.get("title"):
+        h["name"] = f"{d.get('ref') or h['name']} {d['title'][:80]}"
+    elif label == "Memory":
+        heading = _HEADING.search(h.get("content") or "")
+        h["name"] = heading.group(1).strip() if heading else (d.get("category") or h.get("category") or h.get("name"))
+    if d.get("removed_in"):
+        h["removed_in"] = d["removed_in"][:10]
+
+
+def _day(value: Any) -> str | None:
+    if isinstance(value, datetime):
+        return f"{value:%Y-%m-%d}"
+    return str(value)[:10] if value else None
 
 
 def _prioritised(edges: list[Edge]) -> list[Edge]:
@@ -106,13 +135,17 @@ def _prioritised(edges: list[Edge]) -> list[Edge]:
     def key(e: Edge) -> tuple[int, int]:
         return (e.hop, _SHOW_FIRST.index(e.relation) if e.relation in _SHOW_FIRST else len(_SHOW_FIRST))
 
-    return sorted(edges, key=key)[:MAX_NEIGHBOURS_SHOWN]
+    seen: set[str] = set()
+    unique = [e for e in sorted(edges, key=key) if not (e.neighbour in seen or seen.add(e.neighbour))]
+    return unique[:MAX_NEIGHBOURS_SHOWN]
 
 
 def _neighbour_view(e: Edge, info: dict[str, Any] | None) -> dict[str, Any]:
     info = info or {"label": label_of(e.neighbour), "name": name_from_id(e.neighbour)}
     label = info.get("label")
     name = info.get("qualified_name") or info.get("name") or info.get("path") or info.get("ref") or info.get("category")
+    if label in ("Function", "Class") or name is None:
+        name = short_name(e.neighbour) if label != "Memory" else name
     if label == "Commit":
         first = (info.get("message") or "").strip().splitlines()
         name = f"{(info.get('sha') or '')[:10]} {first[0][:60] if first else ''}".strip()

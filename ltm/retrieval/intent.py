@@ -1,7 +1,12 @@
-"""What a question asks for: a few patterns of the questions coding agents ask, else a plain search.
+"""What a question asks for: the relation it names, the entity it is about, and the hints around it.
 
-`parse("what calls parse_header")` -> Intent(kind="callers", subject="parse_header"). The subject
-is only ever bound as a query parameter, never written into Cypher or SQL.
+`parse("could you tell me what calls Context.invoke inside the package?")` ->
+Intent(kind="callers", subject="Context.invoke", candidates=(...), scope="package"). A relation is
+recognised by its cue words anywhere in the sentence (extra words, politeness and qualifiers do not
+hide it); the subject is the code-like name nearest the cue, and `candidates` lists the other names
+the question holds, best first, so the graph side can take the first one that exists (the parser
+never sees the graph). Plurals and `module.path` forms are resolved there too. The subject is only
+ever bound as a query parameter, never written into Cypher or SQL.
 """
 
 from __future__ import annotations
@@ -10,25 +15,56 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-IntentKind = Literal["callers", "callees", "importers", "author", "bugfix", "file_memories", "last_change", "search"]
+IntentKind = Literal[
+    "callers", "callees", "importers", "imports", "subclasses", "bases", "methods", "co_changed",
+    "introduced_by", "modified_by", "last_change", "author", "bugfix", "file_memories", "search",
+]
+Prefer = Literal["code", "history"]
+# Where the subject sits relative to a cue: a captured group `x`, after the cue, or before it.
+_Where = Literal["x", "after", "before"]
 
-_NAME = r"[`'\"]?(?P<x>[A-Za-z_][\w.]*?)(?:\(\))?[`'\"]?"
-_PATH = r"[`'\"]?(?P<x>[\w.\-/]+?)[`'\"]?"
-_PATTERNS: tuple[tuple[IntentKind, re.Pattern[str]], ...] = (
-    ("last_change", re.compile(
-        rf"\bwho\s+(?:last\s+)?(?:changed|modified|touched|edited|updated)\s+(?:the\s+)?(?:function|method|class)?\s*{_NAME}"
-        r"(?:\s+last)?(?:\s+and\s+why)?\s*\??$", re.I)),
-    ("callers", re.compile(rf"\b(?:what|who|which\s+\w+)\s+(?:calls|invokes|call)\s+{_NAME}\s*\??$", re.I)),
-    ("callers", re.compile(rf"\bcallers\s+of\s+{_NAME}\s*\??$", re.I)),
-    ("callees", re.compile(rf"\bwhat\s+does\s+{_NAME}\s+call\s*\??$", re.I)),
-    ("callees", re.compile(rf"\bcallees\s+of\s+{_NAME}\s*\??$", re.I)),
-    ("importers", re.compile(
-        rf"\b(?:what|who|which\s+\w+)\s+(?:uses|use|imports|import|depends\s+on)\s+(?:the\s+)?(?:module|package)?\s*{_PATH}\s*\??$", re.I)),
-    ("author", re.compile(r"\bcommits?\s+(?:made\s+|written\s+|authored\s+)?(?:by|from)\s+(?P<x>[^?]+?)\s*\??$", re.I)),
-    ("bugfix", re.compile(r"(?:bug|issue)?\s*#(?P<x>\d+)", re.I)),
-    ("file_memories", re.compile(
-        rf"\b(?:memories|memory|notes?|decisions?)\s+(?:about|on|for|of)\s+(?:the\s+)?(?:file\s+)?{_PATH}\s*\??$", re.I)),
+_Q = r"[`'\"]?"
+_NAME = (rf"{_Q}(?P<x>[A-Za-z_][\w.]*(?:/[\w.\-]+)*)(?:\(\))?{_Q}"
+         r"(?:\s+(?:function|method|class|module|package|file|struct|type|interface))?")
+_PATH = rf"{_Q}(?P<x>[\w.\-/]+?){_Q}"
+_THING = r"(?:the\s+)?(?:function|method|class|module|package|file|type|struct|interface)?\s*"
+_RULES: tuple[tuple[IntentKind, str, _Where], ...] = (
+    # history of one entity
+    ("last_change", rf"\bwho\s+(?:last\s+|most\s+recently\s+)?(?:changed|modified|touched|edited|updated)\s+{_THING}{_NAME}", "x"),
+    ("last_change", rf"\b(?:when|why)\s+was\s+{_THING}{_NAME}\s+(?:last\s+)?(?:changed|modified|touched|edited|updated|rewritten)", "x"),
+    ("last_change", r"\b(?:last|latest|most\s+recent)\s+(?:change|commit|edit|modification)s?\s+(?:to|of|on|in)\b", "after"),
+    ("introduced_by", rf"\b(?:when|who|why)\s+(?:was|were|did)\s+{_THING}{_NAME}\s+(?:first\s+)?(?:introduced|added|created|written|born)", "x"),
+    ("introduced_by", r"\b(?:which|what)\s+commits?\s+(?:first\s+)?(?:introduced|added|created)\b", "after"),
+    ("introduced_by", r"\b(?:who|when)\s+(?:first\s+)?(?:introduced|added|created|wrote)\b", "after"),
+    ("co_changed", r"\b(?:changed?|changes|modified|edited|updated|touched)\s+(?:together|along|alongside|at\s+the\s+same\s+time)\s+(?:with\b)?|\bco-?chang\w*|\bchanges?\s+with\b", "after"),
+    ("modified_by", r"\b(?:which|what)\s+commits?\s+(?:have\s+|has\s+)?(?:modified|changed|touched|edited|updated|rewrote|refactored)\b", "after"),
+    ("modified_by", r"\b(?:history|changelog|commits?|changes)\s+(?:of|to|for|on|touching|that\s+touched)\b", "after"),
+    ("author", r"\bcommits?\s+(?:made\s+|written\s+|authored\s+|pushed\s+)?(?:by|from)\s+(?P<x>[^?,]+?)\s*(?:[?,.]|$)", "x"),
+    # structure
+    ("callees", rf"\b(?:what|which)\s+(?:\w+\s+)?(?:does|do)\s+{_THING}{_NAME}\s+(?:call|invoke|use)\b", "x"),
+    ("callees", r"\bcallees\b|\b(?:functions?|methods?|what)\s+(?:(?:are|is|get|gets)\s+)?(?:called|invoked)\s+(?:by|from|in|inside|within)\b", "after"),
+    ("callees", rf"{_NAME}\s+calls\s+(?:what|which)\b", "x"),
+    ("callers", r"\bcallers?\b|\bcall[- ]sites?\b|\bcalls\s+to\b|\b(?:who|what|which\s+\w+(?:\s+\w+)?)\s+(?:calls|call|invokes?|invoke)\b|\bcalls\b|\binvokes?\b", "after"),
+    ("callers", rf"\b(?:where|how)\s+(?:is|are)\s+{_THING}{_NAME}\s+(?:called|invoked|used)\b", "x"),
+    ("callers", rf"\bis\s+{_THING}{_NAME}\s+(?:called|invoked)\b", "x"),
+    ("bases", rf"\bwhat\s+(?:does|do)\s+{_THING}{_NAME}\s+(?:inherit|extend|derive|subclass)\b", "x"),
+    ("bases", r"\b(?:base|parent|super)[- ]?class(?:es)?\b|\bsuperclass(?:es)?\b|\bancestors?\b|\binherits?\s+from\s+(?:what|which)\b", "after"),
+    ("subclasses", r"\bsub-?class(?:es)?\b|\b(?:inherits?|inheriting|derives?|derived|deriving)\s+from\b|\bextends?\b|\bextending\b|\bchild\s+class(?:es)?\b|\bbased\s+on\b|\bimplement(?:s|ations?)?\s+(?:of\s+)?", "after"),
+    ("methods", rf"\bwhat\s+methods\s+(?:does|do)\s+{_THING}{_NAME}\s+(?:have|define|expose|offer)\b", "x"),
+    ("methods", r"\bmethods?\s+(?:of|on|in|defined\s+(?:on|in|by))\b|\b(?:functions?|members?)\s+(?:of|in|on)\s+(?:the\s+)?(?:class|struct|type)\b", "after"),
+    ("imports", rf"\bwhat\s+(?:\w+\s+)?(?:does|do)\s+{_THING}{_NAME}\s+(?:import|depend\s+on|require|pull\s+in)\b", "x"),
+    ("imports", r"\b(?:imports|dependencies|requirements)\s+of\b|\b(?:imported|required)\s+by\b", "after"),
+    ("importers", r"\bimporters?\b|\bdependents\b|\b(?:who|what|which\s+\w+(?:\s+\w+)?)\s+(?:imports?|requires?|depends?\s+on|uses?|relies\s+on)\b|\bdepends?\s+on\b", "after"),
+    ("importers", rf"\bwhere\s+(?:is|are)\s+{_THING}{_NAME}\s+(?:imported|required)\b", "x"),
+    ("file_memories", rf"\b(?:memories|memory|notes?|decisions?)\s+(?:about|on|for|of)\s+(?:the\s+)?(?:file\s+)?{_PATH}\s*\??$", "x"),
 )
+_PATTERNS = tuple((k, re.compile(p, re.I), w) for k, p, w in _RULES)
+_BUGFIX = re.compile(r"(?:bug|issue|ticket)?\s*#(?P<x>\d+)", re.I)
+_FIX_WORDS = re.compile(r"\b(fix|fixed|fixes|fixing|resolved|solved|closed)\b", re.I)
+# A subject of these kinds is a class; of these, a module or file; of the rest, a function or class.
+CLASS_KINDS = ("subclasses", "bases", "methods")
+MODULE_KINDS = ("importers", "imports")
+HISTORY_KINDS = ("last_change", "introduced_by", "co_changed", "modified_by", "author", "bugfix")
 
 _LABEL_WORDS = {
     "function": "Function", "functions": "Function", "method": "Function", "methods": "Function",
@@ -36,20 +72,60 @@ _LABEL_WORDS = {
     "commit": "Commit", "commits": "Commit", "bug": "Bug", "bugs": "Bug",
     "memory": "Memory", "memories": "Memory", "note": "Memory", "notes": "Memory",
 }
+_POLITE = ("every each some most usually often typically always generally file files folder folders directory directories please could would you tell me show list give want know let can us kindly thanks thank hey hi "
+           "hello i we our my need help find anywhere exactly really actually also just")
+_CUE = ("calls call called calling caller callers callee callees invoke invokes invoked uses use used using "
+        "import imports imported importer importers depends depend dependents dependencies requires require "
+        "inherit inherits inheriting inherited extends extend extending derived derive derives subclass "
+        "subclasses superclass base parent child methods method member members defined define "
+        "changed change changes modified modify touched edited updated introduced added created history "
+        "together along alongside same time last latest recent first most")
 STOPWORDS = frozenset(
     "a an and are as at be by did do does for from has have how i in is it its of on or that the this to "
-    "was were what when where which who whom why with about related relating around into all any last "
-    "changed change calls call uses use used fixed fix show find me".split()
-) | frozenset(_LABEL_WORDS)
+    "was were what when where which who whom why with about related relating around into all any "
+    "fix show find me there these those their them then than other others only inside outside within "
+    "under package library code codebase repo repository project src source".split()
+) | frozenset(_LABEL_WORDS) | frozenset(_POLITE.split()) | frozenset(_CUE.split())
 
+_SEARCH_STOPWORDS = STOPWORDS - frozenset(_CUE.split()) - frozenset(
+    "only inside outside within under package library code codebase repo repository project src source".split())
+_TOKEN = re.compile(r"`(?P<bt>[^`]+)`|(?P<id>[A-Za-z_][\w.]*(?:/[\w.\-]+)*[\w]|[A-Za-z_])(?P<call>\(\))?")
 _IDENT = re.compile(r"[A-Za-z_][\w.]*[\w]|[A-Za-z_]")
-_PATHLIKE = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+|[\w\-]+\.(?:py|js|ts|tsx|go|java|rs|c|h|cpp|hpp|rb|cs|md)\b")
+_PATHLIKE = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+|[\w\-]+\.(?:py|js|mjs|cjs|ts|tsx|go|java|rs|c|h|cpp|hpp|rb|cs|md)\b")
 _BUGREF = re.compile(r"#\d+")
+_HISTORY_CUES = re.compile(
+    r"^\s*(?:when|who|why)\b|\b(?:which|what)\s+commits?\b|\bcommits?\s+(?:by|from|that|which)\b|"
+    r"\bhow\s+(?:was|were|did)\b.*\b(?:fix|fixed|change|changed|solve|solved|resolve|resolved)\b|"
+    r"\b(?:history|changelog|authored|introduced|regression\s+since)\b|\blast\s+(?:changed|modified)\b", re.I)
+_CODE_CUES = re.compile(
+    r"\b(?:where|which|what)\s+(?:\w+\s+)?(?:function|method|class|module|file|code|handler|struct|type)s?\b|"
+    r"\bwhere\s+(?:is|are|does|do)\b|\b(?:implemented|defined|handles?|responsible|implementation)\b", re.I)
+_PAST_WORDS = re.compile(
+    r"\b(?:removed|deleted|dropped|used\s+to|no\s+longer|previously|formerly|old(?:er)?\s+versions?|renamed|"
+    r"deprecated|in\s+the\s+past|anymore|went\s+away|got\s+rid)\b", re.I)
+_TEST_WORDS = re.compile(r"\b(?:tests?|testing|unit\s*tests?|specs?|fixtures?|test\s+suite)\b", re.I)
+_PACKAGE_SCOPE = re.compile(
+    r"\b(?:inside|in|within)\s+the\s+(?:package|library|source|codebase|code\s+base)\b|\bpackage\s+code\b|"
+    r"\b(?:not|excluding|outside(?:\s+of)?|apart\s+from|except(?:\s+for)?|ignoring|ignore)\s+(?:the\s+)?(?:tests?|examples?)\b|"
+    r"\bnon-?test\b|\bproduction\s+code\b", re.I)
+_DIR_SCOPE = re.compile(
+    r"\b(?:only\s+)?(?:in|under|inside|within)\s+(?:the\s+)?[`'\"]?(?P<d>[\w.\-]+(?:/[\w.\-]+)*)/[`'\"]?|"
+    r"\bonly\s+(?:in|under|inside|within)\s+(?:the\s+)?[`'\"]?(?P<o>[\w.\-]+(?:/[\w.\-]+)*)[`'\"]?|"
+    r"\b(?:in|inside|within|under)\s+(?:the\s+)?[`'\"]?(?P<s>src|lib|pkg|internal|app|cmd)\b(?![.\w])", re.I)
+LONG_QUESTION = 24  # words: past this a question is a description (a bug report), searched, not parsed for a relation
 
 
 @dataclass(frozen=True)
 class Intent:
-    """The kind of question, its subject (a name, path, author or bug number) and useful tokens."""
+    """The kind of question, its subject and the other names to try, and the hints around them.
+
+    `about_past`: a history question, or one about what was removed, renamed or used to be, so
+    entities that no longer exist are not ranked below live ones.
+    `prefer`: "code" when the question asks where / which function, "history" when it asks when /
+    who / why or for commits. `about_tests`: the question is about tests, so tests are not ranked
+    below package code. `scope`: "package" (leave out tests, examples, docs) or a folder
+    (`src/`) the question limits itself to.
+    """
 
     kind: IntentKind
     subject: str | None = None
@@ -58,36 +134,109 @@ class Intent:
     paths: tuple[str, ...] = ()
     bug_refs: tuple[str, ...] = ()
     words: tuple[str, ...] = field(default=())
+    candidates: tuple[str, ...] = ()
+    prefer: Prefer | None = None
+    about_tests: bool = False
+    scope: str | None = None
+    about_past: bool = False
 
 
 def _looks_like_code(token: str) -> bool:
-    return "_" in token or "." in token or any(c.isupper() for c in token[1:]) or token.endswith("()")
+    return "_" in token or "." in token or "/" in token or any(c.isupper() for c in token[1:]) or token.endswith("()")
+
+
+def _tokens(text: str) -> list[tuple[int, str, int]]:
+    """(position, name, strength) of every name-like token: 3 backticked, 2 code-like, 1 capitalised, 0 a word."""
+    out = []
+    for m in _TOKEN.finditer(text):
+        if m.group("bt"):
+            name = m.group("bt").strip().removesuffix("()")
+            if name:
+                out.append((m.start(), name, 3))
+            continue
+        name = m.group("id").rstrip(".")
+        if len(name) < 2 and not m.group("call"):
+            continue
+        if m.group("call") or _looks_like_code(name):
+            out.append((m.start(), name, 2))
+        elif name.lower() not in STOPWORDS:
+            out.append((m.start(), name, 1 if name[0].isupper() and m.start() > 0 else 0))
+    return out
+
+
+def _candidates(text: str, kind: IntentKind, cue: re.Match[str] | None, where: _Where) -> list[str]:
+    """The names a relation could be about, best first: the captured one, then the strongest names
+    on the cue's side (nearest first), then the rest."""
+    toks = _tokens(text)
+    first: list[str] = []
+    if cue is not None and where == "x" and cue.groupdict().get("x"):
+        first.append(cue.group("x").strip().strip("`'\"").removesuffix("()"))
+    if cue is not None and where in ("after", "before"):
+        side = [t for t in toks if (t[0] >= cue.end() if where == "after" else t[0] < cue.start())]
+        side.sort(key=lambda t: (-t[2], t[0] if where == "after" else -t[0]))
+        first += [n for _, n, _ in side]
+    rest = sorted(toks, key=lambda t: (-t[2], t[0]))
+    names = [n for n in first + [n for _, n, _ in rest] if n.lower() not in STOPWORDS or n in first[:1]]
+    if kind not in ("author", "file_memories"):
+        names = [n.rstrip("?.,;:!") for n in names]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def _scope(text: str) -> str | None:
+    if _PACKAGE_SCOPE.search(text):
+        return "package"
+    m = _DIR_SCOPE.search(text)
+    if m:
+        d = (m.group("d") or m.group("o") or m.group("s") or "").strip("/")
+        if d and d.lower() not in ("the", "package", "library", "codebase", "repo", "repository", "project"):
+            return d + "/"
+    return None
 
 
 def parse(text: str) -> Intent:
-    """The intent of a question; `search` with its names, paths and bug refs when no pattern fits."""
+    """The intent of a question; `search` with its names, paths and bug refs when no relation fits."""
     t = " ".join(text.strip().split())
     kind: IntentKind = "search"
-    subject = None
-    for k, pat in _PATTERNS:
-        m = pat.search(t)
-        if m:
-            kind, subject = k, m.group("x").strip().strip("`'\"")
-            if k == "bugfix" and not re.search(r"\b(fix|fixed|fixes|resolved|solved|closed)\b", t, re.I):
-                kind, subject = "search", None
-                continue
-            break
+    cue: re.Match[str] | None = None
+    where: _Where = "after"
+    m = _BUGFIX.search(t)
+    if m and _FIX_WORDS.search(t):
+        kind, cue, where = "bugfix", m, "x"
+    elif len(t.split()) <= LONG_QUESTION:
+        for k, pat, w in _PATTERNS:
+            m = pat.search(t)
+            if m:
+                kind, cue, where = k, m, w
+                break
+    candidates = _candidates(t, kind, cue, where) if kind != "search" else []
+    if kind == "author":
+        candidates = [cue.group("x").strip()] if cue else []
+    elif kind == "bugfix":
+        candidates = [cue.group("x")] if cue else []
+    elif kind == "file_memories":
+        candidates = [cue.group("x").strip("`'\"")] if cue else []
+    if kind != "search" and not candidates:
+        kind = "search"
+    subject = candidates[0] if candidates else None
     lowered = [w.strip("?,.;:!()`'\"").lower() for w in t.split()]
     labels = tuple(dict.fromkeys(_LABEL_WORDS[w] for w in lowered if w in _LABEL_WORDS))
     paths = tuple(dict.fromkeys(_PATHLIKE.findall(t)))
     bug_refs = tuple(dict.fromkeys(_BUGREF.findall(t)))
     rest = _PATHLIKE.sub(" ", t)
     names, words = [], []
-    for tok in _IDENT.findall(rest):
+    for tok in _IDENT.findall(rest.replace("`", " ")):
         tok = tok.rstrip(".")
-        if tok.lower() in STOPWORDS or len(tok) < 2:
+        if tok.lower() in (STOPWORDS if kind != "search" else _SEARCH_STOPWORDS) or len(tok) < 2:
             continue
         (names if _looks_like_code(tok) else words).append(tok)
-    if subject and kind in ("callers", "callees", "last_change") and subject not in names:
+    if subject and kind not in ("author", "bugfix", "file_memories") and subject not in names:
         names.insert(0, subject)
-    return Intent(kind, subject, labels, tuple(dict.fromkeys(names)), paths, bug_refs, tuple(dict.fromkeys(words)))
+    long = len(t.split()) > LONG_QUESTION  # a description of a behaviour or a bug: it asks where in the code
+    prefer: Prefer | None = None
+    if kind in HISTORY_KINDS or (kind == "search" and not long and _HISTORY_CUES.search(t)):
+        prefer = "history"
+    elif kind != "search" or long or _CODE_CUES.search(t):
+        prefer = "code"
+    return Intent(kind, subject, labels, tuple(dict.fromkeys(names)), paths, bug_refs, tuple(dict.fromkeys(words)),
+                  tuple(candidates), prefer, bool(_TEST_WORDS.search(t)), _scope(t),
+                  kind in HISTORY_KINDS or bool(_PAST_WORDS.search(t)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -19,10 +19,18 @@ from ltm.retrieval.fusion import RRF_K, ranked, rrf
 from ltm.retrieval.graph_match import GraphCandidates, graph_candidates
 from ltm.retrieval.hits import attach_details, select_hits
 from ltm.retrieval.intent import Intent, parse
+from ltm.retrieval.priors import factor as prior
 from ltm.retrieval.ranking import RankingConfig, blend
 from ltm.retrieval.strategies import STRATEGIES, TABLE, Strategy
 from ltm.retrieval.vector_side import VectorCandidates, VectorSide
 
+# a relation question's subject, by what it must name (said when no candidate name exists in the graph)
+RELATION_KINDS = {
+    "callers": "function or module", "callees": "function", "importers": "module or function", "imports": "module",
+    "subclasses": "class", "bases": "class", "methods": "class", "modified_by": "function, class or file",
+    "introduced_by": "function, class or file", "co_changed": "function, class or file",
+    "last_change": "function, class or file",
+}
 ANSWER_LEAD = 1.2  # a history answer's score over the best seed's: ahead of it and of graph signals
 
 
@@ -68,6 +76,8 @@ def retrieve(
         for k, reason in gc.why.items():
             why.setdefault(k, []).insert(0, f"graph: {reason}")
         subjects = gc.subjects
+        if gc.subject and gc.subject != intent.subject:
+            intent = replace(intent, subject=gc.subject)  # the candidate name the graph knows
     _phrase_boost(text, vc.rows, fused, why)
 
     edges: dict[str, list[Edge]] = {}
@@ -91,13 +101,20 @@ def retrieve(
     pool = ranked(fused)[: max(4 * top_k, 40) if flt.active else max(2 * top_k, 20)]
     sig = g.signals(pool) if g is not None else {}
     scored = blend({k: fused[k] for k in pool}, sig, src.config)
+    scored = {k: replace(v, score=v.score * prior(k, intent, sig.get(k))) for k, v in scored.items()}
     order = sorted(pool, key=lambda k: -scored[k].score)
     if use_vectors:
         missing = [sig[k].vector_id for k in order if k not in vc.rows and k in sig and sig[k].vector_id]
         vc.rows.update(src.vectors.rows(missing))
-    hits = select_hits(g, spec.name, spec.from_nodes, order, sig, vc.rows, scored, why, flt, top_k)
+    hits = select_hits(g, spec.name, spec.from_nodes, order, sig, vc.rows, scored, why, flt, top_k,
+                       frozenset(gc.answers) if gc is not None else frozenset())
     if g is not None and hits:
         attach_details(g, hits, edges if expand_graph else None, depth)
+    if gc is not None and intent.kind in RELATION_KINDS and gc.subject is None and intent.candidates:
+        notice = (f"no {RELATION_KINDS[intent.kind]} named {intent.candidates[0]!r} in this home: "
+                  "these hits are a plain search for the question's words")
+        for h in hits:
+            h["notice"] = notice
     return hits
 
 

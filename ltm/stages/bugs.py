@@ -167,10 +167,10 @@ def _szz(
         cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
         try:
             diffs = commit_diffs(repo, todo)
-            with progress.counter("bugs", len(todo), "fixes") as count:
+            with progress.tracker("bugs", len(todo), "fixes blamed") as bar:
                 for r in analyze_fixes(repo, repo_key, diffs, max_files, workers, cache=cache):
                     new[r.sha] = r
-                    count.add()
+                    bar.advance()
         finally:
             cache.close()
     results = {s: r for s in fix_shas if (r := plan.cached.get(s) or new.get(s)) is not None}

@@ -96,7 +96,7 @@ def embed_repo(
     before = (embedder.usage.requests, embedder.usage.retries, embedder.usage.tokens, embedder.usage.truncated)
     cache = EmbeddingCache(cache_root, embedder.model_id, embedder.dim)
     try:
-        vectors, embedded_now = embed_with_cache(embedder, cache, hashes, texts, on_batch, stage="embeddings")
+        vectors, embedded_now = embed_with_cache(embedder, cache, hashes, texts, on_batch)
     finally:
         cache.close()
     dim = embedder.dim

@@ -14,7 +14,7 @@ def test_ingest_with_an_issue_export_titles_the_bug_and_a_missing_export_is_refu
     runner = CliRunner()
     missing = runner.invoke(main, ["ingest", str(b.path), "--home", str(home), "--embedder", "hash",
                                    "--issues", str(tmp_path / "none.jsonl")])
-    assert missing.exit_code == 1 and "none.jsonl does not exist" in missing.output
+    assert missing.exit_code == 3 and "none.jsonl does not exist" in missing.output
     assert not (home / "lake").exists()
     export = tmp_path / "issues.jsonl"
     export.write_text(json.dumps({"number": 12, "title": "Blank-padded tokens refused", "labels": ["bug"]}) + "\n")

@@ -27,7 +27,7 @@ def test_import_reports_bad_lines_by_number_and_loads_the_rest(tmp_path):
 
 def test_import_of_a_missing_file_is_one_line_and_non_zero(tmp_path):
     res = invoke("memory", "import", tmp_path / "missing.jsonl", "--format", "tracemem", "--home", tmp_path / "home")
-    assert res.exit_code == 1
+    assert res.exit_code == 3  # input
     assert res.output.strip().count("\n") == 0 and "does not exist" in res.output
 
 

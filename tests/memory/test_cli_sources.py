@@ -30,4 +30,4 @@ def test_sources_are_listed_and_one_can_be_removed(tmp_path):
     assert json.loads((home / "settings.json").read_text())["memory_sources"] == [{"format": "jsonl", "path": b.resolve().as_posix()}]
 
     res = _run("memory", "sources", "--remove", a, "--home", home)
-    assert res.exit_code == 1 and "no registered memory source" in res.output
+    assert res.exit_code == 3 and "no registered memory source" in res.output

@@ -1,6 +1,7 @@
 """The linking rules, one by one, on a small hand-written code index."""
 
 import json
+import math
 
 import polars as pl
 import pytest
@@ -14,6 +15,7 @@ FILES = [
     ("file:svc:tests/auth.py", "svc", "tests/auth.py"),
     ("file:web:web/views.py", "web", "web/views.py"),
     ("file:web:web/forms.py", "web", "web/forms.py"),
+    *[(f"file:svc:tests/test_{k}.py", "svc", f"tests/test_{k}.py") for k in range(6)],
 ]
 # id, label, repo, name, qualified_name, file_path, module
 ENTITIES = [
@@ -30,6 +32,13 @@ ENTITIES = [
     ("fn:web:web/forms.py:normalize", "Function", "web", "normalize", "normalize", "web/forms.py", "web.forms"),
     ("fn:web:web/views.py:render", "Function", "web", "render", "render", "web/views.py", "web.views"),
     ("fn:web:web/views.py:Conn.host", "Function", "web", "host", "Conn.host", "web/views.py", "web.views"),
+    # `create_app`: the package's factory, and look-alikes in tests and examples
+    ("fn:svc:app/factory.py:create_app", "Function", "svc", "create_app", "create_app", "app/factory.py", "app.factory"),
+    ("fn:svc:tests/conftest.py:create_app", "Function", "svc", "create_app", "create_app", "tests/conftest.py", "tests.conftest"),
+    ("fn:svc:examples/blog/app.py:create_app", "Function", "svc", "create_app", "create_app", "examples/blog/app.py", "examples.blog.app"),
+    # `make_client`: only in tests, six times
+    *[(f"fn:svc:tests/test_{k}.py:make_client", "Function", "svc", "make_client", "make_client", f"tests/test_{k}.py",
+       f"tests.test_{k}") for k in range(6)],
 ]
 
 
@@ -115,20 +124,21 @@ def test_class_names_link_to_classes_only(code):
 
 def test_ambiguous_name_links_each_definition_preferring_own_file_then_module_then_project(code):
     own_file = targets(code, "normalize is slow", file_path="app/util.py")
+    three = 0.1 * math.log2(3)  # a third as sure: three definitions could be meant
     assert own_file == {
         "file:svc:app/util.py": 1.0,
         "fn:svc:app/util.py:normalize": 0.8,  # the memory's own file
-        "fn:svc:app/tokens/store.py:normalize": 0.7,  # same project (the repository of its file)
-        "fn:web:web/forms.py:normalize": 0.6,  # elsewhere
+        "fn:svc:app/tokens/store.py:normalize": round(0.7 - three, 4),  # same project (the repository of its file)
+        "fn:web:web/forms.py:normalize": round(0.6 - three, 4),  # elsewhere
     }
     same_module = targets(code, "normalize", file_path="web/views.py")
     assert same_module["fn:web:web/forms.py:normalize"] == 0.75  # same package directory as web/views.py
-    assert same_module["fn:svc:app/util.py:normalize"] == 0.6
+    assert same_module["fn:svc:app/util.py:normalize"] == round(0.6 - three, 4)
     by_project = targets(code, "normalize", project_id="web")
     assert by_project == {
-        "fn:web:web/forms.py:normalize": 0.7,
-        "fn:svc:app/util.py:normalize": 0.6,
-        "fn:svc:app/tokens/store.py:normalize": 0.6,
+        "fn:web:web/forms.py:normalize": round(0.7 - three, 4),
+        "fn:svc:app/util.py:normalize": round(0.6 - three, 4),
+        "fn:svc:app/tokens/store.py:normalize": round(0.6 - three, 4),
     }
 
 
@@ -179,3 +189,19 @@ def test_links_are_a_pure_function_of_memories_and_code(code):
 def test_a_common_word_on_the_stop_list_links_only_when_qualified(code):
     assert targets(code, "a cross-host redirect drops the host header") == {}
     assert targets(code, "Conn.host is stale") == {"fn:web:web/views.py:Conn.host": 0.9}
+
+
+def test_the_package_definition_wins_over_tests_and_examples(code):
+    assert targets(code, "create_app reads the settings from the environment") == {"fn:svc:app/factory.py:create_app": 0.8}
+
+
+def test_a_memory_about_tests_keeps_the_test_definitions(code):
+    hits = targets(code, "the tests build their app with create_app and a temporary folder")
+    assert "fn:svc:tests/conftest.py:create_app" in hits
+    assert hits["fn:svc:app/factory.py:create_app"] > hits["fn:svc:tests/conftest.py:create_app"]
+
+
+def test_a_name_defined_too_often_links_nowhere_but_to_the_memory_own_file(code):
+    assert targets(code, "make_client opens a session") == {}
+    own = targets(code, "make_client opens a session", file_path="tests/test_3.py")
+    assert own == {"file:svc:tests/test_3.py": 1.0, "fn:svc:tests/test_3.py:make_client": 0.8}

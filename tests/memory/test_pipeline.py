@@ -238,4 +238,4 @@ def test_cli_memory_add_prints_both_ids_and_refuses_bad_metadata(ingested):
     for bad, why in (("[1, 2]", "must be a JSON object"), ("{nope", "not valid JSON"),
                      ('{"memory_type": "dream"}', "not one of")):
         res = runner.invoke(main, ["memory", "add", "x", "--metadata", bad, "--home", str(home.root)])
-        assert res.exit_code == 1 and why in res.output and res.output.strip().count("\n") == 0, res.output
+        assert res.exit_code == 3 and why in res.output and res.output.strip().count("\n") == 0, res.output

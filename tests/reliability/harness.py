@@ -52,6 +52,11 @@ def one_line_error(res: subprocess.CompletedProcess) -> str:
     """The error of a failed command: one `Error:` line on stderr (after any progress), no traceback."""
     assert res.returncode != 0, res.stderr
     assert "Traceback" not in res.stderr + res.stdout, res.stderr
+    out = res.stdout.strip().splitlines()
+    if out and out[-1].startswith("{"):  # --json: the error is one JSON object on stdout
+        obj = json.loads(out[-1])
+        assert obj["exit_code"] == res.returncode and obj["hint"] and obj["kind"], obj
+        return f"Error: {obj['error']}"
     lines = [line for line in res.stderr.strip().splitlines() if line.strip()]
     errors = [line for line in lines if line.startswith("Error:")]
     assert len(errors) == 1 and lines[-1] == errors[0], res.stderr

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from ltm.retrieval.intent import parse
@@ -36,5 +38,54 @@ def test_search_keeps_code_names_paths_refs_and_label_hints():
 
 def test_cypher_looking_text_never_becomes_a_subject():
     intent = parse("what calls x') MATCH (n) DETACH DELETE n //")
-    assert intent.kind == "search" and intent.subject is None
-    assert "DETACH" in intent.names + intent.words  # just terms to search for, bound as parameters later
+    # the quote, the parentheses and the statement never reach a subject: only single names do,
+    # tried one by one against the graph's names and bound as parameters
+    assert all(re.fullmatch(r"[\w.]+", c) for c in intent.candidates)
+    assert "DETACH" in intent.names + intent.words + intent.candidates
+
+
+@pytest.mark.parametrize(
+    "text, kind, subject",
+    [  # each relation in several phrasings, with the extra words users add
+        ("Which functions call `make_context`?", "callers", "make_context"),
+        ("could you tell me what calls Context.invoke in the package, please?", "callers", "Context.invoke"),
+        ("where is Context.invoke used?", "callers", "Context.invoke"),
+        ("functions called by Context.invoke", "callees", "Context.invoke"),
+        ("Which functions does Engine.handleHTTPRequest call?", "callees", "Engine.handleHTTPRequest"),
+        ("What does the function resolve_command call?", "callees", "resolve_command"),
+        ("which modules import click.core?", "importers", "click.core"),
+        ("what modules depend on starlette.routing", "importers", "starlette.routing"),
+        ("what does starlette.routing import", "imports", "starlette.routing"),
+        ("show me every subclass of click.ParamType please", "subclasses", "click.ParamType"),
+        ("which classes inherit from HTTPException", "subclasses", "HTTPException"),
+        ("what does Router inherit from", "bases", "Router"),
+        ("Could you list the base classes of the Group class?", "bases", "Group"),
+        ("what methods does the Context class have?", "methods", "Context"),
+        ("methods of Command", "methods", "Command"),
+        ("which commit introduced Context.forward", "introduced_by", "Context.forward"),
+        ("when was BaseCommand.main last changed", "last_change", "BaseCommand.main"),
+        ("history of the function resolve_command", "modified_by", "resolve_command"),
+        ("which files usually change together with core.py", "co_changed", "core.py"),
+    ],
+)
+def test_relations_survive_extra_words(text, kind, subject):
+    intent = parse(text)
+    assert (intent.kind, intent.subject) == (kind, subject)
+
+
+def test_qualifiers_tests_and_what_is_asked_for():
+    assert parse("What calls merge_setting inside the package?").scope == "package"
+    assert parse("list all subclasses of ParamType only in src").scope == "src/"
+    assert parse("who uses parse_args inside src?").scope == "src/"
+    assert parse("which tests cover parse_args").about_tests
+    assert not parse("what calls parse_args").about_tests
+    assert parse("where is the request body parsed into form fields?").prefer == "code"
+    assert parse("when was the session cookie handling changed and why?").prefer == "history"
+    assert parse("Who calls `Validator.validate_token`?").prefer == "code"  # "who" here asks for code
+
+
+def test_a_long_description_is_searched_not_parsed_as_a_relation():
+    report = ("When I pass a default to an option that uses a custom type, the callback is called twice and "
+              "then the value is converted again, which breaks my validation; this worked in the last release")
+    intent = parse(report)
+    assert intent.kind == "search" and intent.prefer == "code"

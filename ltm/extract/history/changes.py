@@ -126,16 +126,18 @@ def _range(rev: str, since: str | None, max_commits: int | None, exclude: str | 
     return [*args, rev, *([f"^{exclude}"] if exclude else [])]
 
 
+def count_commits(repo: GitRepo, rev: str, since: str | None = None, max_commits: int | None = None,
+                  exclude: str | None = None) -> int | None:
+    """How many commits `iter_changes` will yield for the range (one `git rev-list --count`), for progress."""
+    try:
+        return int(repo.run("rev-list", "--count", *_range(rev, since, max_commits, exclude), "--").strip())
+    except (RepositoryError, ValueError):
+        return None
+
+
 def log_args(rev: str, since: str | None = None, max_commits: int | None = None, exclude: str | None = None) -> list[str]:
     """The `git log` arguments for the range `exclude..rev` (oldest commits are streamed last)."""
     return ["log", f"--format={FORMAT}", *_DIFF, *_range(rev, since, max_commits, exclude), "--"]
-
-
-def count_commits(
-    repo: GitRepo, rev: str, since: str | None = None, max_commits: int | None = None, exclude: str | None = None,
-) -> int:
-    """How many commits `iter_changes` will yield for the same range (one `git rev-list --count`)."""
-    return int(repo.run("rev-list", "--count", *_range(rev, since, max_commits, exclude), "--").strip() or 0)
 
 
 def iter_changes(

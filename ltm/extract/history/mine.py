@@ -197,13 +197,11 @@ def mine_history(
     and parsed (in `workers` processes when more than one) before its rows are made; with workers,
     a chunk's rows are made while the next two chunks parse. Chunks start small and double, so the
     parsers start early. The rows depend on neither `workers` nor the chunk sizes.
-    Progress (`ltm.progress`, stage `commits`) counts the commits read from `git log`.
     """
     skip = skip_matcher(tuple(skip_patterns))
-    total = count_commits(repo, rev, since, max_commits, exclude) if progress.active() else None
     procs = ParserProcesses(workers, preload=SpanReader.__module__)
     try:
-        with repo.blobs() as blobs, no_cycle_collection(), progress.counter("commits", total, "commits") as count:
+        with repo.blobs() as blobs, no_cycle_collection():
             reader = SpanReader(blobs, cache, max_file_bytes, procs)
             miner = _Miner(repo_key, reader, skip)
             chunk: list[tuple[dict, list[FileChange]]] = []
@@ -224,7 +222,9 @@ def mine_history(
                         for fc in files:
                             miner.file(row, fc)
 
+            bar = progress.tracker("commits", count_commits(repo, rev, since, max_commits, exclude), "commits")
             for cc in iter_changes(repo, repo_key, rev, since=since, max_commits=max_commits, exclude=exclude):
+                bar.advance()
                 files = []
                 for fc in cc.files:
                     if skip is not None and skip.match(fc.path) and (fc.old_path is None or skip.match(fc.old_path)):
@@ -238,11 +238,11 @@ def mine_history(
                 miner.out.commits.append(row)
                 miner.out.parents.extend((p, row["sha"]) for p in cc.commit.parents)
                 chunk.append((row, files))
-                count.add()
                 chunk_files += len(files)
                 if len(chunk) >= limit or chunk_files >= CHUNK_FILES:
                     flush()
             flush(last=True)
+            bar.close()
             cache.flush()
     finally:
         procs.close()

@@ -18,9 +18,13 @@
   name: (dotted_name) @import.name) @import
 (import_from_statement
   module_name: (_) @import.module
+  (wildcard_import) @import.name) @import
+(import_from_statement
+  module_name: (_) @import.module
   name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 
 (call function: (identifier) @call.name)
 (call function: (attribute object: (_) @call.receiver attribute: (identifier) @call.name))
 
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @extends))
+(class_definition superclasses: (argument_list (subscript value: [(identifier) (attribute)] @extends)))

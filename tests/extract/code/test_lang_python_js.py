@@ -207,3 +207,34 @@ exports.handle = function handle(req) {
     assert confidences(out)[("fn:lib/app.js:exports.handle", "fn:lib/response.js:res.send")] == 0.3
     send = next(r for r in out.tables["Function"] if r["name"] == "send")
     assert send["docstring"] == "Send a body." and send["is_method"] is True
+
+
+STAR = {
+    "pkg/__init__.py": "from pkg.core import *\nfrom .types import *\n",
+    "pkg/core.py": "class Base:\n    pass\n\n\ndef helper():\n    return 1\n",
+    "pkg/types.py": '''import typing as t
+from pkg.core import *
+
+
+class ParamType(t.Generic[int]):
+    pass
+
+
+class Choice(ParamType[int], t.Generic[int]):
+    def pick(self):
+        return helper()
+''',
+}
+
+
+def test_python_star_imports_and_subscripted_bases(tmp_path):
+    """`from m import *` is an import of m (its names resolve through it); `class C(Base[T])` extends Base."""
+    out = extract(tmp_path, STAR)
+    imports = {(r["src"].split(":", 2)[2], r["dst"].split(":", 2)[2]) for r in out.tables["IMPORTS"]}
+    assert {("pkg/__init__.py", "pkg.core"), ("pkg/__init__.py", "pkg.types"), ("pkg/types.py", "pkg.core")} <= imports
+    depends = {(r["src"].split(":", 2)[2], r["dst"].split(":", 2)[2]) for r in out.tables["DEPENDS_ON"]}
+    assert {("pkg", "pkg.core"), ("pkg", "pkg.types"), ("pkg.types", "pkg.core")} <= depends
+    extends = {(r["src"].rsplit(":", 1)[1], r["dst"].rsplit(":", 1)[1]) for r in out.tables["EXTENDS"]}
+    assert extends == {("Choice", "ParamType")}
+    calls = {(r["src"].rsplit(":", 1)[1], r["dst"].rsplit(":", 1)[1]) for r in out.tables["CALLS"]}
+    assert ("Choice.pick", "helper") in calls  # helper is visible through the star import

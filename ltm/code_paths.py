@@ -1,0 +1,19 @@
+"""What part of a repository a path is: the package's own code, or tests, examples, docs,
+benchmarks and vendored code around it. Retrieval ranks the package first and the linker prefers
+a package definition of a name; both read this one rule."""
+
+from __future__ import annotations
+
+import re
+
+AUXILIARY_PATTERN = (
+    r"(?i)(?:^|/)(?:tests?|testing|__tests__|spec|specs|examples?|samples?|demos?|docs?|documentation|benchmarks?|"
+    r"bench|vendor|vendored|third_party|node_modules|fixtures?)(?:/|$)|"
+    r"(?:^|/)(?:test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(?:test|spec)\.[jt]sx?|conftest\.py)$"
+)
+_AUX = re.compile(AUXILIARY_PATTERN)
+
+
+def is_auxiliary(path: str) -> bool:
+    """Whether a path is tests, examples, docs, benchmarks or vendored code rather than the package."""
+    return bool(path) and bool(_AUX.search(path))

@@ -1,0 +1,48 @@
+"""Priors a user expects: package code ahead of tests and examples, code ahead of commits for
+where-questions, commits ahead for when/who/why, and a folder the question names."""
+
+from ltm.retrieval.intent import parse
+from ltm.code_paths import is_auxiliary
+from ltm.retrieval.priors import factor
+
+PKG = "fn:r:src/pkg/core.py:Context.invoke"
+TEST = "fn:r:tests/test_core.py:test_invoke"
+EXAMPLE = "fn:r:examples/repo/repo.py:cli"
+COMMIT = "commit:r:0123456789abcdef"
+
+
+def test_tests_examples_docs_and_vendored_code_are_auxiliary():
+    for path in ("tests/test_core.py", "pkg/tests/helpers.py", "examples/app.py", "docs/conf.py",
+                 "vendor/x/y.go", "lib/router.test.js", "gin_test.go", "bench/run.py", "conftest.py"):
+        assert is_auxiliary(path), path
+    for path in ("src/pkg/core.py", "lib/router/index.js", "gin.go", "context.go", "testing_utils_public.py"):
+        assert not is_auxiliary(path), path
+
+
+def test_package_code_leads_tests_unless_the_question_is_about_tests():
+    q = parse("what calls Context.invoke")
+    assert factor(PKG, q) > factor(TEST, q) and factor(PKG, q) > factor(EXAMPLE, q)
+    about_tests = parse("which tests call Context.invoke")
+    assert factor(TEST, about_tests) == factor(PKG, about_tests)
+
+
+def test_code_leads_commits_for_where_and_commits_lead_for_when():
+    where = parse("where is the request body parsed into form fields?")
+    assert factor(PKG, where) > factor(COMMIT, where)
+    when = parse("when was the session cookie handling changed and why?")
+    assert factor(COMMIT, when) > factor(PKG, when)
+
+
+def test_a_named_folder_keeps_what_lies_outside_it_below():
+    q = parse("list all subclasses of ParamType only in src")
+    assert factor(PKG, q) > factor("cls:r:lib/pkg/types.py:Choice", q)
+
+
+def test_a_removed_entity_goes_below_a_live_one_unless_the_past_is_asked_about():
+    from ltm.graph.node import Node
+
+    live, gone = Node(PKG, "Function"), Node("fn:r:src/pkg/old.py:invoke", "Function", removed=True)
+    q = parse("where is the command invoked")
+    assert factor(live.id, q, live) > factor(gone.id, q, gone)
+    past = parse("where was the command invoked before it was removed")
+    assert factor(gone.id, past, gone) == factor(live.id, past, live)

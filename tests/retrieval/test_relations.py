@@ -1,0 +1,132 @@
+"""Relation questions answered from the graph on a real mined repository, in the phrasings users
+type, and what their hits show: subclasses, methods, imports, co-change, the commits that modified
+or introduced an entity, a removed function, and an unknown name that is said to be unknown."""
+
+from pathlib import Path
+
+import pytest
+
+from ltm.home import Home
+from ltm.query import HybridLTM
+from tests.builder import RepoBuilder
+from tests.retrieval.fixture import ingest
+
+ADA, GRACE, LINUS = ("Ada Lovelace", "ada@example.com"), ("Grace Hopper", "grace@example.com"), ("Linus", "linus@example.com")
+BASE = '''class Shape:
+    def area(self):
+        return 0
+
+    def describe(self):
+        return "shape of area %s" % self.area()
+'''
+SHAPES = '''from pkg.base import Shape
+
+
+class Circle(Shape):
+    def area(self):
+        return 3.14
+
+
+class Square(Shape):
+    def area(self):
+        return 1.0
+'''
+RENDER = '''from pkg.shapes import Circle
+
+
+def draw():
+    return Circle().describe()
+'''
+TESTS = '''from pkg.base import Shape
+from pkg.shapes import Circle
+
+
+class FakeShape(Shape):
+    pass
+
+
+def test_area():
+    assert Circle().area() > 3
+'''
+GRAPH_STRATEGIES = ("graph_first", "parallel", "graph_only")
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory) -> tuple[Home, dict[str, str], str]:
+    root = tmp_path_factory.mktemp("relations")
+    b = RepoBuilder(root / "shapes")
+    b.write("pkg/__init__.py", "").write("pkg/base.py", BASE).write("pkg/legacy.py", "def old_draw():\n    return None\n")
+    c = {"base": b.commit("Add the Shape base class", author=ADA)}
+    b.write("pkg/shapes.py", SHAPES).write("tests/test_shapes.py", TESTS)
+    c["shapes"] = b.commit("Add circles and squares", author=GRACE)
+    b.write("pkg/base.py", BASE.replace("shape of area", "a shape of area")).write("pkg/shapes.py", SHAPES.replace("3.14", "3.1416"))
+    c["together"] = b.commit("Describe shapes with their precise area", author=LINUS)
+    b.write("pkg/base.py", BASE.replace("shape of area", "a shape of area").replace("return 0", "return 0.0"))
+    b.write("pkg/shapes.py", SHAPES.replace("3.14", "3.1416").replace("1.0", "1"))
+    c["areas"] = b.commit("Areas are floats", author=GRACE)
+    b.write("pkg/render.py", RENDER).delete("pkg/legacy.py")
+    c["render"] = b.commit("Draw circles; drop the legacy drawing code", author=ADA)
+    h = Home(root / "home")
+    key = ingest(h, root / "shapes", extra=False)
+    return h, c, key
+
+
+def _top(home, question, strategy, k=5):
+    h, _, _ = home
+    with HybridLTM(h) as m:
+        return m.query(question, strategy=strategy, top_k=k)
+
+
+def _ids(hits):
+    return [x["graph_entity_id"] for x in hits]
+
+
+@pytest.mark.parametrize("strategy", GRAPH_STRATEGIES)
+@pytest.mark.parametrize("question", ["which classes inherit from Shape?", "could you list every subclass of pkg.base.Shape",
+                                      "what extends Shape inside the package"])
+def test_subclasses_in_the_package_lead(home, strategy, question):
+    _, _, key = home
+    top = _ids(_top(home, question, strategy))[:2]
+    assert set(top) == {f"cls:{key}:pkg/shapes.py:Circle", f"cls:{key}:pkg/shapes.py:Square"}
+
+
+@pytest.mark.parametrize("strategy", GRAPH_STRATEGIES)
+def test_methods_bases_and_imports(home, strategy):
+    _, _, key = home
+    assert _ids(_top(home, "what are the methods of the Circle class?", strategy))[0] == f"fn:{key}:pkg/shapes.py:Circle.area"
+    assert _ids(_top(home, "what does Square inherit from", strategy))[0] == f"cls:{key}:pkg/base.py:Shape"
+    assert f"mod:{key}:pkg.shapes" in _ids(_top(home, "what does pkg.render import?", strategy))[:2]
+
+
+@pytest.mark.parametrize("strategy", ("graph_first", "parallel"))
+def test_history_of_an_entity(home, strategy):
+    _, c, key = home
+    modified = _ids(_top(home, "which commits modified Shape.describe?", strategy))
+    assert set(modified[:2]) == {f"commit:{key}:{c['base']}", f"commit:{key}:{c['together']}"}  # not "areas"
+    assert _ids(_top(home, "which commit introduced Circle.area", strategy))[0] == f"commit:{key}:{c['shapes']}"
+    together = _ids(_top(home, "which files usually change together with pkg/base.py?", strategy))
+    assert together[0] == f"file:{key}:pkg/shapes.py"
+
+
+def test_a_commit_hit_shows_its_short_sha_author_date_and_subject(home):
+    _, c, _ = home
+    hit = _top(home, "who last changed Shape.describe and why", "parallel")[0]
+    assert hit["label"] == "Commit" and hit["sha"] == c["together"] and hit["name"] == c["together"][:10]
+    assert hit["author"] == "Linus" and hit["summary"] == "Describe shapes with their precise area"
+    assert len(hit["date"]) == 10 and hit["date"][:2] == "20"
+
+
+def test_a_removed_function_says_where_it_was_removed(home):
+    _, c, key = home
+    hits = _top(home, "where was old_draw before it was removed?", "graph_only")
+    gone = next(x for x in hits if x["graph_entity_id"] == f"fn:{key}:pkg/legacy.py:old_draw")
+    assert gone["removed_in"] == c["render"][:10]
+
+
+@pytest.mark.parametrize("strategy", GRAPH_STRATEGIES)
+def test_an_unknown_name_is_said_to_be_unknown(home, strategy):
+    hits = _top(home, "what calls frobnicate_widgets?", strategy)
+    assert all("no function or module named 'frobnicate_widgets'" in x["notice"] for x in hits)
+    known = _top(home, "what calls Shape.describe?", strategy)
+    assert known and not any("notice" in x for x in known)
+    assert _ids(known)[0].endswith(":pkg/render.py:draw")
