@@ -90,6 +90,11 @@ class Tracker:
             listener(event)
 
 
+def listened() -> bool:
+    """Whether anyone listens now: a stage may skip work done only for its total (a `rev-list --count`)."""
+    return bool(_listeners)
+
+
 def tracker(stage: str, total: int | None, unit: str) -> Tracker:
     """Start reporting one stage's progress (`total` None when it is not known in advance)."""
     return Tracker(stage, total, unit)
