@@ -52,3 +52,12 @@ def test_vectors_report_the_rows_written(tmp_path: Path) -> None:
     vectors = [p for p in seen if p.stage == "vectors"]
     assert (vectors[0].done, vectors[0].total, vectors[0].unit) == (0, 3, "rows")
     assert vectors[-1].finished and vectors[-1].done == 3
+
+
+def test_a_stage_with_nothing_to_do_tells_nothing(tmp_path: Path) -> None:
+    seen: list[progress.Progress] = []
+    with progress.listening(seen.append):
+        with progress.tracker("embeddings", 0, "texts") as bar:
+            bar.advance(0)
+        VectorStore(tmp_path / "v").upsert_repo("r", _rows("r", ["a"]))
+    assert {p.stage for p in seen} == {"vectors"}
