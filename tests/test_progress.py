@@ -61,3 +61,41 @@ def test_a_stage_with_nothing_to_do_tells_nothing(tmp_path: Path) -> None:
             bar.advance(0)
         VectorStore(tmp_path / "v").upsert_repo("r", _rows("r", ["a"]))
     assert {p.stage for p in seen} == {"vectors"}
+
+
+def test_the_bar_fits_a_narrow_terminal(tmp_path: Path) -> None:
+    """A bar wider than the terminal wraps, and `\\r` can no longer redraw it: every draw fits the width."""
+    import fcntl
+    import os
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    script = (
+        "from cli.progress import View\nfrom ltm.progress import Progress\nv = View('terminal')\n"
+        "for done in (0, 1234, 6000):\n"
+        "    v.progress(Progress('commits', done, 6489, 'commits', 30.0))\n"
+        "v.done('done: requests in 30.0s')\n"
+    )
+    primary, secondary = os.openpty()
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))
+    proc = subprocess.run([sys.executable, "-c", script], stderr=secondary, stdout=subprocess.DEVNULL, timeout=60,
+                          cwd=Path(__file__).resolve().parents[1])
+    os.close(secondary)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+        if b"done: requests" in out:
+            break
+    os.close(primary)
+    assert proc.returncode == 0
+    draws = [d.replace("\033[K", "") for d in out.decode().replace("\r\n", "\n").split("\r") if "commits" in d]
+    assert len(draws) == 3 and "1234/6489" in draws[1]
+    assert all(len(d.rstrip("\n")) < 60 for d in draws), draws
