@@ -36,9 +36,11 @@ def stats(as_json: bool, home: str | None) -> None:
 @home_option
 @user_errors
 def reconcile(as_json: bool, home: str | None) -> None:
+    from ltm.memory.journal import recover_home
     from ltm.reconcile import reconcile as run
 
     h = Home.resolve(home).require()
+    recover_home(h)  # an online add a kill interrupted is finished or undone first
     report = run(h.graph, h.vectors).to_dict()
     emit(report, as_json, lambda r: (
         f"ok: {r['ok']}  nodes with vectors: {r['graph_nodes_with_vector']}  vector rows: {r['vector_rows']}  "

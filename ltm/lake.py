@@ -69,11 +69,13 @@ class LakeWriter:
         self.rows[table] = n
         return n
 
-    def append(self, table: str, rows: list[dict]) -> int:
+    def append(self, table: str, rows: list[dict], redacted: bool = False) -> int:
         """Stage the partition's current files (hard links) plus `rows` as a new part file.
 
         Commits together with the other tables like `write`; the live partition is never touched
-        before that, so the all-or-nothing guarantee holds. Returns the rows appended.
+        before that, so the all-or-nothing guarantee holds. Returns the rows appended. `redacted`:
+        the caller redacted the rows' text already (`ltm.redact.redact_row`), so they are not
+        scanned again.
         """
         schema = lake_schema(table)
         self._lake.recover(table, self._repo)  # a partition a kill left under `.old-` is put back first
@@ -89,7 +91,8 @@ class LakeWriter:
                 shutil.copy2(f, stage / f.name)
         last = max((int(f.stem.split("-")[1]) for f in existing), default=-1)
         if rows:
-            pq.write_table(self._redact(pa.Table.from_pylist(rows, schema=schema)), stage / f"part-{last + 1:05d}.parquet")
+            new = pa.Table.from_pylist(rows, schema=schema)
+            pq.write_table(new if redacted else self._redact(new), stage / f"part-{last + 1:05d}.parquet")
         elif not existing:
             pq.write_table(schema.empty_table(), stage / "part-00000.parquet")
         self.rows[table] = len(rows)

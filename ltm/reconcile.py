@@ -2,7 +2,9 @@
 
 Every graph node with a `vector_id` must have that vector row, and the row's `graph_entity_id`
 must name the node back; every vector row with a `graph_entity_id` must have that node, carrying
-the row's `vector_id`. Anything else is an orphan or a broken link and is reported by id.
+the row's `vector_id`. Anything else is an orphan or a broken link and is reported by id. Online
+memories the build does not hold yet are nodes of the graph's overlay (`ltm.graph.overlay`); an
+online add a kill interrupted is finished or undone first (`ltm.memory.journal`), by the caller.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ltm.graph.read import open_current, vector_links
+from ltm.graph.read import open_view, vector_links
 from ltm.vectors import VectorStore
 
 SAMPLE = 20
@@ -33,8 +35,11 @@ class Report:
 
 def reconcile(graph_root: Path, vectors_root: Path, repo: str | None = None) -> Report:
     """Check both directions of the node <-> vector link (one repository, or the whole home)."""
-    with open_current(graph_root) as conn:
-        nodes = vector_links(conn, repo)
+    with open_view(graph_root) as view:
+        nodes = vector_links(view.conn, repo)
+        overlay = view.overlay  # online memories the build does not hold yet count as its nodes
+        nodes.update({i: ("Memory", m["vector_id"]) for i, m in (overlay.memories.items() if overlay else ())
+                      if m.get("vector_id") and (repo is None or m["repo"] == repo)})
     rows = VectorStore(vectors_root).links(repo)
     node_by_vid = {vid: eid for eid, (_, vid) in nodes.items()}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -52,7 +53,10 @@ def vector_schema(dim: int) -> pa.Schema:
 
 def _node_rows(lake: Lake, repo: str, label: str) -> pl.DataFrame:
     """One label's embedded nodes with the vector metadata the seed schema names."""
-    df = pl.from_arrow(lake.read(label, repo))
+    return _node_frame(pl.from_arrow(lake.read(label, repo)), label)
+
+
+def _node_frame(df: pl.DataFrame, label: str) -> pl.DataFrame:
     category = NODE_TABLES[label].category.value  # type: ignore[union-attr]
     cols = {c: df[c] if c in df.columns else None for c, _ in _META_COLUMNS}
     if label == "Function":
@@ -85,6 +89,16 @@ def vector_rows(lake: Lake, repo: str) -> pa.Table:
     nodes = pl.concat([p for p in parts if p.height], how="vertical") if any(p.height for p in parts) else None
     if nodes is None or emb.height == 0:
         return pa.table({})
+    return _joined(nodes, emb, repo)
+
+
+def entry_rows(label: str, nodes: pa.Table, embeddings: pa.Table) -> pa.Table:
+    """Vector rows of a few lake rows of `label` and their `embeddings` rows (an online add's,
+    without reading the lake back); the same rows `vector_rows` would give for them."""
+    return _joined(_node_frame(pl.from_arrow(nodes), label), pl.from_arrow(embeddings), label)
+
+
+def _joined(nodes: pl.DataFrame, emb: pl.DataFrame, repo: str) -> pa.Table:
     dims = emb["dim"].unique().to_list()
     if len(dims) != 1:
         raise LtmError(f"the lake's embeddings for {repo} mix dimensions {dims}: re-run the embeddings stage")
@@ -99,6 +113,9 @@ def vector_rows(lake: Lake, repo: str) -> pa.Table:
     arrow = joined.to_arrow()
     columns = [arrow.column(f.name).cast(f.type) for f in schema]
     return pa.Table.from_arrays(columns, schema=schema)
+
+
+_VECTOR_ID = re.compile(r"vec_[0-9a-f]+")
 
 
 @dataclass(frozen=True)
@@ -274,8 +291,12 @@ class VectorStore:
         vector_index = self._index(tbl)
         return UpsertStats(rows.num_rows, res.num_inserted_rows, res.num_updated_rows, res.num_deleted_rows, tbl.count_rows(), vector_index)
 
-    def upsert_rows(self, rows: pa.Table) -> int:
-        """Upsert rows by vector_id and delete nothing (online adds); searchable at once."""
+    def upsert_rows(self, rows: pa.Table, new: bool = False) -> int:
+        """Upsert rows by vector_id and delete nothing (online adds); searchable at once.
+
+        `new`: the caller knows no row has these vector_ids, so they are appended (no merge: an
+        online add's cost on a large table).
+        """
         dim = rows.schema.field("vector").type.list_size
         model = rows.column("model")[0].as_py()
         self._check_model(model, dim)
@@ -284,10 +305,22 @@ class VectorStore:
             self._db.create_table(TABLE, schema=vector_schema(dim))
             self._write_pointer(model, dim, TABLE)
         tbl = self.table()
-        tbl.merge_insert("vector_id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
+        if new and not created:
+            tbl.add(rows)
+        else:
+            tbl.merge_insert("vector_id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
         if created:
             self._index(tbl)
         return rows.num_rows
+
+    def delete_ids(self, vector_ids: list[str]) -> None:
+        """Delete the rows of these vector ids (each `vec_` and hex digits, checked: they are written
+        into the filter)."""
+        bad = [v for v in vector_ids if not _VECTOR_ID.fullmatch(v)]
+        if bad:
+            raise LtmError(f"not a vector id: {bad[0]!r} (expected vec_ and hex digits)")
+        if vector_ids:
+            self.table().delete("vector_id IN (" + ", ".join(f"'{v}'" for v in vector_ids) + ")")
 
     def _index(self, tbl) -> bool:
         existing = {i.name for i in tbl.list_indices()}

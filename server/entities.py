@@ -146,8 +146,18 @@ def memories(reads: GraphReads, entity: dict[str, Any]) -> list[dict[str, Any]]:
               "RETURN m.id, m.content, m.category, m.memory_type, m.created_at, r.relevance_score "
               "ORDER BY r.relevance_score DESC, m.created_at DESC")
     keys = ["id", "content", "category", "memory_type", "created_at", "relevance_score"]
-    return [{**r, "created_at": _utc(r["created_at"]), "relation": rel}
-            for r in reads.rows(cypher, {"id": entity["id"]}, keys)]
+    rows = reads.rows(cypher, {"id": entity["id"]}, keys)
+    ov = reads.overlay
+    if ov:  # online memories the build does not hold yet
+        mems = ov.memories
+        rows += [{"id": lk.memory, **{k: mems[lk.memory].get(k) for k in keys[1:5]}, "relevance_score": lk.relevance_score}
+                 for lk in ov.links_to.get(entity["id"], ()) if lk.rel == rel]
+        rows.sort(key=lambda r: (-(r["relevance_score"] or 0.0), -_stamp(r["created_at"])))
+    return [{**r, "created_at": _utc(r["created_at"]), "relation": rel} for r in rows]
+
+
+def _stamp(at: Any) -> float:
+    return _utc(at).timestamp() if isinstance(at, datetime) else 0.0
 
 
 def memory_links(reads: GraphReads, memory_ids: list[str]) -> dict[str, list[dict[str, str]]]:
@@ -157,6 +167,9 @@ def memory_links(reads: GraphReads, memory_ids: list[str]) -> dict[str, list[dic
         cypher = f"MATCH (m:Memory)-[:{rel}]->(e:{label}) WHERE m.id IN $ids RETURN m.id, e.id ORDER BY e.id"
         for r in reads.rows(cypher, {"ids": memory_ids}, ["memory", "target"]):
             out[r["memory"]].append({"relation": rel, "target": r["target"]})
+    ov = reads.overlay
+    for m in memory_ids if ov else ():
+        out[m] += [{"relation": lk.rel, "target": lk.entity} for lk in sorted(ov.links_from.get(m, ()), key=lambda lk: lk.entity)]
     return out
 
 

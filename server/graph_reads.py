@@ -32,6 +32,11 @@ class GraphReads:
             raise NotIngestedError(f"no graph has been built in {self._root.parent}: run `ltm ingest PATH` first")
         return view
 
+    @property
+    def overlay(self):
+        """The online memories the current build lacks (`ltm.graph.overlay.MemoryOverlay`), refreshed."""
+        return self._view().overlay
+
     def _conn(self):
         return self._view().conn
 

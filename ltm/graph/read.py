@@ -1,7 +1,8 @@
 """Opening the current graph build (the one `graph/CURRENT` names) for reading, and what a reader
 asks of the whole build: node and edge counts, the node <-> vector links.
 
-`open_current` and `open_view` open it for one command; `CurrentGraph` keeps a view open between
+`open_current` and `open_view` open it for one command (a view with the online memories the build
+lacks overlaid, `overlay.py`); `CurrentGraph` keeps a view open between
 queries, since opening a Kuzu database costs more than a query, and reopens it only when CURRENT
 names another build (a build finished). A build in progress writes its own file and never blocks
 or changes what a reader answers.
@@ -21,6 +22,11 @@ from ltm.graph.view import GraphView
 from ltm.schema import NODE_TABLES, REL_TABLES
 
 
+def lake_root(graph_root: Path) -> Path:
+    """The lake beside a home's graph folder (`<home>/lake`), whose online memories a view overlays."""
+    return Path(graph_root).parent / "lake"
+
+
 @contextmanager
 def open_current(graph_root: Path) -> Iterator[Connection]:
     """A read-only connection to the current build."""
@@ -35,7 +41,7 @@ def open_current(graph_root: Path) -> Iterator[Connection]:
 def open_view(graph_root: Path) -> Iterator[GraphView]:
     """A read-only view of the current build."""
     with open_current(graph_root) as conn:
-        yield GraphView(conn)
+        yield GraphView(conn).attach_overlay(lake_root(graph_root))
 
 
 class CurrentGraph:
@@ -56,7 +62,7 @@ class CurrentGraph:
                 stack = ExitStack()
                 try:
                     conn = stack.enter_context(open_database(build, read_only=True, buffer_pool_mb=self.buffer_pool_mb))
-                    self._view = GraphView(conn)
+                    self._view = GraphView(conn).attach_overlay(lake_root(self.root))
                 except BaseException:
                     stack.close()
                     raise

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from ltm.graph.entity_ids import by_label, name_from_id
 from ltm.graph.engine import Connection, PreparedStatement, prepare, query, query_arrow
 from ltm.graph.name_words import NameWords
 from ltm.graph.node import Node, shown_props
+from ltm.graph.overlay import MemoryOverlay
 from ltm.schema import REL_TABLES
 
 # Node properties a stage stores as defect signals (FunctionDefects: fix_count, bugs_introduced); summed.
@@ -60,6 +62,7 @@ class GraphView:
         self._prepared: dict[str, PreparedStatement] = {}
         self._index: dict[str, LabelIndex] = {}
         self._words: dict[str, NameWords] = {}
+        self._overlay: MemoryOverlay | None = None
         for table_id, name, kind in self.run("CALL show_tables() RETURN id, name, type"):
             if kind == "NODE":
                 self.table_label[int(table_id)] = name
@@ -87,6 +90,17 @@ class GraphView:
         if stmt is None:
             stmt = self._prepared[cypher] = prepare(self.conn, cypher)
         return query(self.conn, stmt, params)
+
+    # --- online memories the build lacks (`overlay.py`) ---------------------------------------
+    def attach_overlay(self, lake_root: Path) -> "GraphView":
+        """Merge the lake's online memories this build lacks into every answer of this view."""
+        self._overlay = MemoryOverlay(lake_root, lambda: self.index("Memory").offset if "Memory" in self.props else ())
+        return self
+
+    @property
+    def overlay(self) -> MemoryOverlay | None:
+        """The overlay, refreshed (a stat per lake file; files read only when they changed), or None."""
+        return self._overlay.refresh() if self._overlay is not None else None
 
     def has(self, label: str, prop: str) -> bool:
         return prop in self.props.get(label, ())
@@ -198,7 +212,12 @@ class GraphView:
     def signals(self, ids: Iterable[str]) -> dict[str, Node]:
         """Ranking signals (pagerank, defects) and vector_id of the given ids, from the index: no query."""
         out: dict[str, Node] = {}
+        ov = self.overlay
         for label, group in by_label(ids).items():
+            if label == "Memory" and ov:
+                for i in group:
+                    if i in ov:
+                        out[i] = Node(id=i, label=label, vector_id=ov.memories[i].get("vector_id"))
             if label not in self.props:
                 continue
             idx = self.index(label)
@@ -215,8 +234,14 @@ class GraphView:
     def details(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         """Summary and shown properties of the given ids (unknown ids are left out), by primary-key lookups."""
         out: dict[str, dict[str, Any]] = {}
+        ov = self.overlay
         for label, group in by_label(ids).items():
-            if label not in self.props:
+            if label == "Memory" and ov:
+                for i in [i for i in group if i in ov]:
+                    row = ov.memories[i]
+                    out[i] = {"label": label, **{p: row[p] for p in shown_props(label) if row.get(p) is not None}}
+                group = [i for i in group if i not in ov]
+            if label not in self.props or not group:
                 continue
             props = [p for p in shown_props(label) if self.has(label, p)]
             one = "MATCH (n:{label} {{id: $i{k}}}) RETURN n.id AS id, " + ", ".join(f"n.{p} AS c{j}" for j, p in enumerate(props))
@@ -250,8 +275,20 @@ class GraphView:
         fewer than their share are asked again without the ones that filled it.
         """
         out: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-        if not self.rels:
-            return out
+        ids = list(ids)
+        if self.rels:
+            self._built_neighbours(ids, limit_per_node, out)
+        ov = self.overlay
+        if ov:  # links of online memories: from the memory to its code, from the code to the memory
+            for i in ids:
+                links = [(lk.rel, "out", lk.entity) for lk in ov.links_from.get(i, ())]
+                links += [(lk.rel, "in", lk.memory) for lk in ov.links_to.get(i, ())]
+                room = limit_per_node - len(out.get(i, ()))
+                if links and room > 0:
+                    out[i].extend(links[:room])
+        return out
+
+    def _built_neighbours(self, ids: list[str], limit_per_node: int, out: dict[str, list[tuple[str, str, str]]]) -> None:
         for label, group in by_label(ids).items():
             if label not in self.props:
                 continue
@@ -279,7 +316,6 @@ class GraphView:
                 if max(sum(r[3] == "out" for r in rows), sum(r[3] == "in" for r in rows)) < lim:
                     break
                 pending = [o for o in pending if len(out.get(idx.ids[o], ())) < limit_per_node]
-        return out
 
     # --- full text --------------------------------------------------------------------------
     @property
@@ -298,6 +334,11 @@ class GraphView:
                 {"q": text, "k": limit},
             )
             hits.extend((r[0], float(r[1])) for r in rows)
+        ov = self.overlay
+        if ov and (labels is None or "Memory" in labels):
+            # Overlay memories by the share of query words they hold, scaled to the build's best score.
+            top = max((h[1] for h in hits), default=1.0)
+            hits.extend((i, share * top) for i, share in ov.full_text(text, limit))
         hits.sort(key=lambda h: -h[1])
         return hits[:limit]
 

@@ -201,15 +201,17 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
         memories.select(pl.col("id").alias("src"), pl.col("content").str.extract_all(CHAIN).alias("chain"))
         .explode("chain").drop_nulls("chain")
     )
-    bare = (
-        tokens.select("src", pl.col("chain").str.split(".").alias("key")).explode("key")
-        .join(code.names, on="key", how="inner").with_columns(pl.lit(NAME_SCORE).alias("base"))
-    )
+    words = tokens.select("src", pl.col("chain").str.split(".").alias("key")).explode("key")
+    # The code side cut to the memories' words first: a hash join would hash every name of the
+    # code (an online add links one memory against all of it).
+    names = code.names.filter(pl.col("key").is_in(words["key"].unique().implode()))
+    bare = words.join(names, on="key", how="inner").with_columns(pl.lit(NAME_SCORE).alias("base"))
     dotted_chains = tokens.filter(pl.col("chain").str.contains(".", literal=True))
     expanded = _dotted_forms(dotted_chains["chain"].unique())
+    forms = code.forms.filter(pl.col("key").is_in(expanded["key"].unique().implode())) if expanded.height else code.forms.clear()
     qualified = (
         dotted_chains.join(expanded, on="chain", how="inner").select("src", "key")
-        .join(code.forms, on="key", how="inner").with_columns(pl.lit(QUALIFIED_SCORE).alias("base"))
+        .join(forms, on="key", how="inner").with_columns(pl.lit(QUALIFIED_SCORE).alias("base"))
     )
     hits = pl.concat([bare.select(qualified.columns), qualified], how="vertical").unique(["src", "id", "key"])
     memo = memories.select(pl.col("id").alias("src"), pl.col("project_id"))

@@ -1,16 +1,19 @@
-"""`HybridLTM.add`: store one memory online, searchable at once, in the graph at once, durable.
+"""`HybridLTM.add`: store one memory online, searchable and linked at once, durable, without
+touching the graph build.
 
-The seed's five steps, in this order, under the home's `memories` lock:
-1. embed the content with the model of the vector table (else the home's embedder);
-2. the node: a Memory row merged into the lake's `memories` partition (the source of truth), with
-   its embedding in `embeddings/repo=memories`, so every later rebuild contains it;
-3. the vector row, carrying the node id, upserted into LanceDB (visible to search at once);
-4. the node in the graph, then its `vector_id` set: builds are immutable, so the current build is
-   copied, amended and switched in under the graph lock (`ltm.graph.amend`);
-5. its edges: `graph_links` and the automatic links against the code entities in the lake, also
-   merged into the lake's link tables so the next backfill and build keep them.
-A linking failure never fails the add: it is logged and returned in `link_errors`. Without a graph
-build yet, the node waits for the first build (`in_graph` False).
+Under the home's `memories` lock, in this order:
+1. finish or undo an add a kill interrupted (`ltm.memory.journal`);
+2. embed the content with the model of the vector table (else the home's embedder), and link it
+   against the lake's code (`graph_links` and the automatic rules; the code index stays warm in
+   the process);
+3. the journal, then one lake commit of the `memories` partition: its embedding, its links and
+   last the Memory row (the source of truth, which every later build copies). A new id appends a
+   small part file per table; an id stored before merges the partition, as an import does;
+4. the vector row, carrying the node id (appended for a new id; visible to search at once); the
+   journal is removed.
+The graph is not written: readers overlay the lake's memories their build lacks
+(`ltm.graph.overlay`), and the next build holds them. A linking failure never fails the add: it
+is logged and returned in `link_errors`.
 """
 
 from __future__ import annotations
@@ -19,23 +22,23 @@ import logging
 import uuid
 from collections.abc import Iterable
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 import pyarrow as pa
-import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from ltm import ids
 from ltm.embed.base import Embedder
 from ltm.embed.cache import plan_requests
 from ltm.embed.registry import embedder_for_home, embedder_for_model
 from ltm.errors import DimensionMismatchError
-from ltm.graph.amend import amend_current
-from ltm.graph.build import check_space
-from ltm.graph.engine import query
+from ltm.graph.build import current_build
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.memory.journal import begin, end, recover
 from ltm.memory.linking import RELS, link_memories, memory_frame
 from ltm.memory.records import (
     MEMORY_PARTITION,
@@ -43,14 +46,15 @@ from ltm.memory.records import (
     MemoryType,
     memory_row,
 )
-from ltm.memory.store import code_index, merge_table, save_memories
+from ltm.memory.store import code_index, merge_table
 from ltm.redact import redact_row
-from ltm.schema import NODE_TABLES, lake_schema
+from ltm.schema import lake_schema
 from ltm.stages.embeddings import embeddings_table
-from ltm.vectors import VectorStore, vector_rows
+from ltm.vectors import VectorStore, entry_rows
 
 log = logging.getLogger(__name__)
 SOURCE = "online"
+MAX_PARTS = 64  # part files of the memories partition before an add merges them into one
 
 
 def online_embedder(home: Home, store: VectorStore) -> Embedder:
@@ -77,14 +81,6 @@ def _embed(embedder: Embedder, texts: list[str]) -> np.ndarray:
     return out
 
 
-def _write_embeddings(lake: Lake, rows: list[dict[str, Any]], embedder: Embedder, vectors: np.ndarray) -> None:
-    emb = embeddings_table([r["vector_id"] for r in rows], [ids.text_hash(r["text"]) for r in rows],
-                           embedder.model_id, embedder.dim, vectors.astype(np.float32).reshape(-1))
-    merged = merge_table(lake, "embeddings", emb, ["vector_id"])
-    with lake.write(MEMORY_PARTITION) as w:
-        w.write("embeddings", merged)
-
-
 def _links(lake: Lake, rows: list[dict[str, Any]]) -> tuple[pl.DataFrame, dict[str, list[str]]]:
     """The memories' links against the lake's code, and errors by memory id; never raises."""
     try:
@@ -98,40 +94,38 @@ def _links(lake: Lake, rows: list[dict[str, Any]]) -> tuple[pl.DataFrame, dict[s
         return pl.DataFrame(), {r["id"]: [f"linking failed: {e}"] for r in rows}
 
 
-def _persist_links(lake: Lake, mem_ids: list[str], links: pl.DataFrame, now: datetime) -> None:
+def _link_rows(links: pl.DataFrame, now: datetime) -> dict[str, pl.DataFrame]:
+    """The lake rows of the links, by rel table."""
+    out = {}
+    for rel in RELS.values():
+        new = links.filter(pl.col("rel") == rel) if links.height else pl.DataFrame()
+        if new.height:
+            out[rel] = new.select(
+                "src", "dst", pl.lit("Memory").alias("src_label"), "dst_label", "repo", "relevance_score",
+                "context", pl.lit(now, dtype=pl.Datetime("us", "UTC")).alias("linked_at"),
+            )
+    return out
+
+
+def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[str, pl.DataFrame], fresh: bool) -> None:
+    """One commit of the memories partition, the Memory table last (the lake's commit point)."""
+    memories = pa.Table.from_pylist(rows, schema=lake_schema("Memory"))
     with lake.write(MEMORY_PARTITION) as w:
+        if fresh:  # new ids: a small part file per table, the rows already there untouched
+            # Redacted before embedding (the rows) or free of user text (ids, hashes, vectors).
+            w.append("embeddings", emb.to_pylist(), redacted=True)
+            for rel, new in links.items():
+                w.append(rel, new.to_arrow().cast(lake_schema(rel)).to_pylist(), redacted=True)
+            w.append("Memory", memories.to_pylist(), redacted=True)
+            return
+        mem_ids = [r["id"] for r in rows]
+        w.write("embeddings", merge_table(lake, "embeddings", emb, ["vector_id"]))
         for rel in RELS.values():
             old = pl.from_arrow(lake.read(rel, MEMORY_PARTITION)).filter(~pl.col("src").is_in(mem_ids))
-            new = links.filter(pl.col("rel") == rel) if links.height else pl.DataFrame()
-            if new.height:
-                new = new.select(
-                    "src", "dst", pl.lit("Memory").alias("src_label"), "dst_label", "repo", "relevance_score",
-                    "context", pl.lit(now, dtype=pl.Datetime("us", "UTC")).alias("linked_at"),
-                )
-                old = pl.concat([old, new.cast(old.schema)], how="vertical")
+            if rel in links:
+                old = pl.concat([old, links[rel].cast(old.schema)], how="vertical")
             w.write(rel, old.to_arrow().cast(lake_schema(rel)))
-
-
-def _graph_change(rows: list[dict[str, Any]], links: pl.DataFrame, now: datetime):
-    cols = [c for c in NODE_TABLES["Memory"].graph.names if c != "vector_id"]
-    props = ", ".join(f"{c}: ${c}" for c in cols)
-
-    def change(conn) -> None:
-        for row in rows:
-            query(conn, "MATCH (m:Memory) WHERE m.id = $id DETACH DELETE m", {"id": row["id"]})
-            query(conn, f"CREATE (m:Memory {{{props}}})", {c: row[c] for c in cols})
-            query(conn, "MATCH (m:Memory) WHERE m.id = $id SET m.vector_id = $vid", {"id": row["id"], "vid": row["vector_id"]})
-        for src, rel, dst, label, score, ctx in (
-            links.select("src", "rel", "dst", "dst_label", "relevance_score", "context").iter_rows() if links.height else []
-        ):
-            query(
-                conn,
-                f"MATCH (m:Memory), (e:{label}) WHERE m.id = $src AND e.id = $dst "
-                f"CREATE (m)-[:{rel} {{relevance_score: $score, context: $ctx, linked_at: $at}}]->(e)",
-                {"src": src, "dst": dst, "score": score, "ctx": ctx, "at": now},
-            )
-
-    return change
+        w.write("Memory", merge_table(lake, "Memory", memories, ["id"]))
 
 
 def add_memory(home: Home, content: str, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -141,7 +135,7 @@ def add_memory(home: Home, content: str, metadata: dict[str, Any] | None = None)
 
 def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]]) -> list[dict[str, Any]]:
     """Store several memories as one add: one embedding pass, one write per lake table, one vector
-    upsert and one graph amendment (an add's cost is mostly the amendment, so a batch costs about one).
+    upsert (a batch of a handful costs about one add).
 
     `entries` are (content, metadata) pairs; returns one result per entry, in order. A bad entry
     refuses the whole batch, naming it, before anything is written. Two entries with one `id`: the
@@ -165,31 +159,58 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
             raise MemoryInputError(_which(i, len(entries), str(e))) from e
     if not rows:
         return []
-    lake, store = home.open_lake(), VectorStore(home.vectors)
+    lake, store = home.open_lake(), _vector_store(home)
     if lake.redact:  # before the content is embedded or written anywhere
         rows = [redact_row(r) for r in rows]
     unique = list({r["id"]: r for r in rows}.values())  # the later entry of one id wins
     embedder = online_embedder(home, store)
-    check_space(home.graph, "memories (the graph is amended in a copy)")  # before anything is written
     with home.lock("memories", timeout=600):
+        recover(home, lake, store)
         vectors = _embed(embedder, [r["text"] for r in unique])
-        save_memories(lake, unique)
-        _write_embeddings(lake, unique, embedder, vectors)
-        table = vector_rows(lake, MEMORY_PARTITION)
-        vids = pa.array([r["vector_id"] for r in unique], table.schema.field("vector_id").type)
-        with home.lock("vectors", timeout=600):
-            store.upsert_rows(table.filter(pc.is_in(table.column("vector_id"), value_set=vids)))
         links, errors = _links(lake, unique)
-        _persist_links(lake, [r["id"] for r in unique], links, now)
-    with home.lock("graph", timeout=600):
-        build = amend_current(home.graph, _graph_change(unique, links, now))
+        # New ids append; an id stored before, or a partition of many small parts, is merged (compacted).
+        fresh = (not (_stored_ids(lake) & {r["id"] for r in unique})
+                 and len(lake.files("Memory", MEMORY_PARTITION)) < MAX_PARTS)
+        emb = embeddings_table([r["vector_id"] for r in unique], [ids.text_hash(r["text"]) for r in unique],
+                               embedder.model_id, embedder.dim, vectors.astype(np.float32).reshape(-1))
+        begin(home, unique)
+        _commit(lake, unique, emb, _link_rows(links, now), fresh)
+        new_rows = entry_rows("Memory", pa.Table.from_pylist(unique, schema=lake_schema("Memory")), emb)
+        with home.lock("vectors", timeout=600):
+            store.upsert_rows(new_rows, new=fresh)
+        end(home)
     counts = links.group_by("src").len() if links.height else None
     per_id = dict(counts.iter_rows()) if counts is not None else {}
+    built = current_build(home.graph) is not None
     return [
         {"vector_id": r["vector_id"], "graph_entity_id": r["id"], "links": per_id.get(r["id"], 0),
-         "link_errors": errors.get(r["id"], []), "in_graph": build is not None}
+         "link_errors": errors.get(r["id"], []), "in_graph": built}
         for r in rows
     ]
+
+
+_STORES: dict[Path, VectorStore] = {}
+_IDS: dict[tuple[str, int, int], frozenset[str]] = {}
+
+
+def _vector_store(home: Home) -> VectorStore:
+    """One VectorStore (one LanceDB connection) per home in the process."""
+    root = home.vectors.resolve()
+    if root not in _STORES:
+        _STORES[root] = VectorStore(home.vectors)
+    return _STORES[root]
+
+
+def _stored_ids(lake: Lake) -> set[str]:
+    """Ids in the lake's `memories` partition; each part file is read once (by name, size and mtime)."""
+    out: set[str] = set()
+    for f in lake.files("Memory", MEMORY_PARTITION):
+        st = f.stat()
+        key = (str(f), st.st_size, st.st_mtime_ns)
+        if key not in _IDS:
+            _IDS[key] = frozenset(pq.read_table(f, columns=["id"]).column("id").to_pylist())
+        out |= _IDS[key]
+    return out
 
 
 def _which(i: int, n: int, message: str) -> str:

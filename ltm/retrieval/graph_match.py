@@ -75,8 +75,9 @@ class _Matcher:
 
     def modules(self, name: str) -> list[str]:
         dotted = "." + name.replace("/", ".").removesuffix(".py")
-        return self.ids("(m:Module)", "m", "m.name = $y OR m.name ENDS WITH $dy OR m.path = $y OR m.path ENDS WITH $sy",
-                        {"y": name, "dy": dotted, "sy": "/" + name})
+        # `click.core` (Python), `internal/bytesconv` of `github.com/gin-gonic/gin/internal/bytesconv` (Go), paths
+        return self.ids("(m:Module)", "m", "m.name = $y OR m.name ENDS WITH $dy OR m.name ENDS WITH $sy "
+                        "OR m.path = $y OR m.path ENDS WITH $sy", {"y": name, "dy": dotted, "sy": "/" + name})
 
     def commits_mentioning(self, needle: str, boundary: str, why: str, weight: float = 1.0) -> list[str]:
         """Commits whose message contains `needle` (CONTAINS, then `boundary`, a Python regex, on the hits)."""
@@ -133,6 +134,7 @@ class _Matcher:
             files = self.ids("(f:File)-[:IMPORTS]->(m:Module)", "f", *self.at("m", "Module", mods))
             importers = self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "m", *self.at("f", "File", files)) if files else []
             self.add(importers, 3.0, f"imports {subject}")
+            self.add(files, 2.5, f"imports {subject}")  # "which files import M"
             if files:
                 users = self.ids("(n:Function)-[:DEFINED_IN]->(f:File)", "n", *self.at("f", "File", files))
                 self.add(users, 1.0, f"in a file that imports {subject}")
@@ -254,6 +256,13 @@ class _Matcher:
                 self.add(self.ids(f"(m:Memory)-[:{rel}]->(t:{label})", "m", cond, params), 3.0, f"linked to {path}")
         if self.g.has("Memory", "content"):
             self.add(self.ids("(m:Memory)", "m", "m.content CONTAINS $p", {"p": path}), 1.5, f"mentions {path}")
+        ov = self.g.overlay
+        if ov:  # online memories the build does not hold yet
+            wanted = set(files)
+            linked = [lk.memory for links in ov.links_to.values() for lk in links
+                      if lk.entity in wanted or (lk.entity_label != "File" and _in_path(path_from_id(lk.entity), path))]
+            self.add(list(dict.fromkeys(linked)), 3.0, f"linked to {path}")
+            self.add(ov.containing(path), 1.5, f"mentions {path}")
         return files
 
     def last_change(self, subject: str, targets: list[str] | None = None) -> list[str]:
@@ -369,3 +378,18 @@ def _variants(name: str) -> list[str]:
         if head[:1].islower():  # `click.ParamType`: a module path, then the name
             out.append(last)
     return list(dict.fromkeys(out))
+
+
+def _in_path(file_path: str | None, path: str) -> bool:
+    """`file_path` is `path` or ends with it (as the built query's `= $p OR ENDS WITH $sp`)."""
+    return bool(file_path) and (file_path == path or file_path.endswith("/" + path))
+
+
+def entity_history(g: GraphView, targets: list[str], kind: str, filters: Filters, limit: int = 10) -> list[str]:
+    """The commits that introduced (oldest first) or modified (newest first) `targets`, best first."""
+    m = _Matcher(g, filters, limit)
+    commits = m.changes(targets, newest_first=kind != "introduced_by")
+    if kind == "introduced_by":  # the first change of each target
+        firsts = [m.changes([t], newest_first=False)[:1] for t in targets]
+        commits = list(dict.fromkeys(c for f in firsts for c in f)) + commits
+    return list(dict.fromkeys(commits))[:limit]

@@ -32,6 +32,7 @@ _RULES: tuple[tuple[IntentKind, str, _Where], ...] = (
     # history of one entity
     ("last_change", rf"\bwho\s+(?:last\s+|most\s+recently\s+)?(?:changed|modified|touched|edited|updated)\s+{_THING}{_NAME}", "x"),
     ("last_change", rf"\b(?:when|why)\s+was\s+{_THING}{_NAME}\s+(?:last\s+)?(?:changed|modified|touched|edited|updated|rewritten)", "x"),
+    ("last_change", rf"\bwhy\s+(?:does|do|did|is|are|was|were)\s+{_THING}{_NAME}", "x"),
     ("last_change", r"\b(?:last|latest|most\s+recent)\s+(?:change|commit|edit|modification)s?\s+(?:to|of|on|in)\b", "after"),
     ("introduced_by", rf"\b(?:when|who|why)\s+(?:was|were|did)\s+{_THING}{_NAME}\s+(?:first\s+)?(?:introduced|added|created|written|born)", "x"),
     ("introduced_by", r"\b(?:which|what)\s+commits?\s+(?:first\s+)?(?:introduced|added|created)\b", "after"),
@@ -64,6 +65,8 @@ _FIX_WORDS = re.compile(r"\b(fix|fixed|fixes|fixing|resolved|solved|closed)\b", 
 # A subject of these kinds is a class; of these, a module or file; of the rest, a function or class.
 CLASS_KINDS = ("subclasses", "bases", "methods")
 MODULE_KINDS = ("importers", "imports")
+# history of an entity the question may describe instead of naming ("the helper that masks the header")
+DESCRIBABLE_KINDS = ("introduced_by", "modified_by", "last_change")
 HISTORY_KINDS = ("last_change", "introduced_by", "co_changed", "modified_by", "author", "bugfix")
 
 _LABEL_WORDS = {
@@ -89,6 +92,7 @@ STOPWORDS = frozenset(
 
 _SEARCH_STOPWORDS = STOPWORDS - frozenset(_CUE.split()) - frozenset(
     "only inside outside within under package library code codebase repo repository project src source".split())
+_RELATIVE = re.compile(r"\s+(?:that|which|who|whose|where|when|to|for|of|in|with)\b", re.I)  # a description goes on
 _TOKEN = re.compile(r"`(?P<bt>[^`]+)`|(?P<id>[A-Za-z_][\w.]*(?:/[\w.\-]+)*[\w]|[A-Za-z_])(?P<call>\(\))?")
 _IDENT = re.compile(r"[A-Za-z_][\w.]*[\w]|[A-Za-z_]")
 _PATHLIKE = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+|[\w\-]+\.(?:py|js|mjs|cjs|ts|tsx|go|java|rs|c|h|cpp|hpp|rb|cs|md)\b")
@@ -166,20 +170,34 @@ def _tokens(text: str) -> list[tuple[int, str, int]]:
 
 def _candidates(text: str, kind: IntentKind, cue: re.Match[str] | None, where: _Where) -> list[str]:
     """The names a relation could be about, best first: the captured one, then the strongest names
-    on the cue's side (nearest first), then the rest."""
-    toks = _tokens(text)
+    on the cue's side (nearest first), then the other code-like names.
+
+    A plain word ("echo") is a candidate only right at the cue ("what calls echo"), never inside a
+    description ("the helper that lists the commands"), where it is a word, not a name.
+    """
+    toks = [t for t in _tokens(text) if t[1].lower() not in STOPWORDS]
     first: list[str] = []
     if cue is not None and where == "x" and cue.groupdict().get("x"):
-        first.append(cue.group("x").strip().strip("`'\"").removesuffix("()"))
+        x = cue.group("x").strip().strip("`'\"").removesuffix("()")
+        if x.lower() not in STOPWORDS and not (_is_plain(x) and _RELATIVE.match(text, cue.end("x"))):
+            first.append(x)
     if cue is not None and where in ("after", "before"):
         side = [t for t in toks if (t[0] >= cue.end() if where == "after" else t[0] < cue.start())]
-        side.sort(key=lambda t: (-t[2], t[0] if where == "after" else -t[0]))
-        first += [n for _, n, _ in side]
-    rest = sorted(toks, key=lambda t: (-t[2], t[0]))
-    names = [n for n in first + [n for _, n, _ in rest] if n.lower() not in STOPWORDS or n in first[:1]]
+        side.sort(key=lambda t: t[0] if where == "after" else -t[0])
+        named = [t for t in side if t[2] > 0]
+        plain = side[:1] if side and side[0][2] == 0 and where == "after" else []
+        if plain and _RELATIVE.match(text, plain[0][0] + len(plain[0][1])):
+            plain = []
+        first += [n for _, n, _ in sorted(named, key=lambda t: -t[2])] + [n for _, n, _ in plain]
+    rest = [n for _, n, strength in sorted(toks, key=lambda t: (-t[2], t[0])) if strength > 0]
+    names = first + rest
     if kind not in ("author", "file_memories"):
         names = [n.rstrip("?.,;:!") for n in names]
     return list(dict.fromkeys(n for n in names if n))
+
+
+def _is_plain(name: str) -> bool:
+    return not _looks_like_code(name) and not name[:1].isupper()
 
 
 def _scope(text: str) -> str | None:
@@ -215,7 +233,7 @@ def parse(text: str) -> Intent:
         candidates = [cue.group("x")] if cue else []
     elif kind == "file_memories":
         candidates = [cue.group("x").strip("`'\"")] if cue else []
-    if kind != "search" and not candidates:
+    if kind != "search" and not candidates and kind not in DESCRIBABLE_KINDS:
         kind = "search"
     subject = candidates[0] if candidates else None
     lowered = [w.strip("?,.;:!()`'\"").lower() for w in t.split()]

@@ -16,7 +16,7 @@ from ltm.retrieval.answers import history_answers
 from ltm.retrieval.expand import Edge, expansion_scores, neighbourhood
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import RRF_K, ranked, rrf
-from ltm.retrieval.graph_match import GraphCandidates, graph_candidates
+from ltm.retrieval.graph_match import GraphCandidates, entity_history, graph_candidates
 from ltm.retrieval.hits import attach_details, select_hits
 from ltm.retrieval.intent import Intent, parse
 from ltm.retrieval.priors import factor as prior
@@ -31,7 +31,9 @@ RELATION_KINDS = {
     "introduced_by": "function, class or file", "co_changed": "function, class or file",
     "last_change": "function, class or file",
 }
-ANSWER_LEAD = 1.2  # a history answer's score over the best seed's: ahead of it and of graph signals
+ANSWER_LEAD = 1.2
+DESCRIBED_HISTORY = {"introduced_by": "introduced", "modified_by": "modified", "last_change": "last changed"}
+DESCRIBED_SUBJECTS = 3  # code hits that stand in for a subject the question describes instead of naming  # a history answer's score over the best seed's: ahead of it and of graph signals
 
 
 @dataclass
@@ -79,6 +81,9 @@ def retrieve(
         if gc.subject and gc.subject != intent.subject:
             intent = replace(intent, subject=gc.subject)  # the candidate name the graph knows
     _phrase_boost(text, vc.rows, fused, why)
+    described = False
+    if g is not None and gc is not None and gc.subject is None and intent.kind in DESCRIBED_HISTORY:
+        described = _history_of_described(g, intent, flt, fused, why)
 
     edges: dict[str, list[Edge]] = {}
     if g is not None and expand_graph:
@@ -110,12 +115,27 @@ def retrieve(
                        frozenset(gc.answers) if gc is not None else frozenset())
     if g is not None and hits:
         attach_details(g, hits, edges if expand_graph else None, depth)
-    if gc is not None and intent.kind in RELATION_KINDS and gc.subject is None and intent.candidates:
+    if gc is not None and intent.kind in RELATION_KINDS and gc.subject is None and intent.candidates and not described:
         notice = (f"no {RELATION_KINDS[intent.kind]} named {intent.candidates[0]!r} in this home: "
                   "these hits are a plain search for the question's words")
         for h in hits:
             h["notice"] = notice
     return hits
+
+
+def _history_of_described(g: GraphView, intent: Intent, flt: Filters, fused: dict[str, float],
+                          why: dict[str, list[str]]) -> bool:
+    """"Which commit added the helper that masks the header?": no name, so the code the question
+    describes (the best function or class hits) stands in for it, and its commits lead."""
+    code = [k for k in ranked(fused) if label_of(k) in ("Function", "Class")][:DESCRIBED_SUBJECTS]
+    if not code:
+        return False
+    commits = entity_history(g, code, intent.kind, flt)
+    top = max(fused.values(), default=1.0)
+    for rank, c in enumerate(commits[: len(commits)]):
+        fused[c] = top * (ANSWER_LEAD + 0.05 * (len(commits) - rank) / len(commits))
+        why.setdefault(c, []).insert(0, f"graph: {DESCRIBED_HISTORY[intent.kind]} the code the question describes")
+    return bool(commits)
 
 
 def _fuse(spec: Strategy, vc: VectorCandidates, gc: GraphCandidates | None) -> dict[str, float]:

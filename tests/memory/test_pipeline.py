@@ -11,7 +11,7 @@ from ltm.embed.hashing import HashEmbedder
 from ltm.errors import DimensionMismatchError, LtmError
 from ltm.graph.build import current_build
 from ltm.graph.engine import query
-from ltm.graph.read import open_current
+from ltm.graph.read import open_current, open_view
 from ltm.home import Home
 from ltm.lake import Lake
 from ltm.memory.store import import_memories
@@ -29,9 +29,18 @@ def ingest(home_dir, key, instance):
 
 
 def memory_edges(home, mem_id=None):
-    with open_current(home.graph) as conn:
-        rows = query(conn, "MATCH (m:Memory)-[r]->(e) RETURN m.id, label(r), e.id, r.relevance_score")
+    """The memory edges a reader sees: the build's and those of the online memories it lacks."""
+    with open_view(home.graph) as view:
+        rows = view.run("MATCH (m:Memory)-[r]->(e) RETURN m.id, label(r), e.id, r.relevance_score")
+        overlay = view.overlay
+        rows += [[lk.memory, lk.rel, lk.entity, lk.relevance_score] for links in overlay.links_from.values() for lk in links]
     return {(m, rel, e, s) for m, rel, e, s in rows if mem_id in (None, m)}
+
+
+def built_memory(home, mem_id):
+    """The Memory node's content and vector_id in the current build itself ([] when only the overlay has it)."""
+    with open_current(home.graph) as conn:
+        return query(conn, "MATCH (m:Memory) WHERE m.id = $id RETURN m.content, m.vector_id", {"id": mem_id})
 
 
 @pytest.fixture
@@ -104,12 +113,20 @@ def test_online_add_is_searchable_at_once_in_the_graph_at_once_and_survives_a_re
         ("mem:online:o1", "RELATES_TO_CLASS", f"cls:{key}:app/auth.py:Validator", 0.8),
         ("mem:online:o1", "RELATES_TO_FUNCTION", f"fn:{key}:app/auth.py:parse_header", 0.6),
     }
+    build = current_build(home.graph)
     assert memory_edges(home, "mem:online:o1") == expected
-    with open_current(home.graph) as conn:
-        assert query(conn, "MATCH (m:Memory) WHERE m.id = $id RETURN m.vector_id", {"id": "mem:online:o1"}) == [[out["vector_id"]]]
+    assert built_memory(home, "mem:online:o1") == []  # not copied into the build: the overlay has it
+    with open_view(home.graph) as view:
+        assert view.nodes(["mem:online:o1"])["mem:online:o1"].vector_id == out["vector_id"]
+        assert len(view.overlay) == 1
     assert reconcile(home.graph, home.vectors).ok
     ingest(home.root, key, instance)  # a full rebuild from the lake
-    assert memory_edges(home, "mem:online:o1") == expected
+    assert current_build(home.graph) != build
+    assert memory_edges(home, "mem:online:o1") == expected  # once each: the build's, none from the overlay
+    assert built_memory(home, "mem:online:o1") == [[text, out["vector_id"]]]
+    with open_view(home.graph) as view:
+        assert len(view.overlay) == 0
+    assert [h["graph_entity_id"] for h in ltm.query(text, top_k=10)].count("mem:online:o1") == 1
     assert VectorStore(home.vectors).links()[out["vector_id"]] == "mem:online:o1"
     assert reconcile(home.graph, home.vectors).ok
 
@@ -144,7 +161,7 @@ def test_add_many_stores_each_memory_with_its_own_links_and_errors(ingested):
     assert memory_edges(home, "mem:online:b2") == set()
     hit = ltm.query("the deploy checklist lives in the wiki", top_k=1)[0]
     assert (hit["graph_entity_id"], hit["category"]) == ("mem:online:b2", "guideline")
-    assert current_build(home.graph) != before  # the graph was amended, not left for the next ingest
+    assert current_build(home.graph) == before  # no copy of the build per add: readers overlay the lake
     assert reconcile(home.graph, home.vectors).ok
 
 
@@ -185,8 +202,8 @@ def test_online_add_stores_the_memory_even_when_linking_fails(ingested):
     out = HybridLTM(home.root).add("validate_token needs a cache", {"id": "o2"})
     assert out["links"] == 0 and out["link_errors"] and "linking failed" in out["link_errors"][0]
     assert HybridLTM(home.root).query("validate_token needs a cache", top_k=1)[0]["graph_entity_id"] == "mem:online:o2"
-    with open_current(home.graph) as conn:
-        assert query(conn, "MATCH (m:Memory) WHERE m.id = 'mem:online:o2' RETURN m.content") == [["validate_token needs a cache"]]
+    with open_view(home.graph) as view:
+        assert view.details(["mem:online:o2"])["mem:online:o2"]["content"] == "validate_token needs a cache"
 
 
 def test_registered_and_configured_sources_are_reread_on_every_run(repo, home_dir, tmp_path):

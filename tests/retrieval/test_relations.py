@@ -130,3 +130,12 @@ def test_an_unknown_name_is_said_to_be_unknown(home, strategy):
     known = _top(home, "what calls Shape.describe?", strategy)
     assert known and not any("notice" in x for x in known)
     assert _ids(known)[0].endswith(":pkg/render.py:draw")
+
+
+@pytest.mark.parametrize("strategy", ("graph_first", "parallel"))
+def test_a_described_subject_stands_in_for_a_name(home, strategy):
+    """"Which commit added the code that ..." names nothing: the code the words find stands in for it."""
+    _, c, key = home
+    hits = _top(home, "which commit added the method that returns the area of a circle?", strategy)
+    assert hits[0]["graph_entity_id"] == f"commit:{key}:{c['shapes']}"
+    assert "the code the question describes" in hits[0]["why"][0] and "notice" not in hits[0]

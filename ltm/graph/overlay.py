@@ -1,0 +1,151 @@
+"""The overlay of online memories: the Memory rows and RELATES_TO_* links that the lake's
+`memories` partition holds and the current graph build does not (stored by `HybridLTM.add` since
+the build was made).
+
+Online adds never write the graph: they append small Parquet files to the lake's `memories`
+partition (the memory, its embedding, its links), which is durable and what the next build copies.
+`GraphView` merges this overlay into what it answers (node summaries, neighbours both ways, full
+text over Memory, the memories linked to a file or an entity), so a memory is found and linked at
+once. The overlay is the difference lake minus build: once a build holds a memory it leaves the
+overlay by itself, with nothing to clean up, so no crash between a build and a cleanup can count a
+memory twice or lose it. (A memory the build already holds and an add rewrote keeps its built
+node until the next build; its vector row is the new one at once.)
+
+Reading costs one `stat` per partition file per refresh; a file is read once (keyed by name, size
+and mtime), so an add that appended one small file costs its readers one small read.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Container
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+log = logging.getLogger(__name__)
+
+PARTITION = "repo=memories"  # ltm.memory.records.MEMORY_PARTITION (the graph layer sits below ltm.memory)
+LINK_TABLES = ("RELATES_TO_FILE", "RELATES_TO_FUNCTION", "RELATES_TO_CLASS")
+MEMORY_COLUMNS = ["id", "repo", "vector_id", "memory_type", "category", "content", "source", "created_at", "project_id"]
+LINK_COLUMNS = ["src", "dst", "dst_label", "relevance_score", "context"]
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Link:
+    """One RELATES_TO_* edge of an overlay memory."""
+
+    rel: str
+    memory: str
+    entity: str
+    entity_label: str
+    relevance_score: float | None
+    context: str | None
+
+
+@dataclass
+class _Files:
+    """The rows of one lake table's partition, by file (re-read only when a file changes)."""
+
+    table: str
+    columns: list[str]
+    by_file: dict[tuple[str, int, int], list[dict[str, Any]]] = field(default_factory=dict)
+
+    def refresh(self, lake_root: Path) -> bool:
+        folder = lake_root / self.table / PARTITION
+        keys = []
+        for f in sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []:
+            try:
+                st = f.stat()
+            except FileNotFoundError:  # swapped out by a writer between glob and stat: next refresh
+                continue
+            keys.append((str(f), st.st_size, st.st_mtime_ns))
+        if list(self.by_file) == keys:
+            return False
+        fresh = {}
+        for key in keys:
+            rows = self.by_file.get(key)
+            if rows is None:
+                try:
+                    rows = pq.read_table(key[0], columns=self.columns).to_pylist()
+                except (OSError, ValueError) as e:  # a writer replaced it meanwhile: read again next time
+                    log.debug("overlay: %s not read (%s)", key[0], e)
+                    continue
+            fresh[key] = rows
+        self.by_file = fresh
+        return True
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [r for rows in self.by_file.values() for r in rows]
+
+
+class MemoryOverlay:
+    """The online memories a build lacks, for one build: `built(id)` says whether the build holds it.
+
+    Call `refresh()` before a read (cheap when nothing changed). `memories`: id -> properties (the
+    Memory node's, as a build would hold them); `links_from` memory id -> links;
+    `links_to` entity id -> links.
+    """
+
+    def __init__(self, lake_root: Path, built: Callable[[], Container[str]]):
+        self.lake_root = Path(lake_root)
+        self._built = built
+        self._memories = _Files("Memory", MEMORY_COLUMNS)
+        self._links = [_Files(t, LINK_COLUMNS) for t in LINK_TABLES]
+        self.memories: dict[str, dict[str, Any]] = {}
+        self.links_from: dict[str, list[Link]] = {}
+        self.links_to: dict[str, list[Link]] = {}
+        self._words: dict[str, set[str]] = {}
+
+    def refresh(self) -> "MemoryOverlay":
+        changed = self._memories.refresh(self.lake_root)
+        for files in self._links:
+            changed = files.refresh(self.lake_root) or changed
+        if changed:
+            self._rebuild()
+        return self
+
+    def _rebuild(self) -> None:
+        built = self._built()
+        mems: dict[str, dict[str, Any]] = {}
+        for row in self._memories.rows():  # files in name order: a later part (a later add) wins
+            if row["id"] not in built:
+                mems[row["id"]] = row
+        frm: dict[str, list[Link]] = {}
+        to: dict[str, list[Link]] = {}
+        seen: set[tuple[str, str, str]] = set()
+        for rel, files in zip(LINK_TABLES, self._links):
+            for r in files.rows():
+                key = (rel, r["src"], r["dst"])
+                if r["src"] not in mems or key in seen:
+                    continue
+                seen.add(key)
+                link = Link(rel, r["src"], r["dst"], r["dst_label"], r["relevance_score"], r["context"])
+                frm.setdefault(link.memory, []).append(link)
+                to.setdefault(link.entity, []).append(link)
+        self.memories, self.links_from, self.links_to = mems, frm, to
+        self._words = {i: set(_WORD.findall((m.get("content") or "").lower())) for i, m in mems.items()}
+
+    def __len__(self) -> int:
+        return len(self.memories)
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self.memories
+
+    def full_text(self, text: str, limit: int) -> list[tuple[str, float]]:
+        """(id, score) of overlay memories sharing words with `text`: the share of the query's words
+        each contains (0..1], best first; a stand-in for the build's BM25 until the next build."""
+        words = set(_WORD.findall(text.lower()))
+        if not words or not self.memories:
+            return []
+        hits = [(i, len(words & w) / len(words)) for i, w in self._words.items() if words & w]
+        hits.sort(key=lambda h: -h[1])
+        return hits[:limit]
+
+    def containing(self, needle: str) -> list[str]:
+        """Ids of overlay memories whose content contains `needle` (as Cypher's CONTAINS)."""
+        return [i for i, m in self.memories.items() if needle in (m.get("content") or "")]
