@@ -5,6 +5,7 @@ the last line with --quiet."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from typing import Any, Literal, TextIO
@@ -32,6 +33,14 @@ def _duration(seconds: float | None) -> str:
         return "?"
     seconds = int(seconds + 0.5)
     return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+def _columns() -> int:
+    """The terminal's width (stderr's), 80 when it cannot be told."""
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns or 80
+    except (OSError, ValueError, AttributeError):
+        return 80
 
 
 class View:
@@ -96,7 +105,7 @@ class View:
         else:
             bar = f"{p.done} {p.unit}"
         text = f"  {p.stage:<15} {bar}  {p.rate:.0f}/s  ETA {_duration(p.eta_s)}"
-        click.echo(f"\r\033[K{text}", nl=False, err=True)
+        click.echo(f"\r\033[K{text[:_columns() - 1]}", nl=False, err=True)  # a wrapped bar cannot be redrawn
         self._bar = True
 
     def done(self, text: str, kind: str = "done", **data: Any) -> None:

@@ -79,7 +79,7 @@ class Tracker:
         self.close()
 
     def _send(self, force: bool = False, finished: bool = False) -> None:
-        if not _listeners:
+        if not _listeners or self.total == 0:  # nothing to do: no bar (e.g. no memory to embed)
             return
         now = time.monotonic()
         if not force and now - self._last < MIN_INTERVAL_S:
@@ -90,6 +90,11 @@ class Tracker:
             listener(event)
 
 
+def listened() -> bool:
+    """Whether anyone listens now: a stage may skip work done only for its total (a `rev-list --count`)."""
+    return bool(_listeners)
+
+
 def tracker(stage: str, total: int | None, unit: str) -> Tracker:
-    """Start reporting one stage's progress (`total` None when it is not known in advance)."""
+    """Start reporting one stage's progress (`total` None when it is not known in advance; 0: nothing is told)."""
     return Tracker(stage, total, unit)

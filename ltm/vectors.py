@@ -22,6 +22,7 @@ import polars as pl
 import pyarrow as pa
 from lancedb.index import FTS, BTree, IvfPq
 
+from ltm import progress
 from ltm.atomic import replace_text
 from ltm.errors import DimensionMismatchError, LtmError, NotIngestedError, VectorStoreError
 from ltm.ids import is_valid_repo_key
@@ -278,13 +279,15 @@ class VectorStore:
             if want != dim:
                 raise DimensionMismatchError(f"table {name} holds vectors of dimension {want}, these rows have {dim}")
         tbl = self.table(name)
-        res = (
-            tbl.merge_insert("vector_id")
-            .when_matched_update_all()
-            .when_not_matched_insert_all()
-            .when_not_matched_by_source_delete(f"repo = '{repo}'")
-            .execute(rows)
-        )
+        with progress.tracker("vectors", rows.num_rows, "rows") as bar:  # one merge: the bar shows start and end
+            res = (
+                tbl.merge_insert("vector_id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .when_not_matched_by_source_delete(f"repo = '{repo}'")
+                .execute(rows)
+            )
+            bar.advance(rows.num_rows)
         vector_index = self._index(tbl)
         return UpsertStats(rows.num_rows, res.num_inserted_rows, res.num_updated_rows, res.num_deleted_rows, tbl.count_rows(), vector_index)
 

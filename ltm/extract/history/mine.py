@@ -222,7 +222,8 @@ def mine_history(
                         for fc in files:
                             miner.file(row, fc)
 
-            bar = progress.tracker("commits", count_commits(repo, rev, since, max_commits, exclude), "commits")
+            total = count_commits(repo, rev, since, max_commits, exclude) if progress.listened() else None
+            bar = progress.tracker("commits", total, "commits")
             for cc in iter_changes(repo, repo_key, rev, since=since, max_commits=max_commits, exclude=exclude):
                 bar.advance()
                 files = []
