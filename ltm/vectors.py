@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+os.environ.setdefault("LANCE_LOG", "error")  # lance warns of empty index partitions on every optimize
 import lancedb
 import numpy as np
 import polars as pl
@@ -126,6 +128,9 @@ class UpsertStats:
     deleted: int
     total_rows: int
     vector_index: bool
+
+
+COMPACT_AFTER_FRAGMENTS = 32  # small fragments left by online adds before they are compacted and indexed
 
 
 class VectorStore:
@@ -311,6 +316,10 @@ class VectorStore:
             tbl.merge_insert("vector_id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
         if created:
             self._index(tbl)
+        elif tbl.stats()["fragment_stats"]["num_small_fragments"] >= COMPACT_AFTER_FRAGMENTS:
+            # every add leaves a small fragment whose rows no index covers: past a few dozen, each
+            # search scans them all (5 ms became 50 ms after 400 adds on 100,000 rows); fold them in
+            tbl.optimize(cleanup_older_than=timedelta(days=1))
         return rows.num_rows
 
     def delete_ids(self, vector_ids: list[str]) -> None:

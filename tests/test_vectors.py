@@ -37,3 +37,16 @@ def test_dimension_change_is_refused_and_table_untouched(tmp_path):
     with pytest.raises(DimensionMismatchError, match="dimension 4"):
         store.upsert_repo("r", _rows("r", ["a", "b"], dim=8, model="hash-8"))
     assert store.count() == 1
+
+
+def test_online_appends_are_compacted_before_searches_pay_for_them(tmp_path):
+    """Each online add appends a small fragment no index covers; past a few dozen, they are folded in."""
+    from ltm.vectors import COMPACT_AFTER_FRAGMENTS
+
+    store = VectorStore(tmp_path / "v")
+    store.upsert_repo("r", _rows("r", ["a", "b", "c"]))
+    for i in range(COMPACT_AFTER_FRAGMENTS + 8):
+        store.upsert_rows(_rows("memories", [f"m{i}"]), new=True)
+        assert store.table().stats()["fragment_stats"]["num_small_fragments"] <= COMPACT_AFTER_FRAGMENTS
+    assert store.count() == 3 + COMPACT_AFTER_FRAGMENTS + 8  # nothing lost in the compaction
+    assert {"vec_m0", f"vec_m{COMPACT_AFTER_FRAGMENTS + 7}"} <= set(store.links())
