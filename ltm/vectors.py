@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("LANCE_LOG", "error")  # lance warns of empty index partitions on every optimize
+os.environ.setdefault("LANCEDB_LOG", "error")  # lance warns of empty index partitions on every optimize
 import lancedb
 import numpy as np
 import polars as pl
