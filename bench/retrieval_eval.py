@@ -70,7 +70,7 @@ def ingest(home: Path, paths: list[Path], memory_files: list[Path], embedder: st
     ltm = str(Path(sys.executable).with_name("ltm"))
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     started = time.perf_counter()
-    run = lambda *a: subprocess.run([ltm, *a, "--home", str(home)], check=True, env=env)  # noqa: E731
+    run = lambda *a: subprocess.run([ltm, *a, "--home", str(home)], check=True, env=env, stdout=sys.stderr)  # noqa: E731
     run("ingest", *map(str, paths), "--embedder", embedder)
     for f in memory_files:
         run("memory", "import", str(f))
