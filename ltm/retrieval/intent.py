@@ -19,7 +19,7 @@ IntentKind = Literal[
     "callers", "callees", "importers", "imports", "subclasses", "bases", "methods", "co_changed",
     "introduced_by", "modified_by", "last_change", "author", "bugfix", "file_memories", "search",
 ]
-Prefer = Literal["code", "history"]
+Prefer = Literal["code", "history", "memory"]
 # Where the subject sits relative to a cue: a captured group `x`, after the cue, or before it.
 _Where = Literal["x", "after", "before"]
 
@@ -107,6 +107,10 @@ _CODE_CUES = re.compile(
 _PAST_WORDS = re.compile(
     r"\b(?:removed|deleted|dropped|used\s+to|no\s+longer|previously|formerly|old(?:er)?\s+versions?|renamed|"
     r"deprecated|in\s+the\s+past|anymore|went\s+away|got\s+rid)\b", re.I)
+_MEMORY_CUES = re.compile(
+    r"\b(?:did|do|have)\s+we\s+(?:decide|agree|choose|chose|learn|note|say|settle)\w*\b|\bwe\s+(?:decided|agreed|chose|noted|learned)\b|"
+    r"\bour\s+(?:decision|convention|rule|guideline|policy|notes?)\b|\b(?:decisions?|conventions?|gotchas?|lessons?)\s+(?:about|on|for)\b|"
+    r"\bwhat\s+do\s+we\s+know\s+about\b|\b(?:remembered|stored)\s+about\b", re.I)
 _TEST_WORDS = re.compile(r"\b(?:tests?|testing|unit\s*tests?|specs?|fixtures?|test\s+suite)\b", re.I)
 _PACKAGE_SCOPE = re.compile(
     r"\b(?:inside|in|within)\s+the\s+(?:package|library|source|codebase|code\s+base)\b|\bpackage\s+code\b|"
@@ -126,7 +130,7 @@ class Intent:
     `about_past`: a history question, or one about what was removed, renamed or used to be, so
     entities that no longer exist are not ranked below live ones.
     `prefer`: "code" when the question asks where / which function, "history" when it asks when /
-    who / why or for commits. `about_tests`: the question is about tests, so tests are not ranked
+    who / why or for commits, "memory" when it asks what the team decided, agreed or noted. `about_tests`: the question is about tests, so tests are not ranked
     below package code. `scope`: "package" (leave out tests, examples, docs) or a folder
     (`src/`) the question limits itself to.
     """
@@ -253,6 +257,8 @@ def parse(text: str) -> Intent:
     prefer: Prefer | None = None
     if kind in HISTORY_KINDS or (kind == "search" and not long and _HISTORY_CUES.search(t)):
         prefer = "history"
+    elif kind == "search" and _MEMORY_CUES.search(t):
+        prefer = "memory"  # "what did we decide about ...": the team's stored memories answer it
     elif kind != "search" or long or _CODE_CUES.search(t):
         prefer = "code"
     return Intent(kind, subject, labels, tuple(dict.fromkeys(names)), paths, bug_refs, tuple(dict.fromkeys(words)),

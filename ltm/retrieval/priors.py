@@ -6,6 +6,8 @@
   (`Intent.prefer == "code"`), commits ahead when it asks when / who / why ("history").
 - Entities that no longer exist at the tip (`removed_in`) below live ones, unless the question is
   about the past (`Intent.about_past`).
+- Stored memories ahead of code and commits when the question asks what the team decided,
+  agreed or noted (`Intent.prefer == "memory"`).
 - Inside a scope the question names ("only in src", "inside the package"), what lies outside it
   goes down.
 Each prior multiplies the blended score by a factor in (0, 1]; a hit is never removed by one.
@@ -52,5 +54,7 @@ def factor(entity_id: str, intent: Intent, node: Node | None = None) -> float:
         if intent.prefer == "history":
             f *= OFF_PREFERENCE
     elif label in ("Commit", "Bug") and intent.prefer == "code":
+        f *= OFF_PREFERENCE
+    if intent.prefer == "memory" and label != "Memory":
         f *= OFF_PREFERENCE
     return f

@@ -46,3 +46,10 @@ def test_a_removed_entity_goes_below_a_live_one_unless_the_past_is_asked_about()
     assert factor(live.id, q, live) > factor(gone.id, q, gone)
     past = parse("where was the command invoked before it was removed")
     assert factor(gone.id, past, gone) == factor(live.id, past, live)
+
+
+def test_a_question_about_what_the_team_decided_puts_memories_first():
+    q = parse("what did we decide about trusting proxies for the client address?")
+    assert q.prefer == "memory"
+    assert factor("mem:jsonl:m3", q) > factor(PKG, q) and factor("mem:jsonl:m3", q) > factor(COMMIT, q)
+    assert parse("where is the client address computed").prefer == "code"
