@@ -113,12 +113,13 @@ class CodeIndex:
             pl.col("name").alias("key"), "id", "label", "repo", "file_path",
         ).with_columns(pl.len().over("key", "label").alias("n_defs"))
         rows = []
-        for eid, label, repo, fpath, full in ents.select("id", "label", "repo", "file_path", "full").iter_rows():
+        for eid, label, repo, fpath, full, module, qualified in ents.select(
+                "id", "label", "repo", "file_path", "full", "module", "qualified_name").iter_rows():
             parts = (full or "").split(".")
             for i in range(len(parts) - 1):
                 rows.append((".".join(parts[i:]), eid, label, repo, fpath))
-            if "/" in parts[0]:  # a Go or JS package path: `binding.Default` for .../gin/binding.Default
-                rows.append((".".join([parts[0].rsplit("/", 1)[-1], *parts[1:]]), eid, label, repo, fpath))
+            if module and "/" in module:  # a Go or JS package path: `binding.Default` for .../gin/binding
+                rows.append((f"{module.rsplit('/', 1)[-1]}.{qualified}", eid, label, repo, fpath))
         forms = pl.DataFrame(rows, schema=["key", "id", "label", "repo", "file_path"], orient="row")
         idx.forms = forms.unique().with_columns(pl.len().over("key", "label").alias("n_defs"))
         return idx
@@ -242,7 +243,7 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     # tests, examples and docs give way to the package's own definition, unless the memory is about
     # tests; a definition in the memory's own file or module always stays
     mine = pl.col("own_file") | pl.col("own_module")
-    hits = hits.filter(~pl.col("aux") | pl.col("about_tests") | mine)
+    hits = hits.filter(~pl.col("aux") | pl.col("about_tests") | pl.col("own_file"))
     hits = hits.with_columns(pl.len().over(group).alias("n_left"))
     hits = hits.filter((pl.col("n_left") <= MAX_DEFINITIONS) | pl.col("own_file"))
     tier = (

@@ -211,3 +211,19 @@ def test_a_name_defined_too_often_links_nowhere_but_to_the_memory_own_file(code)
     assert targets(code, "make_client opens a session") == {}
     own = targets(code, "make_client opens a session", file_path="tests/test_3.py")
     assert own == {"file:svc:tests/test_3.py": 1.0, "fn:svc:tests/test_3.py:make_client": 0.8}
+
+
+def test_a_go_package_qualified_name_links_only_that_package_definition():
+    files = pl.DataFrame([("file:g:binding/binding.go", "g", "binding/binding.go"), ("file:g:gin.go", "g", "gin.go"),
+                          ("file:g:routes_test.go", "g", "routes_test.go")], schema=["id", "repo", "path"], orient="row")
+    ents = pl.DataFrame([
+        ("fn:g:binding/binding.go:Default", "Function", "g", "Default", "Default", "binding/binding.go",
+         "github.com/gin-gonic/gin/binding"),
+        ("fn:g:gin.go:Default", "Function", "g", "Default", "Default", "gin.go", "github.com/gin-gonic/gin"),
+        ("cls:g:routes_test.go:route", "Class", "g", "route", "route", "routes_test.go", "github.com/gin-gonic/gin"),
+    ], schema=["id", "label", "repo", "name", "qualified_name", "file_path", "module"], orient="row")
+    code = CodeIndex.build(files, ents)
+    assert targets(code, "bodies are decoded by binding.Default(method, contentType)") == {
+        "fn:g:binding/binding.go:Default": 0.9}
+    # a test-only name beside the memory's own file (same folder) is still a word, not a link
+    assert targets(code, "each route is registered once", file_path="gin.go") == {"file:g:gin.go": 1.0}
