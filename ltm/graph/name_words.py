@@ -18,13 +18,21 @@ from functools import lru_cache
 _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _SUFFIXES = (("ations", "at"), ("ation", "at"), ("ings", ""), ("ing", ""), ("ers", ""), ("er", ""), ("ed", ""),
              ("es", ""), ("s", ""))
+# past forms a question uses for the verbs code names carry ("how is the graph built" -> build_graph)
+_IRREGULAR = {"built": "build", "made": "make", "ran": "run", "wrote": "write", "written": "write", "found": "find",
+              "sent": "send", "got": "get", "gotten": "get", "kept": "keep", "held": "hold", "chose": "choose",
+              "chosen": "choose", "threw": "throw", "thrown": "throw", "took": "take", "taken": "take",
+              "gave": "give", "given": "give", "brought": "bring", "bound": "bind", "lost": "lose", "sought": "seek",
+              "spawned": "spawn", "fed": "feed", "led": "lead", "hid": "hide", "hidden": "hide", "began": "begin",
+              "begun": "begin", "bought": "buy", "caught": "catch", "drew": "draw", "drawn": "draw", "froze": "freeze",
+              "frozen": "freeze", "stole": "steal", "stolen": "steal", "understood": "understand"}
 MAX_POSTINGS = 5000  # a word in more names than this says little about any of them
 
 
 @lru_cache(maxsize=65536)  # names share their parts: each part is cut once
 def stem(word: str) -> str:
     """A crude stem: one common suffix off, then a trailing `e`; a trailing `y` reads as `i`."""
-    w = word.lower()
+    w = _IRREGULAR.get(word.lower(), word.lower())
     for suffix, replacement in _SUFFIXES:
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             w = w[: -len(suffix)] + replacement
