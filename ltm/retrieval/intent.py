@@ -75,8 +75,9 @@ _LABEL_WORDS = {
     "commit": "Commit", "commits": "Commit", "bug": "Bug", "bugs": "Bug",
     "memory": "Memory", "memories": "Memory", "note": "Memory", "notes": "Memory",
 }
-_POLITE = ("every each some most usually often typically always generally file files folder folders directory directories please could would you tell me show list give want know let can us kindly thanks thank hey hi "
-           "hello i we our my need help find anywhere exactly really actually also just")
+_POLITE = ("every each some most usually often typically always generally file files folder folders directory "
+           "directories please could would you tell me show list give want know let can us kindly thanks thank "
+           "hey hi hello i we our my need help find anywhere exactly really actually also just")
 _CUE = ("calls call called calling caller callers callee callees invoke invokes invoked uses use used using "
         "import imports imported importer importers depends depend dependents dependencies requires require "
         "inherit inherits inheriting inherited extends extend extending derived derive derives subclass "
