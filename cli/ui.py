@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 from pathlib import Path
@@ -21,9 +22,11 @@ from ltm.home import Home
               help="Address to bind. The UI has no login: another address needs --allow-unauthenticated.")
 @click.option("--allow-unauthenticated", is_flag=True,
               help="Serve the UI on a non-loopback --host although anyone who reaches it can read and launch runs.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print where the UI listens as one JSON object on stdout before it starts (the server's log follows).")
 @home_option
 @user_errors
-def ui(port: int, host: str, allow_unauthenticated: bool, home: str | None) -> None:
+def ui(port: int, host: str, allow_unauthenticated: bool, as_json: bool, home: str | None) -> None:
     from pipelines.run import home_instance
 
     if not _loopback(host) and not allow_unauthenticated:
@@ -37,12 +40,19 @@ def ui(port: int, host: str, allow_unauthenticated: bool, home: str | None) -> N
     home_instance(h)  # storage created under the home's lock
     env = {**os.environ, "DAGSTER_HOME": str(h.dagster), "LTM_HOME": str(h.root)}
     args = _command(host, port, env)
-    click.echo(f"Dagster UI for {h.root} on http://{host}:{port}", err=True)
-    click.echo(f"the asset graph, every group expanded: http://{host}:{port}{asset_graph_path()}", err=True)
+    url = f"http://{host}:{port}"
+    if as_json:
+        click.echo(json.dumps({"home": str(h.root), "url": url, "asset_graph": url + asset_graph_path(),
+                               "server": f"{Path(args[0]).name} dev"}))
+    else:
+        click.echo(f"Dagster UI for {h.root} on {url}", err=True)
+        click.echo(f"the asset graph, every group expanded: {url}{asset_graph_path()}", err=True)
     if not _loopback(host):
         click.echo(f"warning: the UI on {host} has no login: anyone who can reach port {port} can read this "
                    "home's runs and launch new ones", err=True)
     os.chdir(h.dagster)  # not a folder with a dagster.yaml of its own, which Dagster would warn is ignored
+    sys.stdout.flush()  # execve drops what Python still buffers (the JSON line, on a pipe)
+    sys.stderr.flush()
     os.execve(args[0], args, env)
 
 

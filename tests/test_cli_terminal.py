@@ -155,3 +155,41 @@ def test_a_plain_error_is_one_line_on_stderr_with_its_exit_code(tmp_path):
 @pytest.mark.parametrize("args", [["ingest"], ["query"], ["nope"]])
 def test_usage_errors_exit_2(args):
     assert CliRunner().invoke(main, args).exit_code == 2
+
+
+def test_ui_json_says_where_it_listens_before_it_starts(repo, tmp_path):
+    import signal
+    import socket
+
+    home = tmp_path / "home"
+    assert CliRunner().invoke(main, ["ingest", str(repo.path), "--embedder", "hash", "--home", str(home), "-q"]).exit_code == 0
+    bad = CliRunner().invoke(main, ["ui", "--host", "0.0.0.0", "--json", "--home", str(home)])
+    assert bad.exit_code == EXIT_CODES["usage"] and "--allow-unauthenticated" in json.loads(bad.stdout)["error"]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([LTM, "ui", "--json", "--port", str(port), "--home", str(home)], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        first = json.loads(proc.stdout.readline())
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert first["url"] == f"http://127.0.0.1:{port}" and first["asset_graph"].startswith(first["url"] + "/")
+    assert first["home"] == str(home)
+
+
+def test_reconcile_out_of_step_exits_6_with_its_report(repo, tmp_path):
+    from ltm.vectors import VectorStore
+
+    home = tmp_path / "home"
+    assert CliRunner().invoke(main, ["ingest", str(repo.path), "--embedder", "hash", "--home", str(home), "-q"]).exit_code == 0
+    VectorStore(home / "vectors").table().delete("graph_entity_id LIKE 'fn:%'")  # the functions lose their rows
+    res = CliRunner().invoke(main, ["reconcile", "--json", "--home", str(home)])
+    report = json.loads(res.stdout)
+    assert res.exit_code == EXIT_CODES["check"] and report["ok"] is False
+    assert report["orphan_counts"]["nodes_without_vector_row"] > 0
