@@ -1,0 +1,93 @@
+"""A TraceMem export becomes the conversation graph: `ltm memory import` + `ltm ingest`, then one query."""
+
+import json
+
+from click.testing import CliRunner
+
+from cli import main
+from ltm.graph.engine import query
+from ltm.graph.read import open_current
+from ltm.home import Home
+from tests.builder import SAMPLE_AUTH
+
+AUTH_V2 = SAMPLE_AUTH.replace('body, _, sig = token.partition(".")',
+                              'body, _, sig = token.partition(".")\n        if not body:\n            return False')
+ASK_EMPTY = "Why does validate_token accept empty tokens? Fix it."
+ASK_RETRY = "Make retry back off."
+
+
+def run(*args, ok=True):
+    res = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    assert (res.exit_code == 0) == ok, res.output
+    return res
+
+
+def export(path, repo_path):
+    """Two conversations, in both shapes TraceMem reads: Claude Code lines (tool_use / tool_result blocks)
+    and flat messages (tool_calls, `tool` messages)."""
+    auth = f"{repo_path}/app/auth.py"
+    lines = [
+        {"uuid": "u1", "sessionId": "c1", "type": "user", "timestamp": "2026-01-05T10:00:00Z",
+         "message": {"role": "user", "content": ASK_EMPTY}},
+        {"uuid": "a1", "sessionId": "c1", "type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": "Reading the validator."},
+            {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": auth}}]}},
+        {"uuid": "r1", "sessionId": "c1", "type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": SAMPLE_AUTH}]}},
+        {"uuid": "bad", "sessionId": "c1", "type": "user", "message": {"role": "user"}},  # no content
+        {"uuid": "a2", "sessionId": "c1", "type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t2", "name": "Write", "input": {"file_path": auth, "content": AUTH_V2}}]}},
+        {"id": "m1", "conversation_id": "c2", "role": "user", "content": ASK_RETRY},
+        {"id": "m2", "conversation_id": "c2", "role": "assistant", "content": "Changing retry.", "tool_calls": [
+            {"id": "k1", "name": "edit_file", "args": {"path": "app/util.py", "old_string": "return", "new_string": "x"}},
+            {"id": "k2", "name": "read_file", "args": {"path": "app/auth.py"}}]},
+        {"id": "m3", "conversation_id": "c2", "role": "tool", "tool_call_id": "k1", "content": "edited"},
+        {"id": "m4", "conversation_id": "c2", "role": "tool", "tool_call_id": "k2", "content": "not the file"},
+    ]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return path
+
+
+def test_a_tracemem_export_becomes_the_conversation_graph(repo, home_dir, tmp_path):
+    repo.write("app/auth.py", AUTH_V2).commit("fix: refuse empty tokens")
+    first, fixed = repo.git("rev-parse", "HEAD~1"), repo.head()
+    conv = export(tmp_path / "conv.jsonl", repo.path)
+
+    res = run("memory", "import", conv, "--format", "tracemem", "--home", home_dir)
+    assert "line 4: missing content" in res.output and "imported 5 memories" in res.output
+    run("ingest", repo.path, "--home", home_dir, "--embedder", "hash")
+
+    with open_current(Home.resolve(home_dir).graph) as conn:
+        auth_file = query(conn, "MATCH (f:File) WHERE f.path = 'app/auth.py' RETURN f.id")[0][0]
+        chain = query(conn, "MATCH (a:Memory)-[r:MESSAGE]->(b:Memory) RETURN r.conversation_id, r.turn, a.id, b.id "
+                            "ORDER BY r.conversation_id, r.turn")
+        turns = query(conn, "MATCH (m:Memory) WHERE m.source = 'tracemem' RETURN m.id, m.conversation_id, m.role, m.turn")
+        uses = query(conn, "MATCH (a:Memory)-[t:TOOL_USE]->(v:FileVersion) OPTIONAL MATCH (v)-[:VERSION_OF]->(f:File) "
+                           "OPTIONAL MATCH (v)-[:AT_COMMIT]->(k:Commit) RETURN a.id, t.tool, t.action, v.path, f.id, k.sha")
+    mem = "mem:tracemem:"
+    assert chain == [["c1", 0, mem + "c1:u1", mem + "c1:a1"], ["c1", 1, mem + "c1:a1", mem + "c1:a2"],
+                     ["c2", 0, mem + "c2:m1", mem + "c2:m2"]]
+    assert sorted(turns) == [[mem + "c1:a1", "c1", "agent", 1], [mem + "c1:a2", "c1", "agent", 2],
+                             [mem + "c1:u1", "c1", "user", 0], [mem + "c2:m1", "c2", "user", 0],
+                             [mem + "c2:m2", "c2", "agent", 1]]
+    util_file = auth_file.replace("app/auth.py", "app/util.py")
+    auth = f"{repo.path}/app/auth.py"
+    assert sorted(uses, key=str) == sorted([
+        [mem + "c1:a1", "Read", "read", auth, auth_file, first],  # the content read is the blob of the 2nd commit
+        [mem + "c1:a2", "Write", "edit", auth, auth_file, fixed],  # the content written is the fix's blob
+        [mem + "c2:m2", "edit_file", "edit", "app/util.py", util_file, None],  # a diff edit: the path alone
+        [mem + "c2:m2", "read_file", "read", "app/auth.py", auth_file, None],  # content of no commit
+    ], key=str)
+
+    # "Which conversations edited auth.py, and what did the user ask?" is one command
+    edited = json.loads(run("conversations", "--file", "auth.py", "--home", home_dir, "--json").output)
+    assert [c["conversation_id"] for c in edited] == ["c1"]
+    (use,) = edited[0]["uses"]
+    assert (use["tool"], use["asked"], use["commits"], use["file"]) == ("Write", ASK_EMPTY, [fixed], auth_file)
+    assert [t["content"] for t in edited[0]["user_turns"]] == [ASK_EMPTY]
+    read = json.loads(run("conversations", "--file", "app/auth.py", "--action", "read", "--home", home_dir,
+                          "--json").output)
+    assert [(c["conversation_id"], [u["tool"] for u in c["uses"]]) for c in read] == [("c1", ["Read"]), ("c2", ["read_file"])]
+    text = run("conversations", "--file", "util.py", "--home", home_dir).output
+    assert "conversation c2" in text and f"user asked: {ASK_RETRY}" in text and "c1" not in text
+    assert "no conversation edited" in run("conversations", "--file", "README.md", "--home", home_dir).output
