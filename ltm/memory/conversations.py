@@ -64,13 +64,13 @@ def _turns(memories: pl.DataFrame, bad: list[str]) -> tuple[list[dict[str, Any]]
                 and isinstance(t.get("index"), int) and isinstance(t.get("tools") or [], list)
             if not ok:
                 raise ValueError("a turn is {conversation, role: user|agent, index, tools: [...]}")
+            tools = t.get("tools") or []
+            if not all(isinstance(u, dict) and isinstance(u.get("path"), str) and u["path"] for u in tools):
+                raise ValueError("a tool use is {id, tool, action, path, blob}")
             turns.append({"id": mid, "conversation_id": t["conversation"], "role": t["role"], "turn": t["index"]})
-            for u in t.get("tools") or []:
-                if not (isinstance(u, dict) and isinstance(u.get("path"), str) and u["path"]):
-                    raise ValueError("a tool use is {id, tool, action, path, blob}")
-                uses.append({"src": mid, "project": project, "path": u["path"], "blob": u.get("blob"),
-                             "tool": str(u.get("tool") or "tool"), "action": str(u.get("action") or "read"),
-                             "tool_use_id": u.get("id")})
+            uses += [{"src": mid, "project": project, "path": u["path"], "blob": u.get("blob"),
+                      "tool": str(u.get("tool") or "tool"), "action": str(u.get("action") or "read"),
+                      "tool_use_id": u.get("id")} for u in tools]
         except (ValueError, TypeError) as e:  # JSONDecodeError is a ValueError
             bad.append(f"{mid}: {e}")
     return turns, uses

@@ -91,3 +91,40 @@ def test_a_tracemem_export_becomes_the_conversation_graph(repo, home_dir, tmp_pa
     text = run("conversations", "--file", "util.py", "--home", home_dir).output
     assert "conversation c2" in text and f"user asked: {ASK_RETRY}" in text and "c1" not in text
     assert "no conversation edited" in run("conversations", "--file", "README.md", "--home", home_dir).output
+
+    # recomputed from the lake on every run: the same lake gives the same graph; graph and vectors agree
+    stats = json.loads(run("stats", "--json", "--home", home_dir).output)
+    assert (stats["nodes"]["FileVersion"], stats["rels"]["MESSAGE"], stats["rels"]["TOOL_USE"]) == (4, 3, 4)
+    run("ingest", repo.path, "--home", home_dir)
+    assert json.loads(run("stats", "--json", "--home", home_dir).output) == stats
+    assert json.loads(run("reconcile", "--json", "--home", home_dir).output)["ok"] is True
+
+
+def test_a_malformed_turn_is_reported_and_the_other_turns_build(tmp_path):
+    import polars as pl
+
+    from ltm.memory.conversations import ConversationStats, conversation_tables
+    from ltm.memory.linking import CodeIndex
+
+    def turn(mid, conv, role, index, tools=()):
+        return {"id": mid, "project_id": None, "conversation": json.dumps(
+            {"conversation": conv, "role": role, "index": index, "tools": list(tools)})}
+
+    memories = pl.DataFrame([
+        turn("mem:t:u", "c", "user", 0),
+        {"id": "mem:t:x", "project_id": None, "conversation": '{"role": "boss"}'},  # e.g. a jsonl memory's metadata
+        turn("mem:t:a", "c", "agent", 1, [{"id": "1", "tool": "Edit", "action": "edit", "path": "lib/x.py", "blob": None}]),
+        turn("mem:t:b", "c", "agent", 2, [{"tool": "Edit"}]),  # a tool use without a path
+        {"id": "mem:j:1", "project_id": None, "conversation": None},  # not a conversation
+    ])
+    files = pl.DataFrame({"id": ["file:r:lib/x.py"], "repo": ["r"], "path": ["lib/x.py"]})
+    entities = pl.DataFrame(schema={"id": pl.String, "label": pl.String, "repo": pl.String, "name": pl.String,
+                                    "qualified_name": pl.String, "file_path": pl.String, "module": pl.String})
+    asked, stats = [], ConversationStats()
+    out = conversation_tables(memories, CodeIndex.build(files, entities), lambda blobs: asked.append(blobs), stats)
+    assert [b.split(":")[:3] for b in stats.bad_turns] == [["mem", "t", "x"], ["mem", "t", "b"]]
+    assert "a turn is {conversation, role: user|agent" in stats.bad_turns[0] and "path" in stats.bad_turns[1]
+    assert (stats.conversations, stats.turns) == (1, 2)
+    assert out["MESSAGE"].select("src", "dst").rows() == [("mem:t:u", "mem:t:a")]
+    assert out["VERSION_OF"].rows() == [("fver:lib/x.py", "file:r:lib/x.py")]
+    assert asked == []  # no content, so no history lookup
