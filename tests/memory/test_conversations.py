@@ -1,5 +1,6 @@
 """A TraceMem export becomes the conversation graph: `ltm memory import` + `ltm ingest`, then one query."""
 
+import asyncio
 import json
 
 from click.testing import CliRunner
@@ -9,6 +10,7 @@ from ltm.graph.engine import query
 from ltm.graph.read import open_current
 from ltm.home import Home
 from tests.builder import SAMPLE_AUTH
+from tests.server.clients import call, error, stdio_session
 
 AUTH_V2 = SAMPLE_AUTH.replace('body, _, sig = token.partition(".")',
                               'body, _, sig = token.partition(".")\n        if not body:\n            return False')
@@ -91,6 +93,14 @@ def test_a_tracemem_export_becomes_the_conversation_graph(repo, home_dir, tmp_pa
     text = run("conversations", "--file", "util.py", "--home", home_dir).output
     assert "conversation c2" in text and f"user asked: {ASK_RETRY}" in text and "c1" not in text
     assert "no conversation edited" in run("conversations", "--file", "README.md", "--home", home_dir).output
+
+    async def over_mcp():  # the same answer from the MCP tool, through the SDK's client
+        async with stdio_session(home_dir, tmp_path / "mcp.log") as s:
+            return await call(s, "conversations", file="auth.py"), await error(s, "conversations", file="/")
+
+    by_tool, bad = asyncio.run(over_mcp())
+    assert by_tool["conversations"] == edited
+    assert "names no file" in bad
 
     # recomputed from the lake on every run: the same lake gives the same graph; graph and vectors agree
     stats = json.loads(run("stats", "--json", "--home", home_dir).output)
