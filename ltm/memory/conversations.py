@@ -27,7 +27,6 @@ from typing import Any
 
 import polars as pl
 
-from ltm import ids
 from ltm.lake import Lake
 from ltm.memory.linking import CodeIndex
 from ltm.memory.records import MEMORY_PARTITION
@@ -94,8 +93,9 @@ def conversation_tables(memories: pl.DataFrame, code: CodeIndex, changes: Callab
                                             "turn": pl.Int64})
     uses = pl.DataFrame(use_rows, schema={"src": pl.String, "project": pl.String, "path": pl.String, "blob": pl.String,
                                           "tool": pl.String, "action": pl.String, "tool_use_id": pl.String})
-    uses = uses.with_columns(pl.struct("path", "blob").map_elements(
-        lambda r: ids.file_version_id(r["path"], r["blob"]), return_dtype=pl.String).alias("dst"))
+    version = pl.lit("fver:") + pl.col("path")  # ids.file_version_id, column-wise
+    uses = uses.with_columns(
+        pl.when(pl.col("blob").is_null()).then(version).otherwise(version + "@" + pl.col("blob")).alias("dst"))
     versions = uses.select(pl.col("dst").alias("id"), "path", pl.col("blob").alias("blob_id"), "project").unique(
         "id", keep="first", maintain_order=True)
     version_of = [(vid, fid) for vid, path, project in versions.select("id", "path", "project").iter_rows()
