@@ -149,7 +149,7 @@ def read_tracemem(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]:
     turn of their own.
     """
     lines = list(_json_lines(path, report))
-    results: dict[str, str] = {}
+    results: dict[str, tuple[str, bool]] = {}
     result_lines = set()
     for n, obj in lines:
         found = tool_results(obj)

@@ -12,8 +12,9 @@ from ltm.home import Home
 from tests.builder import SAMPLE_AUTH
 from tests.server.clients import call, error, stdio_session
 
-AUTH_V2 = SAMPLE_AUTH.replace('body, _, sig = token.partition(".")',
-                              'body, _, sig = token.partition(".")\n        if not body:\n            return False')
+OLD = 'body, _, sig = token.partition(".")'
+NEW = 'body, _, sig = token.partition(".")\n        if not body:\n            return False'
+AUTH_V2 = SAMPLE_AUTH.replace(OLD, NEW)
 ASK_EMPTY = "Why does validate_token accept empty tokens? Fix it."
 ASK_RETRY = "Make retry back off."
 
@@ -22,6 +23,11 @@ def run(*args, ok=True):
     res = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
     assert (res.exit_code == 0) == ok, res.output
     return res
+
+
+def numbered(text):
+    """A read's result as Claude Code shows it: each line after its number."""
+    return "".join(f"{i:6}\t{line}\n" for i, line in enumerate(text.splitlines(), start=1))
 
 
 def export(path, repo_path):
@@ -34,11 +40,16 @@ def export(path, repo_path):
         {"uuid": "a1", "sessionId": "c1", "type": "assistant", "message": {"role": "assistant", "content": [
             {"type": "text", "text": "Reading the validator."},
             {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": auth}}]}},
-        {"uuid": "r1", "sessionId": "c1", "type": "user", "message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "t1", "content": SAMPLE_AUTH}]}},
+        {"uuid": "r1", "sessionId": "c1", "type": "user", "message": {"role": "user", "content": [  # numbered lines,
+            {"type": "tool_result", "tool_use_id": "t1", "content": numbered(SAMPLE_AUTH)}]},  # the file as it is:
+         "toolUseResult": {"type": "text", "file": {"filePath": auth, "content": SAMPLE_AUTH, "startLine": 1,
+                                                    "numLines": SAMPLE_AUTH.count("\n"), "totalLines": SAMPLE_AUTH.count("\n")}}},
         {"uuid": "bad", "sessionId": "c1", "type": "user", "message": {"role": "user"}},  # no content
         {"uuid": "a2", "sessionId": "c1", "type": "assistant", "message": {"role": "assistant", "content": [
-            {"type": "tool_use", "id": "t2", "name": "Write", "input": {"file_path": auth, "content": AUTH_V2}}]}},
+            {"type": "tool_use", "id": "t2", "name": "Edit", "input": {"file_path": auth, "old_string": OLD, "new_string": NEW}}]}},
+        {"uuid": "r2", "sessionId": "c1", "type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t2", "content": "The file has been updated."}]},
+         "toolUseResult": {"filePath": auth, "oldString": OLD, "newString": NEW, "originalFile": SAMPLE_AUTH}},
         {"id": "m1", "conversation_id": "c2", "role": "user", "content": ASK_RETRY},
         {"id": "m2", "conversation_id": "c2", "role": "assistant", "content": "Changing retry.", "tool_calls": [
             {"id": "k1", "name": "edit_file", "args": {"path": "app/util.py", "old_string": "return", "new_string": "x"}},
@@ -76,7 +87,7 @@ def test_a_tracemem_export_becomes_the_conversation_graph(repo, home_dir, tmp_pa
     auth = f"{repo.path}/app/auth.py"
     assert sorted(uses, key=str) == sorted([
         [mem + "c1:a1", "Read", "read", auth, auth_file, first],  # the content read is the blob of the 2nd commit
-        [mem + "c1:a2", "Write", "edit", auth, auth_file, fixed],  # the content written is the fix's blob
+        [mem + "c1:a2", "Edit", "edit", auth, auth_file, fixed],  # the file after the edit is the fix's blob
         [mem + "c2:m2", "edit_file", "edit", "app/util.py", util_file, None],  # a diff edit: the path alone
         [mem + "c2:m2", "read_file", "read", "app/auth.py", auth_file, None],  # content of no commit
     ], key=str)
@@ -85,7 +96,7 @@ def test_a_tracemem_export_becomes_the_conversation_graph(repo, home_dir, tmp_pa
     edited = json.loads(run("conversations", "--file", "auth.py", "--home", home_dir, "--json").output)
     assert [c["conversation_id"] for c in edited] == ["c1"]
     (use,) = edited[0]["uses"]
-    assert (use["tool"], use["asked"], use["commits"], use["file"]) == ("Write", ASK_EMPTY, [fixed], auth_file)
+    assert (use["tool"], use["asked"], use["commits"], use["file"]) == ("Edit", ASK_EMPTY, [fixed], auth_file)
     assert [t["content"] for t in edited[0]["user_turns"]] == [ASK_EMPTY]
     read = json.loads(run("conversations", "--file", "app/auth.py", "--action", "read", "--home", home_dir,
                           "--json").output)
@@ -138,3 +149,39 @@ def test_a_malformed_turn_is_reported_and_the_other_turns_build(tmp_path):
     assert out["MESSAGE"].select("src", "dst").rows() == [("mem:t:u", "mem:t:a")]
     assert out["VERSION_OF"].rows() == [("fver:lib/x.py", "file:r:lib/x.py")]
     assert asked == []  # no content, so no history lookup
+
+
+def test_which_content_a_file_version_takes(tmp_path):
+    import subprocess
+
+    from ltm.memory.sources import tool_use_files
+    from ltm.memory.turns import tool_results, tool_uses
+
+    def hash_object(text):  # git's own blob id, the one file_changes records
+        return subprocess.run(["git", "hash-object", "--stdin"], input=text.encode(), capture_output=True,
+                              check=True).stdout.decode().strip()
+
+    def result(call_id, text, structured=None):
+        return tool_results({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": call_id, "content": text}]},
+            **({"toolUseResult": structured} if structured else {})})
+
+    results = {
+        **result("part", "partial", {"type": "text", "file": {"filePath": "a.py", "content": "x = 1\n", "startLine": 5,
+                                                              "numLines": 1, "totalLines": 9}}),
+        **result("upd", "The file has been updated."),
+        **tool_results({"role": "tool", "tool_call_id": "plain", "content": "y = 2\n"}),
+    }
+    assert tool_results({"role": "user", "content": "a question"}) is None  # a turn, not a result line
+    uses = tool_uses([
+        ("Write", {"file_path": "w.py", "content": ""}, "w"),  # an empty file is content too
+        ("Read", {"file_path": "a.py", "offset": 5, "limit": 1}, "part"),  # part of the file: path alone
+        ("Edit", {"file_path": "e.py", "old_string": "a", "new_string": "b"}, "upd"),  # result says nothing of the file
+        ("read_file", {"path": "p.py"}, "plain"),  # a flat tool message: its text as given
+        ("Read", {"file_path": "r.py"}, "missing"),  # no result in the export
+        ("diff", {"paths": ["file:///a.py", "file:///b.py"]}, "plain"),  # two files: no one's content
+    ], tool_use_files, results)
+    assert [(u["tool"], u["action"], u["path"], u["blob"]) for u in uses] == [
+        ("Write", "edit", "w.py", hash_object("")), ("Read", "read", "a.py", None), ("Edit", "edit", "e.py", None),
+        ("read_file", "read", "p.py", hash_object("y = 2\n")), ("Read", "read", "r.py", None),
+        ("diff", "read", "/a.py", None), ("diff", "read", "/b.py", None)]
