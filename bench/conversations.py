@@ -1,12 +1,13 @@
 """The conversation graph at scale: a synthetic TraceMem export read, then its graph computed.
 
-    .venv/bin/python bench/conversations.py [--turns 100000] [--files 10000] [--changes 500000]
+    .venv/bin/python bench/conversations.py [--turns 100000] [--files 10000] [--changes 500000] [--query-memories 300000]
 
 A conversation is a user turn, an agent turn reading one file (its result: the file's text), an
 agent turn writing it (new text) and a user turn; a third of the texts are blobs of the synthetic
 history. Timed: reading the export (`read_tracemem`: JSON, turns, git blob ids) against its floor,
 `json.loads` of every line; and the graph (`conversation_tables`: turns, MESSAGE, FileVersion,
-TOOL_USE, VERSION_OF by the linker's path rule, AT_COMMIT by joining blob ids with `file_changes`).
+TOOL_USE, VERSION_OF by the linker's path rule, AT_COMMIT by joining blob ids with `file_changes`);
+and the one query of `ltm conversations` in a Kuzu build of `--query-memories` turns.
 Prints one JSON object, with the load average, since the machine's 2 cores may be shared.
 """
 
@@ -51,11 +52,52 @@ def write_export(path: Path, turns: int, files: list[str], rnd: random.Random) -
     return texts
 
 
+def time_query(n_memories: int, n_uses: int = 50) -> dict:
+    """`conversations_for_file`'s one query in a Kuzu build of n turns (10 per conversation, user and
+    agent alternating) of which `n_uses` edited the asked file: seconds and rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ltm.graph.engine import open_database, query, schema_ddl
+    from ltm.graph.view import GraphView
+    from ltm.retrieval.conversations import conversations_for_file
+    from ltm.schema import graph_columns
+
+    schema = graph_columns("Memory")
+    n = n_memories
+    cols = {f.name: pa.nulls(n, f.type) for f in schema}
+    cols.update({"id": pa.array([f"mem:b:c{i // 10}:{i}" for i in range(n)]), "repo": pa.array(["memories"] * n),
+                 "content": pa.array(["a question"] * n), "conversation_id": pa.array([f"c{i // 10}" for i in range(n)]),
+                 "role": pa.array(["user" if i % 2 == 0 else "agent" for i in range(n)]),
+                 "turn": pa.array([i % 10 for i in range(n)], pa.int64())})
+    step = max(1, n // 10 // n_uses) * 10
+    uses = pa.table({"src": [f"mem:b:c{(j * step) // 10}:{j * step + 3}" for j in range(n_uses)],
+                     "dst": ["fver:app/auth.py"] * n_uses, "tool": ["Edit"] * n_uses, "action": ["edit"] * n_uses,
+                     "tool_use_id": ["x"] * n_uses})
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        pq.write_table(pa.table(cols, schema=schema), d / "m.parquet")
+        pq.write_table(uses, d / "u.parquet")
+        pq.write_table(pa.table({"id": ["fver:app/auth.py"], "repo": ["memories"], "path": ["app/auth.py"],
+                                 "blob_id": pa.nulls(1, pa.string())}), d / "v.parquet")
+        with open_database(d / "g.kuzu", read_only=False) as conn:
+            for stmt in schema_ddl():
+                query(conn, stmt)
+            query(conn, f"COPY Memory FROM '{d / 'm.parquet'}'")
+            query(conn, f"COPY FileVersion FROM '{d / 'v.parquet'}'")
+            query(conn, f"COPY TOOL_USE FROM '{d / 'u.parquet'}'")
+            started = time.perf_counter()
+            found = conversations_for_file(GraphView(conn), "auth.py")
+            return {"memories": n, "edits": n_uses, "query_s": round(time.perf_counter() - started, 3),
+                    "conversations": len(found)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--turns", type=int, default=100_000)
     ap.add_argument("--files", type=int, default=10_000)
     ap.add_argument("--changes", type=int, default=500_000)
+    ap.add_argument("--query-memories", type=int, default=300_000, help="Memory nodes in the query's graph.")
     args = ap.parse_args()
     rnd = random.Random(7)
     paths = [f"pkg{i // 100}/mod{i}.py" for i in range(args.files)]
@@ -88,6 +130,7 @@ def main() -> None:
         "read_s": round(read, 2), "json_floor_s": round(floor, 2), "read_vs_floor": round(read / floor, 1),
         "graph_s": round(graph, 2), "turns_per_s": round(len(rows) / graph),
         "rows": {k: v.height for k, v in tables.items()}, "files": args.files, "file_changes": len(blobs),
+        "query": time_query(args.query_memories),
         "load_avg": [round(x, 2) for x in os.getloadavg()],
     }, indent=1))
 
