@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ltm.graph.entity_ids import label_of, name_from_id, path_from_id
+from ltm.graph.name_words import NAMED_LABELS
 from ltm.graph.view import GraphView
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
@@ -20,7 +21,6 @@ from ltm.code_paths import is_auxiliary
 
 CODE_LABELS = ("Function", "Class")
 MAX_HISTORY_COMMITS = 200  # commits read per subject for co-change
-NAMED_LABELS = ("Function", "Class", "Module")  # matched by their names' words, not Kuzu's full text
 MAX_FTS_TERMS = 4  # Kuzu's full-text cost grows by tens of ms per common term on a large label
 
 
