@@ -168,13 +168,14 @@ def check_space(graph_root: Path, what: str = "a graph build") -> None:
 
 
 def _with_side_tables(df: pl.DataFrame, lake: Lake, label: str) -> pl.DataFrame:
-    """Join the label's side tables (e.g. FunctionDefects) on id; a node without a row gets 0."""
+    """Join the label's side tables (e.g. FunctionDefects) on id; a node without a row gets 0 (text: null)."""
     for side in SIDE_TABLES.values():
         if side.label != label:
             continue
         props = side.props.names
         extra = pl.from_arrow(lake.read(side.name, columns=["id", *props])).unique("id", keep="first")
-        df = df.join(extra, on="id", how="left").with_columns([pl.col(p).fill_null(0) for p in props])
+        numeric = [p for p in props if extra.schema[p].is_numeric()]  # text properties stay null
+        df = df.join(extra, on="id", how="left").with_columns([pl.col(p).fill_null(0) for p in numeric])
     return df
 
 
