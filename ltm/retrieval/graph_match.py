@@ -130,18 +130,15 @@ class _Matcher:
         self.add(mods, 0.5, f"module {subject}")
         if not mods:
             return mods
+        files: list[str] = []
         if "IMPORTS" in self.g.rels:
             files = self.ids("(f:File)-[:IMPORTS]->(m:Module)", "f", *self.at("m", "Module", mods))
-            importers = self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "m", *self.at("f", "File", files)) if files else []
-            # The files first, the modules they make second: a file is the answer in every language
-            # (a Go package or a JS module is several files or one), and names its module by its path.
+            # The importing files are the answer in every language (a Go package or a JS module is
+            # several files or one) and name their module by their path; the modules they make
+            # answer only where no file edge exists (DEPENDS_ON below).
             self.add(files, 3.5, f"imports {subject}")
-            self.add(importers, 1.5, f"imports {subject}")
-            if files:
-                users = self.ids("(n:Function)-[:DEFINED_IN]->(f:File)", "n", *self.at("f", "File", files))
-                self.add(users, 1.0, f"in a file that imports {subject}")
-        if "DEPENDS_ON" in self.g.rels:
-            self.add(self.ids("(a:Module)-[:DEPENDS_ON]->(m:Module)", "a", *self.at("m", "Module", mods)), 1.5,
+        if "DEPENDS_ON" in self.g.rels and not files:
+            self.add(self.ids("(a:Module)-[:DEPENDS_ON]->(m:Module)", "a", *self.at("m", "Module", mods)), 3.0,
                      f"depends on {subject}")
         if "CALLS" in self.g.rels:
             paths = [d["path"] for d in self.g.details(mods).values() if d.get("path")]

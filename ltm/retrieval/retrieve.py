@@ -31,9 +31,10 @@ RELATION_KINDS = {
     "introduced_by": "function, class or file", "co_changed": "function, class or file",
     "last_change": "function, class or file",
 }
-ANSWER_LEAD = 1.2
+ANSWER_LEAD = 1.2  # a history answer's score over the best fused hit's: ahead of it and of graph signals
+ORDERED_ANSWERS = ("last_change", "introduced_by", "modified_by")  # answers ordered by date in the graph
 DESCRIBED_HISTORY = {"introduced_by": "introduced", "modified_by": "modified", "last_change": "last changed"}
-DESCRIBED_SUBJECTS = 3  # code hits that stand in for a subject the question describes instead of naming  # a history answer's score over the best seed's: ahead of it and of graph signals
+DESCRIBED_SUBJECTS = 3  # code hits that stand in for a subject the question describes instead of naming
 
 
 @dataclass
@@ -98,16 +99,15 @@ def retrieve(
                 why.setdefault(k, []).append(f"graph: {grown_why[k]}")
         if spec.answers_lead:  # except the answer to a history question, found in the expansion
             answers, because = history_answers(g, intent, list(seeds), edges)
-            top = max(fused.values(), default=1.0)
-            for rank, k in enumerate(answers):
-                fused[k] = top * (ANSWER_LEAD + 0.05 * (len(answers) - rank) / len(answers))
-                why.setdefault(k, []).insert(0, f"graph: {because}")
+            _lead(fused, why, answers, f"graph: {because}")
 
     pool = ranked(fused)[: max(4 * top_k, 40) if flt.active else max(2 * top_k, 20)]
     sig = g.signals(pool) if g is not None else {}
     scored = blend({k: fused[k] for k in pool}, sig, src.config)
     scored = {k: replace(v, score=v.score * prior(k, intent, sig.get(k))) for k, v in scored.items()}
     order = sorted(pool, key=lambda k: -scored[k].score)
+    if gc is not None and intent.kind in ORDERED_ANSWERS:
+        _keep_answer_order(order, scored, gc.answers)
     if use_vectors:
         missing = [sig[k].vector_id for k in order if k not in vc.rows and k in sig and sig[k].vector_id]
         vc.rows.update(src.vectors.rows(missing))
@@ -131,11 +131,28 @@ def _history_of_described(g: GraphView, intent: Intent, flt: Filters, fused: dic
     if not code:
         return False
     commits = entity_history(g, code, intent.kind, flt)
-    top = max(fused.values(), default=1.0)
-    for rank, c in enumerate(commits[: len(commits)]):
-        fused[c] = top * (ANSWER_LEAD + 0.05 * (len(commits) - rank) / len(commits))
-        why.setdefault(c, []).insert(0, f"graph: {DESCRIBED_HISTORY[intent.kind]} the code the question describes")
+    _lead(fused, why, commits, f"graph: {DESCRIBED_HISTORY[intent.kind]} the code the question describes")
     return bool(commits)
+
+
+def _keep_answer_order(order: list[str], scored: dict, answers: list[str]) -> None:
+    """The answers of an ordered relation ("the last commit that changed X": newest first) keep the
+    graph's order among themselves: the places they won in `order` are refilled in that order, and
+    so are their scores (graph signals such as a commit's centrality must not reorder a history)."""
+    ranked_answers = [k for k in answers if k in scored]
+    places = [i for i, k in enumerate(order) if k in set(ranked_answers)]
+    scores = sorted((scored[order[i]].score for i in places), reverse=True)
+    for i, k, score in zip(places, ranked_answers, scores):
+        order[i] = k
+        scored[k] = replace(scored[k], score=score)
+
+
+def _lead(fused: dict[str, float], why: dict[str, list[str]], answers: list[str], because: str) -> None:
+    """Put `answers` ahead of every fused hit, in their order, saying why."""
+    top = max(fused.values(), default=1.0)
+    for rank, k in enumerate(answers):
+        fused[k] = top * (ANSWER_LEAD + 0.05 * (len(answers) - rank) / len(answers))
+        why.setdefault(k, []).insert(0, because)
 
 
 def _fuse(spec: Strategy, vc: VectorCandidates, gc: GraphCandidates | None) -> dict[str, float]:
