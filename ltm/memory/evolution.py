@@ -1,0 +1,177 @@
+"""Memories that evolve: SIMILAR_TO, SUPERSEDES and TRANSITIONED_TO, a pure function of the memories.
+
+`evolve(memories, links)` reads each memory's id, content, created_at and vector, and the code
+entities it links to; candidate pairs come from `ltm.memory.similarity` (nearest neighbours and
+shared linked code, never all pairs) and the rules of `ltm.memory.supersession` judge them:
+
+- SIMILAR_TO newer -> older (the same created_at: the larger id is "newer"): `weight` the cosine,
+  `contradicts` whether the newer one says otherwise, `reason` the rule;
+- SUPERSEDES newer -> older for a contradicting pair whose newer one is strictly later:
+  `reason`, `temporal_delta` (seconds); direct steps of a chain only;
+- TRANSITIONED_TO older -> newer along SUPERSEDES where both carry values: `subject`,
+  `from_value`, `to_value`, `turn` (1 for the subject's first change, 2 for the next, ...).
+
+The batch (`evolve_lake`) recomputes all three from the lake's `memories` partition (imported and
+online memories; documentation chunks follow their files, not each other) and replaces their
+tables there in one commit; the graph build copies them. An online add judges the new memories
+against their nearest neighbours with the same function (`ltm.memory.online`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+
+import numpy as np
+import polars as pl
+
+from ltm.lake import Lake
+from ltm.memory.records import MEMORY_PARTITION
+from ltm.memory.similarity import group_pairs, top_pairs, vector_pairs
+from ltm.memory.supersession import Facts, judge, read_facts, transitive_reduction, value_change
+from ltm.schema import lake_schema
+
+EVOLUTION_TABLES = ("SIMILAR_TO", "SUPERSEDES", "TRANSITIONED_TO")
+LINK_TABLES = ("RELATES_TO_FILE", "RELATES_TO_FUNCTION", "RELATES_TO_CLASS")
+_KEYS = {"src_label": "Memory", "dst_label": "Memory", "repo": MEMORY_PARTITION.removeprefix("repo=")}
+
+
+@dataclass
+class Evolution:
+    """The three edge tables, in their lake columns (src, dst, src_label, dst_label, repo, props)."""
+
+    similar: pl.DataFrame
+    supersedes: pl.DataFrame
+    transitions: pl.DataFrame
+    pairs_judged: int = 0
+
+    def tables(self) -> dict[str, pl.DataFrame]:
+        return {"SIMILAR_TO": self.similar, "SUPERSEDES": self.supersedes, "TRANSITIONED_TO": self.transitions}
+
+
+def _frame(rows: list[tuple], table: str) -> pl.DataFrame:
+    schema = lake_schema(table)
+    cols = [n for n in schema.names if n not in _KEYS]
+    df = pl.DataFrame(rows, schema=cols, orient="row") if rows else pl.DataFrame(schema={c: pl.String for c in cols})
+    df = df.with_columns(**{k: pl.lit(v) for k, v in _KEYS.items()}).select(schema.names)
+    return pl.from_arrow(df.to_arrow().cast(schema))  # type: ignore[return-value]
+
+
+def _vectors(memories: pl.DataFrame) -> np.ndarray:
+    """One row per memory; a memory without a vector (or of another dimension) is a zero row."""
+    vecs = memories["vector"].to_list()
+    dims = [len(v) for v in vecs if v is not None]
+    dim = max(set(dims), key=dims.count) if dims else 1
+    out = np.zeros((len(vecs), dim), dtype=np.float32)
+    for i, v in enumerate(vecs):
+        if v is not None and len(v) == dim:
+            out[i] = v
+    return out
+
+
+def _candidates(memories: pl.DataFrame, links: pl.DataFrame, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Candidate pairs (i < j), their cosines, and whether they share linked code."""
+    n = memories.height
+    ij, cos = vector_pairs(v)
+    shared = np.empty((0, 2), dtype=np.int64)
+    if links.height:
+        pos = pl.DataFrame({"src": memories["id"], "i": np.arange(n)})
+        grouped = links.select("src", "dst").unique().join(pos, on="src").group_by("dst").agg("i")
+        gij, gcos = group_pairs([np.asarray(g) for g in grouped["i"].to_list()], v)
+        shared = gij
+        ij, cos = np.concatenate([ij, gij]), np.concatenate([cos, gcos])
+        _, first = np.unique(ij[:, 0] * n + ij[:, 1], return_index=True)
+        ij, cos = ij[first], cos[first]
+    keep = top_pairs(n, ij, cos)
+    ij, cos = ij[keep], cos[keep]
+    is_shared = np.isin(ij[:, 0] * n + ij[:, 1], shared[:, 0] * n + shared[:, 1]) if shared.size else np.zeros(len(ij), bool)
+    return ij, cos, is_shared
+
+
+def evolve(memories: pl.DataFrame, links: pl.DataFrame | None = None) -> Evolution:
+    """The evolution edges of `memories` (columns id, content, created_at, vector) given their code
+    links (`links`: src memory id, dst entity id); see the module doc."""
+    links = links if links is not None else pl.DataFrame(schema={"src": pl.String, "dst": pl.String})
+    memories = memories.unique("id", keep="last", maintain_order=True)
+    if memories.height < 2:
+        return Evolution(_frame([], "SIMILAR_TO"), _frame([], "SUPERSEDES"), _frame([], "TRANSITIONED_TO"))
+    ids, texts = memories["id"].to_list(), memories["content"].to_list()
+    when: list[datetime | None] = memories["created_at"].to_list()
+    ij, cos, shared = _candidates(memories, links, _vectors(memories))
+
+    @lru_cache(maxsize=None)
+    def facts(i: int) -> Facts:
+        return read_facts(texts[i])
+
+    def newer_first(i: int, j: int) -> tuple[int, int]:
+        a, b = when[i], when[j]
+        if a is not None and b is not None and a != b:
+            return (i, j) if a > b else (j, i)
+        return (i, j) if ids[i] > ids[j] else (j, i)
+
+    similar, contra = [], {}
+    for (i, j), c, s in zip(ij.tolist(), cos.tolist(), shared.tolist()):
+        n, o = newer_first(i, j)
+        verdict = judge(facts(n), facts(o), c, s)
+        if not verdict.similar:
+            continue
+        similar.append((ids[n], ids[o], round(c, 4), verdict.contradicts, verdict.reason))
+        if verdict.contradicts and when[n] is not None and when[o] is not None and when[n] > when[o]:
+            contra[(n, o)] = verdict.reason
+    kept = transitive_reduction(set(contra))
+    supersedes = [(ids[n], ids[o], contra[(n, o)], int((when[n] - when[o]).total_seconds())) for n, o in sorted(kept)]
+    below: dict[int, list[int]] = {}
+    for n, o in kept:
+        below.setdefault(n, []).append(o)
+
+    @lru_cache(maxsize=None)
+    def depth(i: int) -> int:  # the longest chain of older versions under i (chains are acyclic: time)
+        return max((1 + depth(o) for o in below.get(i, ())), default=0)
+
+    transitions = []
+    for n, o in sorted(kept):
+        fn, fo = facts(n), facts(o)
+        if fn.values and fo.values:
+            was, now = value_change(fo, fn)
+            subject = " ".join(sorted(fn.subject & fo.subject)[:8])
+            transitions.append((ids[o], ids[n], subject, was, now, depth(o) + 1))
+    return Evolution(_frame(similar, "SIMILAR_TO"), _frame(supersedes, "SUPERSEDES"),
+                     _frame(transitions, "TRANSITIONED_TO"), pairs_judged=int(ij.shape[0]))
+
+
+def memory_links(lake: Lake) -> pl.DataFrame:
+    """(src, dst) of the code links of the `memories` partition."""
+    parts = [pl.from_arrow(lake.read(t, MEMORY_PARTITION, columns=["src", "dst"])) for t in LINK_TABLES]
+    return pl.concat(parts, how="vertical")  # type: ignore[arg-type]
+
+
+def memories_with_vectors(lake: Lake) -> pl.DataFrame:
+    """id, content, created_at and vector of every memory of the `memories` partition."""
+    mem = pl.from_arrow(lake.read("Memory", MEMORY_PARTITION, columns=["id", "content", "created_at", "vector_id"]))
+    emb = pl.from_arrow(lake.read("embeddings", MEMORY_PARTITION, columns=["vector_id", "vector"]))
+    emb = emb.unique("vector_id", keep="last")  # type: ignore[union-attr]
+    return mem.join(emb, on="vector_id", how="left").select("id", "content", "created_at", "vector")  # type: ignore[union-attr]
+
+
+@dataclass
+class EvolutionStats:
+    """What a batch run found."""
+
+    memories: int = 0
+    pairs_judged: int = 0
+    edges: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def evolve_lake(lake: Lake) -> EvolutionStats:
+    """Recompute the evolution edges of the `memories` partition and replace their tables (one commit)."""
+    started = time.perf_counter()
+    memories = memories_with_vectors(lake)
+    result = evolve(memories, memory_links(lake))
+    with lake.write(MEMORY_PARTITION) as w:
+        for table, df in result.tables().items():
+            w.write(table, df.sort("src", "dst").to_arrow().cast(lake_schema(table)))
+    return EvolutionStats(memories.height, result.pairs_judged,
+                          {t: df.height for t, df in result.tables().items()}, time.perf_counter() - started)
