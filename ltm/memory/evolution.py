@@ -175,3 +175,36 @@ def evolve_lake(lake: Lake) -> EvolutionStats:
             w.write(table, df.sort("src", "dst").to_arrow().cast(lake_schema(table)))
     return EvolutionStats(memories.height, result.pairs_judged,
                           {t: df.height for t, df in result.tables().items()}, time.perf_counter() - started)
+
+
+NEIGHBOURS = 10  # stored memories an online add is judged against, per new memory
+
+
+def evolve_added(lake: Lake, table, rows: list[dict], vectors: np.ndarray, links: pl.DataFrame) -> Evolution:
+    """The evolution edges of memories being added online (`rows`: Memory lake rows, `vectors`
+    theirs) against their `NEIGHBOURS` nearest stored memories of the `memories` partition in
+    the LanceDB `table` (None: no table yet), judged by `evolve`: only edges that touch a new
+    memory. The next batch recomputes them all."""
+    new_ids = [r["id"] for r in rows]
+    found: dict[str, tuple] = {}
+    if table is not None:
+        for v in vectors:
+            hits = (table.search(np.asarray(v, dtype=np.float32)).distance_type("cosine")
+                    .where("repo = 'memories'", prefilter=True)
+                    .select(["graph_entity_id", "content", "created_at", "vector"]).limit(NEIGHBOURS).to_list())
+            for h in hits:
+                if h["graph_entity_id"] and h["graph_entity_id"] not in new_ids:
+                    found[h["graph_entity_id"]] = (h["content"], h["created_at"], list(h["vector"]))
+    ids = new_ids + list(found)
+    frame = pl.DataFrame({
+        "id": ids,
+        "content": [r["content"] for r in rows] + [c for c, _, _ in found.values()],
+        "created_at": [r["created_at"] for r in rows] + [t for _, t, _ in found.values()],
+        "vector": [np.asarray(v, dtype=np.float32).tolist() for v in vectors] + [v for _, _, v in found.values()],
+    }, schema={"id": pl.String, "content": pl.String, "created_at": pl.Datetime("us", "UTC"),
+               "vector": pl.List(pl.Float32)})
+    old_links = memory_links(lake).filter(pl.col("src").is_in(list(found)))
+    new_links = links.select("src", "dst") if links.height else old_links.clear()
+    result = evolve(frame, pl.concat([new_links, old_links], how="vertical"))
+    touches = pl.col("src").is_in(new_ids) | pl.col("dst").is_in(new_ids)
+    return Evolution(*(df.filter(touches) for df in result.tables().values()), pairs_judged=result.pairs_judged)
