@@ -6,10 +6,12 @@ shared linked code, never all pairs) and the rules of `ltm.memory.supersession` 
 
 - SIMILAR_TO newer -> older (the same created_at: the larger id is "newer"): `weight` the cosine,
   `contradicts` whether the newer one says otherwise, `reason` the rule;
-- SUPERSEDES newer -> older for a contradicting pair whose newer one is strictly later:
-  `reason`, `temporal_delta` (seconds); direct steps of a chain only;
-- TRANSITIONED_TO older -> newer along SUPERSEDES where both carry values: `subject`,
-  `from_value`, `to_value`, `turn` (1 for the subject's first change, 2 for the next, ...).
+- SUPERSEDES newer -> older for every contradicting pair whose newer one is strictly later:
+  `reason`, `temporal_delta` (seconds) (every older version, so one wrong step cannot leave an
+  old value current);
+- TRANSITIONED_TO older -> newer along the direct steps of SUPERSEDES (C -> B -> A, not C -> A)
+  where both carry values: `subject`, `from_value`, `to_value`, `turn` (1 for the subject's
+  first change, 2 for the next, ...).
 
 The batch (`evolve_lake`) recomputes all three from the lake's `memories` partition (imported and
 online memories; documentation chunks follow their files, not each other) and replaces their
@@ -120,8 +122,8 @@ def evolve(memories: pl.DataFrame, links: pl.DataFrame | None = None) -> Evoluti
         similar.append((ids[n], ids[o], round(c, 4), verdict.contradicts, verdict.reason))
         if verdict.contradicts and when[n] is not None and when[o] is not None and when[n] > when[o]:
             contra[(n, o)] = verdict.reason
+    supersedes = [(ids[n], ids[o], contra[(n, o)], int((when[n] - when[o]).total_seconds())) for n, o in sorted(contra)]
     kept = transitive_reduction(set(contra))
-    supersedes = [(ids[n], ids[o], contra[(n, o)], int((when[n] - when[o]).total_seconds())) for n, o in sorted(kept)]
     below: dict[int, list[int]] = {}
     for n, o in kept:
         below.setdefault(n, []).append(o)

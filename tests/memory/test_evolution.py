@@ -40,9 +40,10 @@ def test_update_supersedes_and_records_the_transition():
         ("v2", "The HTTP client timeout is now 60 seconds", 10),
         ("v3", "The HTTP client timeout is now 90 seconds", 20),
     ]))
-    assert _pairs(ev.supersedes) == {("v2", "v1"), ("v3", "v2")}  # direct steps only, not v3 -> v1
+    assert _pairs(ev.supersedes) == {("v2", "v1"), ("v3", "v2"), ("v3", "v1")}  # every older version
     row = ev.supersedes.filter(pl.col("src") == "v2").row(0, named=True)
     assert row["temporal_delta"] == 10 * 86400 and "30 -> 60" in row["reason"]
+    # the chain: direct steps only, not v1 -> v3
     assert _pairs(ev.transitions, "from_value", "to_value", "turn") == {("v1", "v2", "30", "60", 1), ("v2", "v3", "60", "90", 2)}
 
 

@@ -73,6 +73,6 @@ def test_an_online_add_supersedes_at_once(evolved):
     with HybridLTM(home.root) as ltm:
         ltm.query("warm the reader up")
         out = ltm.add(newest, {"id": "w3", "category": "guideline"})
-        assert out["supersedes"] == ["mem:jsonl:w2"]
+        assert out["supersedes"] == ["mem:jsonl:w1", "mem:jsonl:w2"]  # every older version it contradicts
         hits = _ids(ltm.query("staging deploy window", strategy="parallel"))
         assert hits[0] == "mem:online:w3" and "mem:jsonl:w2" not in hits and "mem:jsonl:w1" not in hits
