@@ -32,7 +32,9 @@ import polars as pl
 from ltm.lake import Lake
 from ltm.memory.records import MEMORY_PARTITION
 from ltm.memory.similarity import group_pairs, top_pairs, vector_pairs
-from ltm.memory.supersession import Facts, judge, read_facts, transitive_reduction, value_change
+from ltm.memory.supersession import (
+    SIMILAR_LINKED_MIN, SIMILAR_MIN, Facts, judge, read_facts, transitive_reduction, value_change,
+)
 from ltm.schema import lake_schema
 
 EVOLUTION_TABLES = ("SIMILAR_TO", "SUPERSEDES", "TRANSITIONED_TO")
@@ -63,13 +65,14 @@ def _frame(rows: list[tuple], table: str) -> pl.DataFrame:
 
 def _vectors(memories: pl.DataFrame) -> np.ndarray:
     """One row per memory; a memory without a vector (or of another dimension) is a zero row."""
-    vecs = memories["vector"].to_list()
-    dims = [len(v) for v in vecs if v is not None]
-    dim = max(set(dims), key=dims.count) if dims else 1
-    out = np.zeros((len(vecs), dim), dtype=np.float32)
-    for i, v in enumerate(vecs):
-        if v is not None and len(v) == dim:
-            out[i] = v
+    col = memories["vector"]
+    lens = col.list.len().fill_null(0).to_numpy()
+    found = lens[lens > 0]
+    dim = int(np.bincount(found).argmax()) if found.size else 1
+    out = np.zeros((memories.height, dim), dtype=np.float32)
+    ok = lens == dim
+    if ok.any():
+        out[ok] = col.filter(pl.Series(ok)).explode().cast(pl.Float32).to_numpy().reshape(-1, dim)
     return out
 
 
@@ -92,16 +95,26 @@ def _candidates(memories: pl.DataFrame, links: pl.DataFrame, v: np.ndarray) -> t
     return ij, cos, is_shared
 
 
-def evolve(memories: pl.DataFrame, links: pl.DataFrame | None = None) -> Evolution:
+def evolve(memories: pl.DataFrame, links: pl.DataFrame | None = None, vectors: np.ndarray | None = None) -> Evolution:
     """The evolution edges of `memories` (columns id, content, created_at, vector) given their code
-    links (`links`: src memory id, dst entity id); see the module doc."""
+    links (`links`: src memory id, dst entity id); see the module doc. `vectors`, one row per
+    memory, stand in for the `vector` column (ids must then be unique)."""
     links = links if links is not None else pl.DataFrame(schema={"src": pl.String, "dst": pl.String})
-    memories = memories.unique("id", keep="last", maintain_order=True)
+    if vectors is None:
+        memories = memories.unique("id", keep="last", maintain_order=True)
+        vectors = _vectors(memories)
     if memories.height < 2:
         return Evolution(_frame([], "SIMILAR_TO"), _frame([], "SUPERSEDES"), _frame([], "TRANSITIONED_TO"))
+    return judge_pairs(memories, *_candidates(memories, links, vectors))
+
+
+def judge_pairs(memories: pl.DataFrame, ij: np.ndarray, cos: np.ndarray, shared: np.ndarray) -> Evolution:
+    """The edges of candidate pairs (row indices i < j of `memories`, their cosines, whether they
+    share linked code), judged by `ltm.memory.supersession`."""
     ids, texts = memories["id"].to_list(), memories["content"].to_list()
     when: list[datetime | None] = memories["created_at"].to_list()
-    ij, cos, shared = _candidates(memories, links, _vectors(memories))
+    close = cos >= np.where(shared, SIMILAR_LINKED_MIN, SIMILAR_MIN)  # the rules' first test, for all pairs at once
+    ij, cos, shared = ij[close], cos[close], shared[close]
 
     @lru_cache(maxsize=None)
     def facts(i: int) -> Facts:
