@@ -125,8 +125,17 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=200, help="memories linked the naive way")
     ap.add_argument("--similarity", action="store_true", help="also time the evolution pass (SIMILAR_TO, SUPERSEDES)")
     ap.add_argument("--skip-naive", action="store_true", help="leave out the naive CONTAINS sample")
+    ap.add_argument("--similarity-only", action="store_true",
+                    help="time only the evolution pass, over memories with no code links (less memory)")
     args = ap.parse_args()
     rnd = random.Random(7)
+    if args.similarity_only:
+        files, ents = synthetic_code(1000, rnd)
+        memories = synthetic_memories(args.memories, ents["name"].to_list(), files["path"].to_list(), rnd)
+        no_links = pl.DataFrame(schema={"src": pl.String, "dst": pl.String})
+        print(json.dumps({**similarity_pass(memories, no_links), "load_avg_before": os.getloadavg(),
+                          "cpus": os.cpu_count()}, indent=2))
+        return
     files, ents = synthetic_code(args.functions, rnd)
     memories = synthetic_memories(args.memories, ents["name"].to_list(), files["path"].to_list(), rnd)
     load_before = os.getloadavg()
