@@ -1,7 +1,7 @@
 """Memories that evolve (#19): SIMILAR_TO and SUPERSEDES against a hand-labelled set, and whether a
 question about a fact that changed gets its newest version first through `HybridLTM.query`.
 
-    .venv/bin/python bench/memory_evolution.py [--embedder local|hash] [--split report|tune|holdout|all] [--json]
+    .venv/bin/python bench/memory_evolution.py [--embedder local|hash] [--split report|tune|holdout|holdout2|all] [--json]
 
 The set, `bench/eval/memory_evolution.jsonl`: sequences of memories written for it (duplicates,
 paraphrases, updates, contradictions, unrelated look-alikes), each memory labelled with the fact it
@@ -9,8 +9,9 @@ states and the value it gives; the expected pairs follow from the labels: SIMILA
 one fact (newer -> older), SUPERSEDES a later memory of the fact with another value (every older
 version), TRANSITIONED_TO the direct steps of SUPERSEDES, reversed. The first 64 sequences alternate
 between the `tune` half (the rules' thresholds were set on it) and the `report` half; after the
-report half's first figures (BENCHMARKS.md) the rules were revised on both, so the last 20
-sequences, written afterwards, are the `holdout` half that no rule has seen.
+report half's first figures (BENCHMARKS.md) the rules were revised on both, and 20 sequences
+written afterwards were the `holdout` half; after its figures the rules were revised once more (on
+all three), and the last 16 sequences, written afterwards, are the `holdout2` half no rule has seen.
 
 All sequences go into one home, as one agent's memories: `ltm memory import`, then `ltm ingest` of a
 one-file repository through the real pipeline (the `memory_links` asset computes the edges), and
@@ -118,12 +119,12 @@ def newest_first(seqs: list[dict], home: Path, halves: list[str]) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--embedder", default="local", choices=["local", "hash"])
-    ap.add_argument("--split", default="report", choices=["report", "tune", "holdout", "all"])
+    ap.add_argument("--split", default="report", choices=["report", "tune", "holdout", "holdout2", "all"])
     ap.add_argument("--set", type=Path, default=SET)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     seqs = load(args.set)
-    halves = ["tune", "report", "holdout"] if args.split == "all" else [args.split]
+    halves = ["tune", "report", "holdout", "holdout2"] if args.split == "all" else [args.split]
     half_of = {m["id"]: s["half"] for s in seqs for m in s["memories"]}
     with tempfile.TemporaryDirectory(prefix="ltm-evolve-") as work:
         home, seconds = build_home(seqs, Path(work), args.embedder)

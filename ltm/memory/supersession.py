@@ -48,7 +48,7 @@ _QUOTED = re.compile(r"`([^`]{1,80})`|\"([^\"]{1,80})\"|'([^'\s][^']{0,78}[^'\s]
 _NAME = re.compile(r"(?<=[a-z0-9,;:)] )[A-Z](?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[a-z0-9]+_[a-z0-9_]+\b")
 _STATE = re.compile(r"\b(?:optional|required|mandatory|enabled|disabled|allowed|forbidden|public|private|on|off|"
                     r"true|false|daily|weekly|monthly|hourly|nightly|yearly)\b", re.I)
-_NEGATION = re.compile(r"\b(?:not|never|no longer|n't|cannot|without|none|nobody|nothing|avoid|stop(?:ped)? using)\b", re.I)
+_NEGATION = re.compile(r"\b(?:not|never|no longer|n't|cannot|none|nobody|nothing|avoid|stop(?:ped)? using)\b", re.I)
 _MARKER = re.compile(
     r"\b(?:now|no longer|any ?more|instead of|changed|switched|replaced|moved|migrated|renamed|upgraded|"
     r"downgraded|bumped|raised|lowered|increased|decreased|reduced|deprecated|retired|dropped|from \S+ to|"
@@ -144,7 +144,8 @@ def swapped_subject(a: Facts, b: Facts) -> bool:
             continue  # "runs *3* replicas" / "scaled to *6* replicas": the words around a changed number
         if k + 1 == len(ops) or ops[k + 1][0] != "equal":
             continue  # a swap qualifies what follows: "the *events* table" / "the *orders* table"
-        if len(mine) == len(theirs) or (ratio >= SWAP_LOOSE and max(len(mine), len(theirs)) <= SWAP_WORDS):
+        head = i1 == 0 and j1 == 0  # "the *log* index" / "the *product search* index": the sentence's subject
+        if len(mine) == len(theirs) or head or (ratio >= SWAP_LOOSE and max(len(mine), len(theirs)) <= SWAP_WORDS):
             return True
     return False
 
@@ -157,6 +158,13 @@ def same_subject(a: Facts, b: Facts) -> bool:
     return common / min(len(a.subject), len(b.subject)) >= SUBJECT_MIN and not swapped_subject(a, b)
 
 
+def _kind(value: str) -> str:
+    """number, state or name: only values of one kind replace each other."""
+    if value[:1].isdigit():
+        return "number"
+    return "state" if _STATE.fullmatch(value) else "name"
+
+
 def judge(newer: Facts, older: Facts, cosine: float, shared_link: bool) -> Verdict:
     """SIMILAR_TO and contradiction of one candidate pair, with the rule that decided."""
     floor = SIMILAR_LINKED_MIN if shared_link else SIMILAR_MIN
@@ -164,6 +172,8 @@ def judge(newer: Facts, older: Facts, cosine: float, shared_link: bool) -> Verdi
         return Verdict(False, False, "")
     basis = "shared code" if shared_link else "same subject"
     gained, lost = newer.values - older.values, older.values - newer.values
+    if lost and gained and not {_kind(v) for v in lost} & {_kind(v) for v in gained}:
+        gained = frozenset()  # "5 shards" does not replace "Elasticsearch": values of another kind
     if gained and older.values and (lost or newer.marker):
         return Verdict(True, True, f"value changed: {', '.join(sorted(lost)) or '-'} -> {', '.join(sorted(gained))}")
     if newer.negated != older.negated:

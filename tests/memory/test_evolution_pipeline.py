@@ -4,8 +4,10 @@ hides the superseded memory unless asked, and an online add supersedes at once."
 import json
 
 import pytest
+from click.testing import CliRunner
 from dagster import DagsterInstance
 
+from cli import main
 from ltm.graph.read import open_view
 from ltm.home import Home
 from ltm.memory.store import import_memories
@@ -76,3 +78,12 @@ def test_an_online_add_supersedes_at_once(evolved):
         assert out["supersedes"] == ["mem:jsonl:w1", "mem:jsonl:w2"]  # every older version it contradicts
         hits = _ids(ltm.query("staging deploy window", strategy="parallel"))
         assert hits[0] == "mem:online:w3" and "mem:jsonl:w2" not in hits and "mem:jsonl:w1" not in hits
+
+
+def test_cli_query_shows_a_superseded_memory_only_when_asked(evolved):
+    home, _ = evolved
+    run = lambda *a: CliRunner().invoke(main, ["query", "staging deploy window", "--home", str(home.root), *a])  # noqa: E731
+    plain, asked = run(), run("--include-superseded")
+    assert plain.exit_code == 0 and asked.exit_code == 0, plain.output + asked.output
+    assert "Tuesday 14:00" not in plain.output and "Thursday 16:00" in plain.output
+    assert "Tuesday 14:00" in asked.output and "superseded by mem:jsonl:w2" in asked.output
