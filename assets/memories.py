@@ -68,8 +68,8 @@ def imported_memories(
     kinds={"polars", "parquet"},
     owners=OWNERS,
     metadata=lake_table("RELATES_TO_FUNCTION"),  # RELATES_TO_FILE and _CLASS have the same columns
-    code_version=code_version("ltm.memory.backfill", "ltm.memory.linking", "ltm.memory.evolution",
-                              "ltm.memory.similarity", "ltm.memory.supersession"),
+    code_version=code_version("ltm.memory.backfill", "ltm.memory.linking", "ltm.memory.conversations",
+                              "ltm.memory.evolution", "ltm.memory.similarity", "ltm.memory.supersession"),
     description="Backfill: every memory of the home relinked to the code of every repository "
     "(RELATES_TO_FILE / FUNCTION / CLASS); metadata shows links added and removed since the last run. "
     "Then the memories' SIMILAR_TO, SUPERSEDES and TRANSITIONED_TO edges, recomputed from all of them.",
@@ -89,6 +89,7 @@ def memory_links(context: AssetExecutionContext, home: HomeResource) -> Material
             "failure_sample": MetadataValue.json(stats.failure_sample),
             "added_sample": MetadataValue.json(stats.added_sample),
             "removed_sample": MetadataValue.json(stats.removed_sample),
+            "conversations": MetadataValue.json(stats.conversations),
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
             "evolution": MetadataValue.json(evolved.edges),
             "evolution_seconds": MetadataValue.float(round(evolved.seconds, 3)),

@@ -166,10 +166,15 @@ NODE_TABLES: dict[str, NodeTable] = {
                     pa.field("line_start", pa.int32()), pa.field("line_end", pa.int32()),
                     # explicit edges of the source entry, JSON: [{"type", "target", "properties"}]
                     pa.field("graph_links", pa.string()),
+                    # a conversation turn (TraceMem source), JSON: {conversation, role, index, tools}
+                    pa.field("conversation", pa.string()),
                 ]
             ),
             Category.MEMORY,
         ),
+        # A file as a conversation's tool call read or wrote it (ltm.memory.conversations): `blob_id`
+        # is git's blob id of the content the export carried, null when it carried the path alone.
+        NodeTable("FileVersion", _node(("path", pa.string()), ("blob_id", pa.string()), embedded=False)),
     ]
 }
 
@@ -217,6 +222,16 @@ REL_TABLES: dict[str, RelTable] = {
         RelTable("RELATES_TO_FILE", (("Memory", "File"),), _RELEVANCE),
         RelTable("RELATES_TO_FUNCTION", (("Memory", "Function"),), _RELEVANCE),
         RelTable("RELATES_TO_CLASS", (("Memory", "Class"),), _RELEVANCE),
+        # Conversations as a graph (TraceMem's design; ltm.memory.conversations): turn -> next turn,
+        # agent turn -> the file version a tool call read or edited, version -> File at HEAD and ->
+        # the commits whose blob it equals.
+        RelTable("MESSAGE", (("Memory", "Memory"),), pa.schema([("conversation_id", pa.string()), ("turn", pa.int64())])),
+        RelTable(
+            "TOOL_USE", (("Memory", "FileVersion"),),
+            pa.schema([("tool", pa.string()), ("action", pa.string()), ("tool_use_id", pa.string())]),
+        ),
+        RelTable("VERSION_OF", (("FileVersion", "File"),)),
+        RelTable("AT_COMMIT", (("FileVersion", "Commit"),), pa.schema([("path", pa.string())])),
         # Memory evolution (ltm/memory/evolution.py), recomputed from the memories on every run:
         # SIMILAR_TO newer -> older (weight: cosine of the vectors; contradicts: the newer says otherwise),
         # SUPERSEDES newer -> older (temporal_delta: seconds between them), TRANSITIONED_TO older ->
@@ -257,6 +272,12 @@ SIDE_TABLES: dict[str, SideTable] = {
             "FunctionDefects",
             "Function",
             pa.schema([("fix_count", pa.int64()), ("churn", pa.int64()), ("bugs_introduced", pa.int64())]),
+        ),
+        # A conversation turn's place, written with the conversation graph (ltm.memory.conversations):
+        # role `user` or `agent`, the conversation's id and the turn's index in it (null for other memories).
+        SideTable(
+            "MemoryTurn", "Memory",
+            pa.schema([("conversation_id", pa.string()), ("role", pa.string()), ("turn", pa.int64())]),
         ),
     ]
 }

@@ -150,4 +150,5 @@ def memory_row(
         "last_accessed": parse_time(md.get("last_accessed"), "last_accessed"),
         "line_start": _int(md.get("line_start"), "line_start"), "line_end": _int(md.get("line_end"), "line_end"),
         "graph_links": _graph_links(md.get("graph_links")),
+        "conversation": json.dumps(md["conversation"], sort_keys=True) if md.get("conversation") else None,
     }
