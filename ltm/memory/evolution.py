@@ -14,7 +14,8 @@ shared linked code, never all pairs) and the rules of `ltm.memory.supersession` 
   first change, 2 for the next, ...).
 
 The batch (`evolve_lake`) recomputes all three from the lake's `memories` partition (imported and
-online memories; documentation chunks follow their files, not each other) and replaces their
+online memories; documentation chunks follow their files, and conversation turns their
+conversation, not each other) and replaces their
 tables there in one commit; the graph build copies them. An online add judges the new memories
 against their nearest neighbours with the same function (`ltm.memory.online`).
 """
@@ -163,8 +164,10 @@ def memory_links(lake: Lake) -> pl.DataFrame:
 
 
 def memories_with_vectors(lake: Lake) -> pl.DataFrame:
-    """id, content, created_at and vector of every memory of the `memories` partition."""
-    mem = pl.from_arrow(lake.read("Memory", MEMORY_PARTITION, columns=["id", "content", "created_at", "vector_id"]))
+    """id, content, created_at and vector of every memory of the `memories` partition but the turns
+    of a conversation (the conversation graph orders those: a later turn does not supersede one)."""
+    mem = pl.from_arrow(lake.read("Memory", MEMORY_PARTITION, columns=["id", "content", "created_at", "vector_id", "conversation"]))
+    mem = mem.filter(pl.col("conversation").is_null()).drop("conversation")  # type: ignore[union-attr]
     emb = pl.from_arrow(lake.read("embeddings", MEMORY_PARTITION, columns=["vector_id", "vector"]))
     emb = emb.unique("vector_id", keep="last")  # type: ignore[union-attr]
     return mem.join(emb, on="vector_id", how="left").select("id", "content", "created_at", "vector")  # type: ignore[union-attr]
