@@ -13,11 +13,12 @@ from typing import Any
 from ltm.embed.base import Embedder
 from ltm.embed.registry import embedder_for_model
 from ltm.errors import NotIngestedError
-from ltm.graph.read import CurrentGraph
+from ltm.graph.read import CurrentGraph, lake_root
 from ltm.home import Home
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.ranking import RankingConfig
 from ltm.retrieval.retrieve import Sources, retrieve
+from ltm.retrieval.superseded import Superseded
 from ltm.retrieval.vector_side import VectorSide
 from ltm.vectors import VectorStore
 
@@ -32,6 +33,7 @@ class HybridLTM:
         self._embedder_for: tuple[str, int] | None = None
         self._graph: CurrentGraph | None = None
         self._sources_cache: Sources | None = None
+        self._superseded = Superseded(lake_root(self.home.graph))
 
     def _query_embedder(self) -> Embedder:
         meta = self.vectors.model()
@@ -48,6 +50,7 @@ class HybridLTM:
             self._sources_cache = Sources(
                 vectors=None, embed=lambda t: self._query_embedder().embed([t])[0],
                 graph=self._graph.view, config=RankingConfig.load(self.home.settings().ranking),
+                superseded=self._superseded.refresh,
             )
         src = self._sources_cache
         if src.vectors is None and self.vectors.exists():
@@ -56,7 +59,7 @@ class HybridLTM:
 
     def query(
         self, text: str, strategy: str = "parallel", top_k: int = 10, expand_graph: bool = True,
-        depth: int = 1, filters: Filters | dict | None = None,
+        depth: int = 1, filters: Filters | dict | None = None, include_superseded: bool = False,
     ) -> list[dict[str, Any]]:
         """Up to `top_k` hits for `text`, best first, by one of the five strategies.
 
@@ -64,8 +67,30 @@ class HybridLTM:
         line_end, created_at, content, score, scores (fused, centrality, defects), why (the reasons
         it matched) and, when `expand_graph`, neighbours to `depth` 1 or 2. `filters`: repo,
         category, path_prefix, since, until. An empty store answers []. See `ltm.retrieval`.
+        A memory a newer one supersedes (`ltm.memory.evolution`) is left out, its newest version
+        standing in, unless `include_superseded`; shown, it carries `superseded_by`.
         """
-        return retrieve(self._sources(), text, strategy, top_k, expand_graph, depth, filters)
+        return retrieve(self._sources(), text, strategy, top_k, expand_graph, depth, filters, include_superseded)
+
+    def memories(self, ids: Iterable[str]) -> list[dict[str, Any]]:
+        """The memories with these ids (superseded ones too), in order, unknown ids left out: id,
+        content, memory_type, category, created_at and `superseded_by` (None when current)."""
+        ids = list(dict.fromkeys(ids))
+        view = self._sources().graph()
+        sup = self._superseded.refresh()
+        found: dict[str, dict[str, Any]] = {}
+        if view is not None:
+            ov = view.overlay
+            for i in ids:
+                if ov is not None and i in ov:
+                    found[i] = dict(ov.memories[i])
+            rows = view.run("MATCH (m:Memory) WHERE m.id IN $ids RETURN m.id, m.content, m.memory_type, m.category, "
+                            "m.created_at", {"ids": [i for i in ids if i not in found]})
+            for i, content, mtype, cat, created in rows:
+                found[i] = {"id": i, "content": content, "memory_type": mtype, "category": cat, "created_at": created}
+        return [{"graph_entity_id": i, "content": found[i].get("content"), "memory_type": found[i].get("memory_type"),
+                 "category": found[i].get("category"), "created_at": found[i].get("created_at"),
+                 "superseded_by": sup.by.get(i)} for i in ids if i in found]
 
     def close(self) -> None:
         """Release the graph connection (also done when the object is collected)."""

@@ -232,6 +232,17 @@ REL_TABLES: dict[str, RelTable] = {
         ),
         RelTable("VERSION_OF", (("FileVersion", "File"),)),
         RelTable("AT_COMMIT", (("FileVersion", "Commit"),), pa.schema([("path", pa.string())])),
+        # Memory evolution (ltm/memory/evolution.py), recomputed from the memories on every run:
+        # SIMILAR_TO newer -> older (weight: cosine of the vectors; contradicts: the newer says otherwise),
+        # SUPERSEDES newer -> older (temporal_delta: seconds between them), TRANSITIONED_TO older ->
+        # newer for a value that changed (turn: 1 for the first change of the subject, then 2, ...).
+        RelTable("SIMILAR_TO", (("Memory", "Memory"),),
+                 pa.schema([("weight", pa.float64()), ("contradicts", pa.bool_()), ("reason", pa.string())])),
+        RelTable("SUPERSEDES", (("Memory", "Memory"),),
+                 pa.schema([("reason", pa.string()), ("temporal_delta", pa.int64())])),
+        RelTable("TRANSITIONED_TO", (("Memory", "Memory"),),
+                 pa.schema([("subject", pa.string()), ("from_value", pa.string()), ("to_value", pa.string()),
+                            ("turn", pa.int64())])),
     ]
 }
 

@@ -38,6 +38,7 @@ from ltm.errors import DimensionMismatchError
 from ltm.graph.build import current_build
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.memory.evolution import EVOLUTION_TABLES, Evolution, evolve_added
 from ltm.memory.journal import begin, end, recover
 from ltm.memory.linking import RELS, link_memories, memory_frame
 from ltm.memory.records import (
@@ -107,6 +108,19 @@ def _link_rows(links: pl.DataFrame, now: datetime) -> dict[str, pl.DataFrame]:
     return out
 
 
+def _evolution(lake: Lake, store: VectorStore, rows: list[dict[str, Any]], vectors: np.ndarray,
+               links: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """SIMILAR_TO / SUPERSEDES / TRANSITIONED_TO of the new memories against their nearest stored
+    ones (`ltm.memory.evolution`), by table; never raises (the next batch recomputes them)."""
+    try:
+        table = store.table() if store.exists() else None
+        ev: Evolution = evolve_added(lake, table, rows, vectors, links)
+        return {t: df for t, df in ev.tables().items() if df.height}
+    except Exception as e:  # the memory is stored all the same; the next ingest judges it
+        log.warning("judging memories %s against their neighbours failed: %s", ", ".join(r["id"] for r in rows[:3]), e)
+        return {}
+
+
 def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[str, pl.DataFrame], append: bool) -> None:
     """One commit of the memories partition, the Memory table last (the lake's commit point)."""
     memories = pa.Table.from_pylist(rows, schema=lake_schema("Memory"))
@@ -119,6 +133,10 @@ def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[s
             w.append("Memory", memories.to_pylist(), redacted=True)
             return
         mem_ids = [r["id"] for r in rows]
+        for table in EVOLUTION_TABLES:  # a rewritten memory is judged anew
+            if table in links:
+                old = pl.from_arrow(lake.read(table, MEMORY_PARTITION)).filter(~pl.col("src").is_in(mem_ids))
+                w.write(table, pl.concat([old, links[table].cast(old.schema)], how="vertical").to_arrow().cast(lake_schema(table)))
         w.write("embeddings", merge_table(lake, "embeddings", emb, ["vector_id"]))
         for rel in RELS.values():
             old = pl.from_arrow(lake.read(rel, MEMORY_PARTITION)).filter(~pl.col("src").is_in(mem_ids))
@@ -170,13 +188,14 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
         recover(home, lake, store)
         vectors = _embed(embedder, [r["text"] for r in unique])
         links, errors = _links(lake, unique)
+        evolution = _evolution(lake, store, unique, vectors, links)
         # New ids append; an id stored before, or a partition of many small parts, is merged (compacted).
         new_ids = not (_stored_ids(lake) & {r["id"] for r in unique})
         append = new_ids and len(lake.files("Memory", MEMORY_PARTITION)) < MAX_PARTS
         emb = embeddings_table([r["vector_id"] for r in unique], [ids.text_hash(r["text"]) for r in unique],
                                embedder.model_id, embedder.dim, vectors.astype(np.float32).reshape(-1))
         begin(home, unique)
-        _commit(lake, unique, emb, _link_rows(links, now), append)
+        _commit(lake, unique, emb, {**_link_rows(links, now), **evolution}, append)
         new_rows = entry_rows("Memory", pa.Table.from_pylist(unique, schema=lake_schema("Memory")), emb)
         with home.lock("vectors", timeout=600):
             store.upsert_rows(new_rows, new=new_ids)  # a merge on a large table costs ~0.5 s
@@ -184,9 +203,11 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
     counts = links.group_by("src").len() if links.height else None
     per_id = dict(counts.iter_rows()) if counts is not None else {}
     built = current_build(home.graph) is not None
+    sup = evolution.get("SUPERSEDES", pl.DataFrame(schema={"src": pl.String, "dst": pl.String}))
     return [
         {"vector_id": r["vector_id"], "graph_entity_id": r["id"], "links": per_id.get(r["id"], 0),
-         "link_errors": errors.get(r["id"], []), "in_graph": built}
+         "link_errors": errors.get(r["id"], []), "in_graph": built,
+         "supersedes": sup.filter(pl.col("src") == r["id"])["dst"].sort().to_list()}
         for r in rows
     ]
 

@@ -22,6 +22,7 @@ from ltm.retrieval.intent import Intent, parse
 from ltm.retrieval.priors import factor as prior
 from ltm.retrieval.ranking import RankingConfig, blend
 from ltm.retrieval.strategies import STRATEGIES, TABLE, Strategy
+from ltm.retrieval.superseded import Superseded
 from ltm.retrieval.vector_side import VectorCandidates, VectorSide
 
 # a relation question's subject, by what it must name (said when no candidate name exists in the graph)
@@ -45,13 +46,17 @@ class Sources:
     embed: Callable[[str], np.ndarray]
     graph: Callable[[], GraphView | None]
     config: RankingConfig
+    superseded: Callable[[], Superseded | None] | None = None  # memories a newer one supersedes
 
 
 def retrieve(
     src: Sources, text: str, strategy: str = "parallel", top_k: int = 10, expand_graph: bool = True,
-    depth: int = 1, filters: Filters | dict | None = None,
+    depth: int = 1, filters: Filters | dict | None = None, include_superseded: bool = False,
 ) -> list[dict[str, Any]]:
-    """Run one strategy; returns up to `top_k` hits, best first (see `strategies.py`)."""
+    """Run one strategy; returns up to `top_k` hits, best first (see `strategies.py`).
+
+    A memory a newer one supersedes is left out, the newest of its chain taking its place, unless
+    `include_superseded` (then it is shown after the newest, with `superseded_by`)."""
     if strategy not in STRATEGIES:
         raise QueryError(f"unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}")
     if not 1 <= int(top_k) <= 1000:
@@ -101,6 +106,9 @@ def retrieve(
             answers, because = history_answers(g, intent, list(seeds), edges)
             _lead(fused, why, answers, f"graph: {because}")
 
+    sup = src.superseded() if src.superseded is not None else None
+    if sup is not None and sup.by:
+        _current_versions(sup, fused, why, include_superseded)
     pool = ranked(fused)[: max(4 * top_k, 40) if flt.active else max(2 * top_k, 20)]
     sig = g.signals(pool) if g is not None else {}
     scored = blend({k: fused[k] for k in pool}, sig, src.config)
@@ -115,12 +123,30 @@ def retrieve(
                        frozenset(gc.answers) if gc is not None else frozenset())
     if g is not None and hits:
         attach_details(g, hits, edges if expand_graph else None, depth)
+    if sup is not None and sup.by:
+        for h in hits:
+            if h["graph_entity_id"] in sup:
+                h["superseded_by"] = sup.by[h["graph_entity_id"]]
     if gc is not None and intent.kind in RELATION_KINDS and gc.subject is None and intent.candidates and not described:
         notice = (f"no {RELATION_KINDS[intent.kind]} named {intent.candidates[0]!r} in this home: "
                   "these hits are a plain search for the question's words")
         for h in hits:
             h["notice"] = notice
     return hits
+
+
+def _current_versions(sup: Superseded, fused: dict[str, float], why: dict[str, list[str]], keep_old: bool) -> None:
+    """The newest memory of each chain takes the best score of the versions it supersedes (just
+    ahead of them); the older versions leave unless `keep_old`."""
+    for k in [k for k in fused if k in sup]:
+        new = sup.newest(k)
+        if new == k:
+            continue
+        if fused[k] * 1.001 > fused.get(new, 0.0):
+            fused[new] = fused[k] * 1.001
+            why.setdefault(new, []).append(f"current version of {k}")
+        if not keep_old:
+            del fused[k]
 
 
 def _history_of_described(g: GraphView, intent: Intent, flt: Filters, fused: dict[str, float],
