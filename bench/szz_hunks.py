@@ -46,16 +46,21 @@ def _starts(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int], list[i
 class Change:
     """One file change: old path, kind, and its ranges indexed for line mapping."""
 
-    __slots__ = ("old_path", "kind", "added", "deleted")
+    __slots__ = ("old_path", "kind", "added", "deleted", "old_blob", "new_blob")
 
-    def __init__(self, old_path, kind, added, deleted):
-        self.old_path, self.kind = old_path, kind
+    def __init__(self, old_path, kind, added, deleted, old_blob=None, new_blob=None):
+        self.old_path, self.kind, self.old_blob, self.new_blob = old_path, kind, old_blob, new_blob
         self.added, self.deleted = _starts(added), _starts(deleted)
 
     def added_line(self, n: int) -> bool:
         starts, ends, _ = self.added
         i = bisect.bisect_right(starts, n) - 1
         return i >= 0 and n <= ends[i]
+
+    def added_range(self, n: int) -> tuple[int, int]:
+        starts, ends, _ = self.added
+        i = bisect.bisect_right(starts, n) - 1
+        return starts[i], ends[i]
 
     def old_line(self, n: int) -> int:
         """The old line number of new line `n` (not added): the k-th kept line of both sides."""
@@ -79,17 +84,55 @@ class Tracer:
     def __init__(self, repo: GitRepo, lake: Lake):
         self.repo = repo
         fc = lake.read("file_changes", KEY, columns=["sha", "path", "old_path", "change_kind", "added_ranges",
-                                                     "deleted_ranges"]).to_pylist()
+                                                     "deleted_ranges", "old_blob", "new_blob"]).to_pylist()
         self.changes: dict[tuple[str, str], Change] = {}
         for r in fc:
             self.changes[(r["sha"], r["path"])] = Change(
                 r["old_path"], r["change_kind"], [(x["start"], x["count"]) for x in r["added_ranges"] or []],
-                [(x["start"], x["count"]) for x in r["deleted_ranges"] or []])
+                [(x["start"], x["count"]) for x in r["deleted_ranges"] or []], r["old_blob"], r["new_blob"])
         self.parents: dict[str, list[str]] = {}
         for line in repo.run("rev-list", "--parents", "HEAD").splitlines():
             sha, *ps = line.split()
             self.parents[sha] = ps
         self._merge_diffs: dict[tuple[str, str], Change | None] = {}
+        self.ws = False  # look through whitespace-only changes (as blame -w)
+        self.moves = False  # and lines moved within the file (as blame -M)
+        self._blobs = None
+        self._lines: dict[str, list[bytes]] = {}
+
+    def _text(self, blob: str | None) -> list[bytes]:
+        if blob is None:
+            return []
+        if blob not in self._lines:
+            if len(self._lines) > 256:
+                self._lines.clear()
+            if self._blobs is None:
+                self._blobs = self.repo.blobs().__enter__()
+            self._lines[blob] = [b"".join(x.split()) for x in (self._blobs.read(blob) or b"").split(b"\n")]
+        return self._lines[blob]
+
+    def _through_ws(self, ch: Change, n: int) -> int | None:
+        """The old line that new line `n` (in an added range) is, ignoring whitespace, or None."""
+        if not self.ws or not ch.old_blob or not ch.new_blob:
+            return None
+        ns, ne = ch.added_range(n)
+        a = ch.old_line(ns - 1) if ns > 1 else 0
+        b = ch.old_line(ne + 1)
+        old, new = self._text(ch.old_blob), self._text(ch.new_blob)
+        olds, news = old[a:b - 1], new[ns - 1:ne]
+        import difflib
+        sm = difflib.SequenceMatcher(None, olds, news, autojunk=False)
+        for i, j, size in sm.get_matching_blocks():
+            if j <= n - ns < j + size:
+                return a + 1 + i + (n - ns - j)
+        if not self.moves:
+            return None
+        # As blame -M: the added block may be lines moved from elsewhere in the old file (20+ alnum chars).
+        sm = difflib.SequenceMatcher(None, old, news, autojunk=False)
+        for i, j, size in sm.get_matching_blocks():
+            if j <= n - ns < j + size and sum(ch.isalnum() for x in news[j:j + size] for ch in x.decode("utf-8", "replace")) >= 20:
+                return i + 1 + (n - ns - j)
+        return None
 
     def _second(self, merge: str, path: str) -> Change | None:
         key = (merge, path)
@@ -126,7 +169,9 @@ class Tracer:
                         break
                     nxt = {}
                     for o, n in todo.items():
-                        if ch.added_line(n):
+                        if ch.added_line(n) and (m := self._through_ws(ch, n)) is not None:
+                            nxt[o] = m
+                        elif ch.added_line(n):
                             second = self._second(x, p) if len(ps) > 1 else None
                             if second is not None and not second.added_line(n):
                                 work.append((ps[1], p, {o: second.old_line(n)}))
@@ -147,6 +192,7 @@ def main() -> None:
     ap.add_argument("repo", type=Path)
     ap.add_argument("home", type=Path)
     ap.add_argument("--fixes", type=int, default=0)
+    ap.add_argument("--ws", action="store_true", help="look through whitespace-only changes (as blame -w)")
     ap.add_argument("--flags", default=" ".join(szz.BLAME_FLAGS), help="blame's flags to compare with")
     args = ap.parse_args()
     repo, lake = GitRepo(args.repo), Lake(args.home / "lake")
@@ -162,6 +208,7 @@ def main() -> None:
     blame_s = time.perf_counter() - started
     started = time.perf_counter()
     tracer = Tracer(repo, lake)
+    tracer.ws = tracer.moves = args.ws
     load_s = time.perf_counter() - started
     traced = [tracer.trace(parent, path, lines) for _, parent, path, lines in jobs]
     trace_s = time.perf_counter() - started

@@ -35,6 +35,7 @@ CHUNK_COMMITS = 1000
 LOOKAHEAD = 2  # chunks parsing while the rows of an earlier one are made
 FIRST_CHUNK_COMMITS = 125  # the first chunks are small, so the parsers start early; then they double
 CHUNK_FILES = 20_000
+INDEX_SPANS = 100_000  # spans of the indexed blobs kept for the next change
 BATCH_ROWS = 50_000  # rows a sink receives at a time: what a large history holds in memory
 _REGULAR = ("100644", "100755")
 _NO_SPANS = index_spans([])
@@ -107,6 +108,7 @@ class _Miner:
         self.key, self.reader, self.skip = repo_key, reader, skip
         self.out = HistoryRows()
         self._indexes: dict[tuple[str, str], SpanIndex | None] = {}
+        self._indexed = 0  # spans in `_indexes`
 
     def _see(self, seen: Seen, sha: str, removed: bool) -> None:
         # Newest first: the first sighting is the newest state; a removal counts only if it is that.
@@ -123,9 +125,12 @@ class _Miner:
         if got is False:
             spans = self.reader.spans(blob, spec)
             got = None if spans is None else index_spans(spans)
-            if len(self._indexes) >= 4096:  # a blob is asked for by two neighbouring changes: keep few
+            # A blob is asked for by two neighbouring changes: keep few, and few spans (large files hold hundreds).
+            if len(self._indexes) >= 4096 or self._indexed >= INDEX_SPANS:
                 self._indexes.clear()
+                self._indexed = 0
             self._indexes[key] = got
+            self._indexed += len(got.by) if got is not None else 0
         return got
 
     def submit(self, chunk: list[tuple[dict, list[FileChange]]]) -> list:
