@@ -1,6 +1,6 @@
 """An experiment: SZZ without `git blame`, tracing lines back through the `-U0` hunks the history stage mined.
 
-    .venv/bin/python bench/szz_hunks.py PATH HOME [--fixes N]
+    .venv/bin/python bench/szz_hunks.py PATH HOME [--fixes N] [--ws] [--flags="-w -M"]
 
 HOME holds PATH's history under the key `bench` (`bench/bugs_stage.py PATH --home HOME --stage
 history`). For a sample of N non-merge fixes (all when N is 0), each line the fix deleted is
@@ -8,8 +8,11 @@ traced from the fix's parent back along first parents through `file_changes` (it
 deleted ranges, renames followed, copies and additions end the trace) until a commit added it;
 a merge that added the line (against its first parent) is looked through with one
 `git diff -U0 M^2 M` when the line came from its second parent. This is blame without `-w` or
-`-M`. Prints seconds for both and the agreement: the share of blamed lines with the same commit,
-and of (fix, introducing commit) pairs that blame finds which the trace finds too.
+`-M`; `--ws` adds both roughly: a line in an added range goes on to the old line it equals
+ignoring whitespace within the hunk, else to a block of 20+ alphanumeric characters it equals
+anywhere in the old file. `--flags` are the blame flags compared with (default: the stage's).
+Prints seconds for both (blame in one thread) and the agreement: the share of blamed lines with
+the same commit, and of (fix, introducing commit) pairs that blame finds which the trace finds too.
 """
 
 from __future__ import annotations
