@@ -4,8 +4,9 @@ A home-wide vectors step runs once per batch of repositories. Upserting every re
 each time would cost the size of the home; instead the lake files a repository's rows are made
 from (its `embeddings` and embedded node tables: path, size and modification time) and the current
 table's name and model form a fingerprint per repository, kept in `<home>/cache/vectors_synced.json`.
-A repository whose fingerprint matches is skipped; deleting that file makes the next step upsert
-every repository again (it is a cache: the lake stays the source of truth).
+A repository whose fingerprint matches and whose row count in the table is the one recorded is
+skipped; deleting that file makes the next step upsert every repository again (it is a cache: the
+lake stays the source of truth).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from ltm.atomic import replace_json
+from ltm.errors import LtmError
+from ltm.ids import is_valid_repo_key
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES
 from ltm.vectors import UpsertStats, VectorStore, vector_rows
@@ -50,12 +53,16 @@ def fingerprint(lake: Lake, repo: str, store: VectorStore) -> str:
     return h.hexdigest()
 
 
-def _read_state(path: Path) -> dict[str, str]:
+def _read_state(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+        return data if isinstance(data, dict) else {}
     except (OSError, ValueError):
         return {}
+
+
+def _rows_of(store: VectorStore, repo: str) -> int:
+    return store.table().count_rows(f"repo = '{repo}'") if store.exists() else 0  # repo: a checked key
 
 
 def sync_vectors(lake: Lake, store: VectorStore, repos: Iterable[str], cache: Path) -> SyncStats:
@@ -68,16 +75,20 @@ def sync_vectors(lake: Lake, store: VectorStore, repos: Iterable[str], cache: Pa
     stats = SyncStats(rebuilt_from_lake=store.rebuild_if_damaged(lake))
     state_path = cache / STATE_FILE
     state = {} if stats.rebuilt_from_lake or not store.exists() else _read_state(state_path)
-    keep: dict[str, str] = {}
+    keep: dict[str, Any] = {}
     try:
         for repo in sorted(set(repos)):
+            if not is_valid_repo_key(repo):  # the key is used as a literal in the count filter
+                raise LtmError(f"invalid repository key {repo!r}")
             fp = fingerprint(lake, repo, store)
-            if state.get(repo) == fp:
+            noted = state.get(repo)
+            if isinstance(noted, dict) and noted.get("inputs") == fp and noted.get("rows") == _rows_of(store, repo):
                 stats.unchanged.append(repo)
-            else:
-                stats.upserted[repo] = store.upsert_repo(repo, vector_rows(lake, repo))
-                fp = fingerprint(lake, repo, store)  # the first upsert may have created the table
-            keep[repo] = fp
+                keep[repo] = noted
+                continue
+            stats.upserted[repo] = store.upsert_repo(repo, vector_rows(lake, repo))
+            # the first upsert may have created the table: fingerprint again
+            keep[repo] = {"inputs": fingerprint(lake, repo, store), "rows": _rows_of(store, repo)}
     finally:
         cache.mkdir(parents=True, exist_ok=True)
         replace_json(state_path, keep)
