@@ -146,12 +146,12 @@ def ingest_partitions(
     ops = {name: {"config": cfg} for name, cfg in (("commits", commits_config), ("bugs", bugs_config)) if cfg}
     run_config = {**_QUIET_RUN, **({"ops": ops} if ops else {})}
     summaries: list[RunSummary] = []
-    failure: BaseException | None = None
+    failure: Exception | None = None
     for key in keys:
         instance.add_dynamic_partitions("repos", [key])
         try:
             run_id, metadata = _execute(extract, instance, key, on_stage, run_config=run_config, partition_key=key)
-        except BaseException as e:  # noqa: BLE001 - the stores are built for the others first
+        except Exception as e:  # noqa: BLE001 - the stores are built for the others first
             failure = e
             break
         summaries.append(RunSummary(run_id, key, metadata))
@@ -159,7 +159,7 @@ def ingest_partitions(
         try:
             stores_id, stores_meta = _execute(stores, instance, ",".join(s.repo for s in summaries), on_stage,
                                               run_config=_QUIET_RUN)
-        except BaseException:
+        except Exception:
             if failure is None:
                 raise
             log.warning("the stores run after a failed extraction failed too", exc_info=True)

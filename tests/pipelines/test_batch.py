@@ -145,3 +145,22 @@ def test_an_asset_backfill_over_three_repositories_builds_the_graph_once(tmp_pat
         [build] = _graph_builds(instance)  # the graph built once, after the three extractions
         assert build.run_id not in {r.run_id for r in partitioned}
         assert all(_finds_function(home, n) for n in NAMES)
+
+
+def test_a_failed_extraction_still_leaves_the_repositories_before_it_queryable(tmp_path):
+    import shutil
+
+    import pytest
+
+    from pipelines.run import ingest_partitions
+
+    home = _home(tmp_path)
+    keys = [register_local(home, _repo(tmp_path, n).path) for n in NAMES]
+    shutil.rmtree(tmp_path / "beta")  # the second repository is gone before its run
+    done = []
+    with pytest.raises(Exception) as failed:
+        ingest_partitions(home, keys, "hash", on_done=lambda s: done.append(s.repo))
+    assert "beta" in str(failed.value)
+    assert done == ["alpha"]  # recorded only once the stores hold it
+    assert len(_graph_builds(home_instance(home))) == 1
+    assert _finds_function(home, "alpha")
