@@ -1,8 +1,8 @@
 """Memories: documentation of the repository, imported memories' vectors, and the link backfill.
 
 `imported_memories` and `memory_links` work on the whole home, not one repository: they are
-unpartitioned assets inside the partitioned ingest job (Dagster 1.13 runs them in every partition's
-run), before the graph build, so every build has the current links.
+unpartitioned, and run once per batch of repositories (the `stores` job, or an asset backfill's
+last step), before the graph build, so every build has the current links.
 """
 
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset

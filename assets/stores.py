@@ -1,4 +1,9 @@
-"""Embeddings into the lake, then the shared stores: the Kuzu graph, LanceDB, reconciliation."""
+"""Embeddings into the lake, then the shared stores: the Kuzu graph, LanceDB, reconciliation.
+
+`embeddings` is partitioned by repository; `graph`, `vectors` and `reconciliation` work on the
+whole home and are not: a batch of repositories (a backfill, the nightly run, `ltm ingest A B C`)
+builds them once, after every repository's extraction (`pipelines.batch`).
+"""
 
 from datetime import timedelta
 
@@ -20,7 +25,9 @@ from assets.versions import code_version
 from ltm.reconcile import reconcile
 from ltm.run_report import reconciliation_markdown
 from ltm.stages.embeddings import embed_repo
-from ltm.vectors import VectorStore, vector_rows
+from ltm.vector_sync import summary as sync_summary
+from ltm.vector_sync import sync_vectors
+from ltm.vectors import VectorStore
 from resources import EmbedderResource, HomeResource, KuzuGraphResource, LanceVectorsResource
 
 # The stores are rebuilt by the nightly run: a day without a new build warns, more than two fail.
@@ -51,7 +58,6 @@ def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: Emb
 
 
 @asset(
-    partitions_def=repos_partitions,
     deps=["commits", "code_entities", "bugs", "memory_links", "embeddings"],  # a failed stage never switches the graph
     group_name="stores",
     kinds={"kuzu"},
@@ -82,37 +88,38 @@ def graph(context: AssetExecutionContext, kuzu: KuzuGraphResource) -> Materializ
 
 
 @asset(
-    partitions_def=repos_partitions,
     deps=["embeddings", "graph"],  # after the graph: a crash in the build leaves both stores as they were
     group_name="stores",
     kinds={"lancedb"},
     owners=OWNERS,
     metadata=lance_table(),
-    code_version=code_version("ltm.vectors"),
+    code_version=code_version("ltm.vectors", "ltm.vector_sync"),
     freshness_policy=FreshnessPolicy.time_window(fail_window=STORE_FAIL_WINDOW, warn_window=STORE_WARN_WINDOW),
     pool="lancedb",
-    description="The repository's vector rows upserted into LanceDB by vector_id, rows whose entity "
-    "left the lake deleted, then BTree + full-text indexes and optimize().",
+    description="Every repository's vector rows upserted into LanceDB by vector_id (those whose lake files "
+    "did not change since their last sync are skipped), rows whose entity left the lake deleted, then "
+    "BTree + full-text indexes and optimize().",
 )
 def vectors(context: AssetExecutionContext, home: HomeResource, lance: LanceVectorsResource) -> MaterializeResult:
-    key = context.partition_key
     h = home.home()
+    lake = home.lake()
+    repos = [key for key in h.registry() if key in set(lake.repos())]
     with h.lock("vectors", timeout=lance.lock_timeout_s):
-        rebuilt = lance.store().rebuild_if_damaged(home.lake())
-        stats = lance.store().upsert_repo(key, vector_rows(home.lake(), key))
+        stats = sync_vectors(lake, lance.store(), repos, h.cache)
+    figures = sync_summary(stats)
     return MaterializeResult(
         metadata={
-            "repo": key, "rows": stats.upserted, "inserted": stats.inserted, "updated": stats.updated,
-            "deleted": stats.deleted, "table_rows": stats.total_rows, "vector_index": stats.vector_index,
-            "rebuilt_from_lake": MetadataValue.json(rebuilt),
-            "summary": f"rows={stats.upserted} table_rows={stats.total_rows}",
-            **row_count(stats.upserted),
+            **{k: MetadataValue.json(v) if isinstance(v, list) else v for k, v in figures.items()},
+            "vector_index": any(s.vector_index for s in stats.upserted.values()),
+            "rebuilt_from_lake": MetadataValue.json(stats.rebuilt_from_lake),
+            "summary": f"rows={stats.rows} table_rows={stats.table_rows} "
+                       f"repos_upserted={len(stats.upserted)} repos_unchanged={len(stats.unchanged)}",
+            **row_count(stats.rows),
         }
     )
 
 
 @asset(
-    partitions_def=repos_partitions,
     deps=["graph", "vectors", "imported_memories"],
     group_name="stores",
     kinds={"kuzu", "lancedb"},

@@ -11,6 +11,12 @@ graph stage of a second run with nothing new (the current build is kept: `rerun_
 command, imports included), for the first repository: cold, again with nothing new, and after one
 new commit, in a home of its own and in a home holding every repository given. The repositories
 are cloned into a temporary folder first, so the new commit never touches the paths given.
+
+`--batch` measures one `ltm ingest A B C` of every repository given into one new home, cold, then
+again after one new commit in each: wall seconds, and the graph builds the home's Dagster
+instance recorded (materializations of `graph`, those that built rather than kept the build, and
+their seconds). It imports nothing of the project, so `PYTHONPATH=<another checkout>` measures
+that checkout's `ltm`.
 """
 
 from __future__ import annotations
@@ -65,12 +71,48 @@ def multi(paths: list[Path], embedder: str) -> dict:
     return out
 
 
+def _graph_builds(home: Path) -> dict:
+    """The `graph` materializations of the home's instance: count, real builds, build seconds."""
+    from dagster import AssetKey, DagsterInstance
+
+    instance = DagsterInstance.from_config(str(home / "dagster"))
+    records = instance.fetch_materializations(AssetKey("graph"), limit=10_000).records
+    metas = [r.asset_materialization.metadata for r in records]
+    return {"materializations": len(records),
+            "built": sum(not m["reused"].value for m in metas if "reused" in m),
+            "seconds": round(sum(m["seconds"].value for m in metas if "seconds" in m), 2)}
+
+
+def batch(paths: list[Path], embedder: str) -> dict:
+    """One `ltm ingest` of every path into a new home, cold, then after one new commit in each."""
+    with tempfile.TemporaryDirectory() as tmp:
+        clones = []
+        for p in paths:
+            clones.append(Path(tmp) / p.name)
+            subprocess.run(["git", "clone", "-q", str(p), str(clones[-1])], check=True)
+        home = Path(tmp) / "home"
+        out: dict = {"repos": [p.name for p in paths], "embedder": embedder}
+        out["cold_s"] = _ltm("ingest", *clones, "--home", home, "--embedder", embedder)
+        cold = _graph_builds(home)
+        out["cold_graph"] = cold
+        for n, clone in enumerate(clones):
+            _new_commit(clone, n)
+        out["one_commit_each_s"] = _ltm("ingest", *clones, "--home", home)
+        after = _graph_builds(home)
+        out["one_commit_each_graph"] = {k: round(after[k] - cold[k], 2) for k in after}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("repo", type=Path, nargs="?")
     ap.add_argument("--multi", type=Path, nargs="+", help="Repositories of one home; the first is measured.")
+    ap.add_argument("--batch", type=Path, nargs="+", help="Repositories ingested by one `ltm ingest` into one home.")
     ap.add_argument("--embedder", default="hash")
     args = ap.parse_args()
+    if args.batch:
+        print(json.dumps(batch(args.batch, args.embedder), indent=2))
+        return
     if args.multi:
         print(json.dumps(multi(args.multi, args.embedder), indent=2))
         return

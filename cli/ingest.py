@@ -18,7 +18,8 @@ from ltm.errors import IssueExportError
 from ltm.home import Home
 
 
-@main.command(help="Mine, embed and store repositories, local paths or URLs (a full Dagster run per repository, in-process).")
+@main.command(help="Mine, embed and store repositories, local paths or URLs (in-process: a Dagster extraction run per "
+              "repository, then one run that builds the home's graph and vectors for all of them).")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--embedder", type=click.Choice(PROVIDERS), default=None,
               help="Embedding provider (default: the home's, else local). `hash` is for tests only.")

@@ -2,11 +2,13 @@
 
 - `repos_yaml_sensor` registers what `<home>/repos.yaml` lists and adds it to the `repos`
   partitions (it launches nothing itself);
-- `head_moved_sensor` requests an ingest run for a repository whose branch head moved, with
+- `head_moved_sensor` requests an extract run for a repository whose branch head moved, with
   run_key `<repo>@<sha>`, so Dagster never runs the same head twice; heads are read in parallel,
   each given up after `head_timeout_s` (a hung remote is logged and skipped, the others run);
 - `nightly_ingest` requests one incremental run per registered repository (cron and time zone
   from `build_definitions`, by default `$LTM_NIGHTLY_CRON` / `$LTM_TIMEZONE`, else 02:00 UTC);
+  both target the `extract` job: `stores_after_extraction` (`pipelines.batch`) then builds the
+  home's graph, vectors and reconciliation once for the whole batch;
 - `weekly_maintenance` materializes the `maintenance` asset.
 """
 
@@ -123,7 +125,7 @@ def make_head_moved_sensor(home: str, job: Job, status: DefaultSensorStatus,
         job=job,
         minimum_interval_seconds=120,
         default_status=status,
-        description="Launches an ingest run for every registered repository whose branch head moved "
+        description="Launches an extract run for every registered repository whose branch head moved "
         "(run_key = repository@sha: the same head never runs twice). Remote heads are read with "
         f"`git ls-remote` in parallel, each given {head_timeout_s:g} s, so nothing is fetched until the run "
         "and one hung remote delays no other.",
@@ -156,7 +158,8 @@ def make_nightly_schedule(home: str, job: Job, cron: str, timezone: str, status:
         cron_schedule=cron,
         execution_timezone=timezone,
         default_status=status,
-        description=f"One incremental ingest run per registered repository ({cron}, {timezone}).",
+        description=f"One incremental extract run per registered repository ({cron}, {timezone}); the "
+        "stores_after_extraction sensor then builds the home's stores once for all of them.",
     )
     def nightly_ingest(context: ScheduleEvaluationContext) -> list[RunRequest] | SkipReason:
         h = _home(home)

@@ -14,9 +14,10 @@ from dagster import (
     in_process_executor,
 )
 
-from assets import ALL_ASSETS, MAINTENANCE_ASSETS
+from assets import ALL_ASSETS, EXTRACT_ASSETS, HOME_ASSETS, MAINTENANCE_ASSETS
 from assets.partitions import repos_partitions
 from pipelines.alerts import WEBHOOK_ENV, make_failure_sensor
+from pipelines.batch import EXTRACT_JOB, STORES_JOB, make_stores_sensor
 from pipelines.automation import (
     HEAD_TIMEOUT_S,
     MAINTENANCE_CRON,
@@ -48,7 +49,9 @@ def build_definitions(
     Dagster's multiprocess executor with steps forked from a warm server (`pipelines.executor`);
     `$LTM_EXECUTOR=in_process`: every step in the run's own process. `nightly_cron` / `timezone` default to `$LTM_NIGHTLY_CRON` /
     `$LTM_TIMEZONE`, else 02:00 UTC. Sensors and schedules start stopped (turn them on in the UI)
-    unless `automation` is True or `$LTM_AUTOMATION=on`. `head_timeout_s` (default `$LTM_HEAD_TIMEOUT_S`,
+    unless `automation` is True or `$LTM_AUTOMATION=on`, except `stores_after_extraction`, which
+    always runs: it builds the home-wide stores once after a batch of extraction runs
+    (`pipelines.batch`). `head_timeout_s` (default `$LTM_HEAD_TIMEOUT_S`,
     else 20) is how long the head-moved sensor waits for one remote's `git ls-remote`. The
     `run_failure_webhook` sensor posts failed runs to `$LTM_FAILURE_WEBHOOK` (`pipelines.alerts`).
     The OpenAI key is read from $OPENAI_API_KEY when the run starts; to bind it explicitly use
@@ -68,7 +71,21 @@ def build_definitions(
         INGEST_JOB,
         selection=AssetSelection.assets(*ALL_ASSETS),
         partitions_def=repos_partitions,
-        description="Fetch, mine, embed and store one repository, then rebuild the graph and reconcile.",
+        description="Fetch, mine, embed and store one repository, then rebuild the graph and reconcile "
+        "(for one repository; a batch runs `extract` per repository and `stores` once).",
+    )
+    extract = define_asset_job(
+        EXTRACT_JOB,
+        selection=AssetSelection.assets(*EXTRACT_ASSETS),
+        partitions_def=repos_partitions,
+        description="Fetch, mine and embed one repository into the lake; the stores_after_extraction "
+        "sensor builds the home's stores once the batch's extraction runs have ended.",
+    )
+    stores = define_asset_job(
+        STORES_JOB,
+        selection=AssetSelection.assets(*HOME_ASSETS),
+        description="The whole home's stores, once: memories re-read, links backfilled, graph built, "
+        "vectors synced, graph and vectors reconciled.",
     )
     maintenance = define_asset_job(
         MAINTENANCE_JOB,
@@ -77,14 +94,16 @@ def build_definitions(
     )
     return Definitions(
         assets=[*ALL_ASSETS, *MAINTENANCE_ASSETS],
-        jobs=[ingest, maintenance],
+        jobs=[ingest, extract, stores, maintenance],
         sensors=[
             make_repos_yaml_sensor(home, sensor_status),
-            make_head_moved_sensor(home, ingest, sensor_status, head_timeout_s),
+            make_head_moved_sensor(home, extract, sensor_status, head_timeout_s),
+            # on by default: it only follows extraction someone started (a UI run, a schedule, a sensor)
+            make_stores_sensor(home, stores, DefaultSensorStatus.RUNNING, {INGEST_JOB, EXTRACT_JOB, STORES_JOB}),
             make_failure_sensor(DefaultSensorStatus.RUNNING if on or os.environ.get(WEBHOOK_ENV) else sensor_status),
         ],
         schedules=[
-            make_nightly_schedule(home, ingest, cron, tz, schedule_status),
+            make_nightly_schedule(home, extract, cron, tz, schedule_status),
             make_maintenance_schedule(maintenance, MAINTENANCE_CRON, tz, schedule_status),
         ],
         executor=executor,

@@ -20,7 +20,8 @@ from dagster import AssetKey, DagsterInstance, DagsterRunStatus, RunsFilter
 from sqlalchemy.exc import DatabaseError
 
 from ltm.home import Home
-from pipelines.definitions import INGEST_JOB, build_definitions
+from pipelines.batch import EXTRACT_JOB, STORES_JOB
+from pipelines.definitions import build_definitions
 
 # A failed step is reported by the CLI as one line (the LtmError); its traceback stays in the run log.
 log = logging.getLogger(__name__)
@@ -113,9 +114,13 @@ def release_dead_runs(instance: DagsterInstance) -> list[str]:
 
 @dataclass
 class RunSummary:
+    """One repository of a batch: its extraction run, the batch's stores run, and the metadata of both
+    (by asset name: the extraction's assets and the home-wide ones, graph, vectors, reconciliation...)."""
+
     run_id: str
     repo: str
     metadata: dict[str, dict[str, Any]] = field(default_factory=dict)
+    stores_run_id: str = ""
 
 
 def ingest_partitions(
@@ -123,35 +128,64 @@ def ingest_partitions(
     commits_config: dict[str, Any] | None = None, bugs_config: dict[str, Any] | None = None,
     on_stage: Callable[[str, str, dict[str, Any]], None] | None = None,
 ) -> list[RunSummary]:
-    """Register `keys` as `repos` partitions and run the ingest job for each, in order.
+    """Register `keys` as `repos` partitions, run the `extract` job for each in order, then the
+    `stores` job once for the batch (memories, links, graph, vectors, reconciliation).
 
     `commits_config` is the `commits` asset's config (branch, since, max_commits, skip_patterns, full);
     `bugs_config` the `bugs` asset's (issues_path, max_commit_files). `on_stage(repo, asset,
-    metadata)` is called as each asset is materialized, while the run goes on.
+    metadata)` is called as each asset is materialized, while the run goes on (the stores run's
+    assets name the batch's repositories joined by commas). `on_done` is called for each repository
+    once the stores hold it. When one repository's extraction fails, the stores are still built for
+    the repositories extracted before it, then that failure is raised.
     The caller holds the home's ingest lock; runs left behind by a killed ingest are failed first.
     """
     instance = home_instance(home)
     release_dead_runs(instance)
-    job = build_definitions(home=str(home.root), embedder=embedder).resolve_job_def(INGEST_JOB)
+    defs = build_definitions(home=str(home.root), embedder=embedder)
+    extract, stores = defs.resolve_job_def(EXTRACT_JOB), defs.resolve_job_def(STORES_JOB)
     ops = {name: {"config": cfg} for name, cfg in (("commits", commits_config), ("bugs", bugs_config)) if cfg}
     run_config = {**_QUIET_RUN, **({"ops": ops} if ops else {})}
-    summaries = []
+    summaries: list[RunSummary] = []
+    failure: Exception | None = None
     for key in keys:
         instance.add_dynamic_partitions("repos", [key])
-        run_id = str(uuid.uuid4())  # known before the run starts, so its events can be followed
-        if on_stage is not None:
-            instance.add_event_listener(run_id, _stage_listener(key, on_stage))
-        result = job.execute_in_process(
-            partition_key=key, instance=instance, run_config=run_config, tags=_process_tags(), run_id=run_id,
-        )
-        summary = RunSummary(result.run_id, key)
-        for event in result.get_asset_materialization_events():
-            mat = event.event_specific_data.materialization  # type: ignore[union-attr]
-            summary.metadata[mat.asset_key.to_user_string()] = {k: v.value for k, v in mat.metadata.items()}
-        summaries.append(summary)
-        if on_done:
-            on_done(summary)
+        try:
+            run_id, metadata = _execute(extract, instance, key, on_stage, run_config=run_config, partition_key=key)
+        except Exception as e:  # noqa: BLE001 - the stores are built for the others first
+            failure = e
+            break
+        summaries.append(RunSummary(run_id, key, metadata))
+    if summaries:
+        try:
+            stores_id, stores_meta = _execute(stores, instance, ",".join(s.repo for s in summaries), on_stage,
+                                              run_config=_QUIET_RUN)
+        except Exception:
+            if failure is None:
+                raise
+            log.warning("the stores run after a failed extraction failed too", exc_info=True)
+            raise failure from None
+        for summary in summaries:
+            summary.metadata.update(stores_meta)
+            summary.stores_run_id = stores_id
+            if on_done:
+                on_done(summary)
+    if failure is not None:
+        raise failure
     return summaries
+
+
+def _execute(job: Any, instance: DagsterInstance, label: str,
+             on_stage: Callable[[str, str, dict[str, Any]], None] | None, **kwargs: Any) -> tuple[str, dict[str, Any]]:
+    """Run `job` in this process; returns its run id and each materialized asset's metadata."""
+    run_id = str(uuid.uuid4())  # known before the run starts, so its events can be followed
+    if on_stage is not None:
+        instance.add_event_listener(run_id, _stage_listener(label, on_stage))
+    result = job.execute_in_process(instance=instance, tags=_process_tags(), run_id=run_id, **kwargs)
+    metadata = {}
+    for event in result.get_asset_materialization_events():
+        mat = event.event_specific_data.materialization  # type: ignore[union-attr]
+        metadata[mat.asset_key.to_user_string()] = {k: v.value for k, v in mat.metadata.items()}
+    return result.run_id, metadata
 
 
 def _stage_listener(key: str, on_stage: Callable[[str, str, dict[str, Any]], None]) -> Callable[[Any], None]:
@@ -189,7 +223,7 @@ def backfill_history(
     one, so planning the windows again resumes there. Returns the run ids.
     """
     instance = home_instance(home)
-    job = build_definitions(home=str(home.root), embedder=embedder).resolve_job_def(INGEST_JOB)
+    job = build_definitions(home=str(home.root), embedder=embedder).resolve_job_def(EXTRACT_JOB)
     instance.add_dynamic_partitions("repos", [key])
     run_ids = []
     for w in windows:

@@ -19,7 +19,7 @@ def test_definitions_load_with_every_stage_described_and_owned():
         assert node.description, key
         assert node.owners, key
         assert node.kinds, key
-        if key in ("imported_memories", "memory_links", "maintenance"):  # whole-home assets
+        if key in ("imported_memories", "memory_links", "graph", "vectors", "reconciliation", "maintenance"):  # whole-home assets
             assert node.partitions_def is None, key
             continue
         assert node.partitions_def is not None and node.partitions_def.name == "repos"
@@ -29,7 +29,14 @@ def test_definitions_load_with_every_stage_described_and_owned():
         assert repo.asset_graph.get(check).description, check
     assert defs.resolve_job_def(INGEST_JOB).partitions_def.name == "repos"
     assert repo.asset_graph.get(AssetKey("graph")).pools == {"kuzu"}
-    assert {s.name for s in defs.sensors} == {"repos_yaml_sensor", "head_moved_sensor", "run_failure_webhook"}
+    assert {s.name for s in defs.sensors} == {"repos_yaml_sensor", "head_moved_sensor", "run_failure_webhook",
+                                              "stores_after_extraction"}
+    # a batch extracts per repository, then builds the home's stores once
+    assert defs.resolve_job_def("extract").partitions_def.name == "repos"
+    assert defs.resolve_job_def("stores").partitions_def is None
+    extract_keys = {k.to_user_string() for k in defs.resolve_job_def("extract").asset_layer.executable_asset_keys}
+    assert "graph" not in extract_keys and "embeddings" in extract_keys
+    assert {s.job_name for s in defs.schedules if s.name == "nightly_ingest"} == {"extract"}
     # the network-bound steps retry; the stores say how fresh they must be
     retries = {k for k in keys if defs.resolve_assets_def(AssetKey(k)).op.retry_policy}
     assert retries == {"repository", "embeddings"}

@@ -6,14 +6,18 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from dagster import AssetKey, DagsterEventType, DagsterRunStatus, SensorResult, SkipReason, build_schedule_context, build_sensor_context
+from dagster import (
+    AssetKey, DagsterEventType, DagsterRunStatus, RunRequest, SensorResult, SkipReason, build_schedule_context,
+    build_sensor_context,
+)
 from dagster._core.test_utils import instance_for_test
 
 from ltm.graph.engine import query
 from ltm.graph.read import open_current
 from ltm.home import Home
 from ltm.repos import add_repository
-from pipelines.definitions import INGEST_JOB, build_definitions
+from pipelines.batch import EXTRACT_JOB, STORES_JOB
+from pipelines.definitions import build_definitions
 from tests.builder import RepoBuilder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +75,7 @@ def test_nightly_schedule_requests_one_run_per_repository(tmp_path):
     defs = build_definitions(home=str(home.root), nightly_cron="30 1 * * *", timezone="Europe/Berlin")
     nightly = defs.resolve_schedule_def("nightly_ingest")
     assert nightly.cron_schedule == "30 1 * * *" and nightly.execution_timezone == "Europe/Berlin"
-    assert nightly.job_name == INGEST_JOB
+    assert nightly.job_name == EXTRACT_JOB  # the stores follow once, by stores_after_extraction
     assert build_definitions(home=str(home.root)).resolve_schedule_def("nightly_ingest").cron_schedule == "0 2 * * *"
     with instance_for_test() as instance:
         instance.add_dynamic_partitions("repos", keys + ["unregistered"])
@@ -81,7 +85,7 @@ def test_nightly_schedule_requests_one_run_per_repository(tmp_path):
         assert len({r.run_key for r in requests}) == 3
 
 
-def test_backfill_of_three_partitions_materializes_all_of_them(tmp_path):
+def test_job_backfill_of_three_partitions_extracts_each_then_the_sensor_builds_the_stores_once(tmp_path):
     home = Home.resolve(tmp_path / "home").create()
     home.update_settings(embedder="hash")
     keys = [add_repository(home, str(small_repo(tmp_path / n, f"fn_{n}").path)) for n in ("red", "green", "blue")]
@@ -93,7 +97,7 @@ def test_backfill_of_three_partitions_materializes_all_of_them(tmp_path):
         env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "dagster"), "LTM_HOME": str(home.root)}
         res = subprocess.run(
             [str(Path(sys.executable).with_name("dagster")), "job", "backfill", "-m", "pipelines.definitions",
-             "-a", "defs", "-j", INGEST_JOB, "--partitions", ",".join(keys), "--noprompt"],
+             "-a", "defs", "-j", EXTRACT_JOB, "--partitions", ",".join(keys), "--noprompt"],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=560,
         )
         assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-3000:]
@@ -103,8 +107,15 @@ def test_backfill_of_three_partitions_materializes_all_of_them(tmp_path):
         for r in runs:  # the job's own executor: every step in a process of its own, forked from a warm server
             engine = [e.dagster_event.message or "" for e in instance.all_logs(r.run_id, of_type=DagsterEventType.ENGINE_EVENT)]
             assert any("using multiprocess executor" in m for m in engine), engine[:3]
-        for asset in ("repository", "commits", "code_entities", "embeddings", "graph", "vectors", "reconciliation"):
+        for asset in ("repository", "commits", "code_entities", "embeddings"):
             assert instance.get_materialized_partitions(AssetKey(asset)) == set(keys), asset
+        # what the sensor daemon does next: one stores run for the three repositories
+        defs = build_definitions(home=str(home.root))
+        sensor = next(s for s in defs.sensors if s.name == "stores_after_extraction")
+        request = sensor(build_sensor_context(instance=instance))
+        assert isinstance(request, RunRequest), request
+        assert defs.resolve_job_def(STORES_JOB).execute_in_process(instance=instance, tags=request.tags).success
+        assert len(instance.fetch_materializations(AssetKey("graph"), limit=10).records) == 1
     with open_current(home.graph) as conn:
         names = sorted(r[0] for r in query(conn, "MATCH (f:Function) RETURN f.name"))
     assert names == ["fn_blue", "fn_green", "fn_red"]

@@ -4,7 +4,7 @@
 each, 500 files per package); the remaining commits each rewrite one of those files (one in 200 of them says it fixes a bug). Authors and
 dates are fixed, so the repository is the same every time.
 `peak_rss(cmd)`: run a command, sampling the resident memory of its whole process tree;
-`stage_peaks(home, samples)`: those samples cut by the steps of the home's last Dagster run.
+`stage_peaks(home, samples)`: those samples cut by the steps of the home's last `ltm ingest` runs.
 """
 
 from __future__ import annotations
@@ -96,12 +96,15 @@ def peak_rss(cmd: list[str], **popen) -> tuple[int, float, subprocess.CompletedP
 
 
 def stage_peaks(home: Path, samples: list[tuple[float, int]]) -> dict[str, dict[str, float]]:
-    """Seconds and peak tree RSS (MiB) of each step of the home's last run, from its Dagster event log."""
-    from dagster import DagsterInstance
+    """Seconds and peak tree RSS (MiB) of each step of the home's last `ltm ingest` (its extraction
+    runs and its stores run: the runs its process made), from the Dagster event log."""
+    from dagster import DagsterInstance, RunsFilter
 
     with DagsterInstance.from_config(str(home / "dagster")) as instance:
-        run = instance.get_runs(limit=1)[0]
-        steps = sorted(instance.get_run_step_stats(run.run_id), key=lambda s: s.start_time or 0)
+        last = instance.get_runs(limit=1)[0]
+        same = {k: v for k, v in last.tags.items() if k in ("ltm/pid", "ltm/process_start")}
+        runs = instance.get_runs(filters=RunsFilter(tags=same)) if same else [last]
+        steps = sorted((s for r in runs for s in instance.get_run_step_stats(r.run_id)), key=lambda s: s.start_time or 0)
     out = {}
     for s in steps:
         inside = [rss for when, rss in samples if s.start_time <= when <= s.end_time]
