@@ -20,6 +20,7 @@ from ltm.retrieval.ranking import RankingConfig
 from ltm.retrieval.retrieve import Sources, retrieve
 from ltm.retrieval.vector_side import VectorSide
 from ltm.vectors import VectorStore
+from ltm.visibility import Scope
 
 
 class HybridLTM:
@@ -56,7 +57,8 @@ class HybridLTM:
 
     def query(
         self, text: str, strategy: str = "parallel", top_k: int = 10, expand_graph: bool = True,
-        depth: int = 1, filters: Filters | dict | None = None,
+        depth: int = 1, filters: Filters | dict | None = None, namespace: str | None = None,
+        agent_id: str | None = None,
     ) -> list[dict[str, Any]]:
         """Up to `top_k` hits for `text`, best first, by one of the five strategies.
 
@@ -64,8 +66,12 @@ class HybridLTM:
         line_end, created_at, content, score, scores (fused, centrality, defects), why (the reasons
         it matched) and, when `expand_graph`, neighbours to `depth` 1 or 2. `filters`: repo,
         category, path_prefix, since, until. An empty store answers []. See `ltm.retrieval`.
+        `namespace` (default `shared`) and `agent_id`: who asks; memories of another namespace, other
+        agents' private memories and expired memories are never returned, not even as neighbours
+        (`ltm.visibility`).
         """
-        return retrieve(self._sources(), text, strategy, top_k, expand_graph, depth, filters)
+        scope = Scope.of(namespace, agent_id)
+        return retrieve(self._sources(), text, strategy, top_k, expand_graph, depth, filters, scope)
 
     def close(self) -> None:
         """Release the graph connection (also done when the object is collected)."""
@@ -78,13 +84,20 @@ class HybridLTM:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def add(self, content: str, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Store one memory online; returns {"vector_id", "graph_entity_id", ...} (`ltm.memory.online`)."""
-        from ltm.memory.online import add_memory
+    def add(self, content: str, metadata: dict[str, Any] | None = None, namespace: str | None = None,
+            agent_id: str | None = None) -> dict[str, Any]:
+        """Store one memory online; returns {"vector_id", "graph_entity_id", ...} (`ltm.memory.online`).
 
-        return add_memory(self.home, content, metadata)
+        Its namespace and agent: metadata `namespace` / `agent_id` (with `private: true`, only that agent
+        sees it), else the arguments, else `shared` and none; `expires_at` in metadata, or the default
+        TTL of working and sensory memories (`ltm.memory.expiry`).
+        """
+        from ltm.memory.online import add_memories
 
-    def add_many(self, entries: Iterable[tuple[str, dict[str, Any] | None]]) -> list[dict[str, Any]]:
+        return add_memories(self.home, [(content, metadata)], namespace, agent_id)[0]
+
+    def add_many(self, entries: Iterable[tuple[str, dict[str, Any] | None]], namespace: str | None = None,
+                 agent_id: str | None = None) -> list[dict[str, Any]]:
         """Store several (content, metadata) memories as one add; one result per entry, in order.
 
         About as fast as a single `add` for a handful of entries (one lake commit, one vector write); a bad
@@ -92,4 +105,4 @@ class HybridLTM:
         """
         from ltm.memory.online import add_memories
 
-        return add_memories(self.home, entries)
+        return add_memories(self.home, entries, namespace, agent_id)

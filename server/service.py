@@ -19,6 +19,7 @@ from ltm.home import Home
 from ltm.lake import Lake
 from ltm.query import HybridLTM
 from ltm.repos import list_repositories
+from ltm.visibility import Scope
 from server import calls, changes, entities
 from server.graph_reads import GraphReads
 
@@ -53,10 +54,12 @@ class MemoryService:
             self.reads.close()
 
     def query(self, text: str, strategy: str = "parallel", top_k: int = 5, depth: int = 1,
-              filters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        """`HybridLTM.query`, on the warm instance."""
+              filters: dict[str, Any] | None = None, namespace: str | None = None,
+              agent_id: str | None = None) -> list[dict[str, Any]]:
+        """`HybridLTM.query`, on the warm instance, as `namespace` / `agent_id` (`ltm.visibility`)."""
         with self._lock:
-            return self.memory.query(text, strategy=strategy, top_k=top_k, depth=depth, filters=filters)
+            return self.memory.query(text, strategy=strategy, top_k=top_k, depth=depth, filters=filters,
+                                     namespace=namespace, agent_id=agent_id)
 
     def calls(self, name: str, direction: str, repo: str | None, depth: int, min_confidence: float) -> dict[str, Any]:
         """The functions `name` matches and the CALLS edges walked from them (`callers` or `callees`)."""
@@ -84,11 +87,13 @@ class MemoryService:
                 "bugs": entities.bugs(self.reads, entity),
             }
 
-    def memories(self, ref: str, repo: str | None) -> dict[str, Any]:
-        """The entity and the memories linked to it."""
+    def memories(self, ref: str, repo: str | None, namespace: str | None = None,
+                 agent_id: str | None = None) -> dict[str, Any]:
+        """The entity and the memories linked to it that `namespace` / `agent_id` may see."""
+        scope = Scope.of(namespace, agent_id)
         with self._lock:
             entity = entities.resolve(self.reads, ref, repo)
-            return {"entity": entity, "memories": entities.memories(self.reads, entity)}
+            return {"entity": entity, "memories": entities.memories(self.reads, entity, scope)}
 
     def impact(self, ref: str, repo: str | None, depth: int) -> dict[str, Any]:
         """Transitive callers (and the tests among them), co-changes, bugs and defect signals of the entity."""
@@ -141,11 +146,13 @@ class MemoryService:
             "entities": out,
         }
 
-    def remember(self, entries: list[tuple[str, dict[str, Any] | None]]) -> list[dict[str, Any]]:
-        """`HybridLTM.add_many`; each stored memory with the entities it was linked to."""
+    def remember(self, entries: list[tuple[str, dict[str, Any] | None]], namespace: str | None = None,
+                 agent_id: str | None = None) -> list[dict[str, Any]]:
+        """`HybridLTM.add_many` (entries without their own namespace / agent_id get these); each stored
+        memory with the entities it was linked to."""
         if not entries:
             raise QueryError("nothing to remember: pass `content`, or `entries` with at least one {content, metadata}")
-        stored = self.memory.add_many(entries)
+        stored = self.memory.add_many(entries, namespace, agent_id)
         with self._lock:
             try:
                 links = entities.memory_links(self.reads, [s["graph_entity_id"] for s in stored])

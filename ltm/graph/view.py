@@ -31,6 +31,8 @@ from ltm.graph.name_words import NameWords
 from ltm.graph.node import Node, shown_props
 from ltm.graph.overlay import MemoryOverlay
 from ltm.schema import REL_TABLES
+from ltm.visibility import COLUMNS as VISIBILITY_COLUMNS
+from ltm.visibility import SHARED, Scope
 
 # Node properties a stage stores as defect signals (FunctionDefects: fix_count, bugs_introduced); summed.
 DEFECT_PROPS = ("fix_count", "bugs_introduced", "bug_count", "defect_count")
@@ -63,6 +65,7 @@ class GraphView:
         self._index: dict[str, LabelIndex] = {}
         self._words: dict[str, NameWords] = {}
         self._overlay: MemoryOverlay | None = None
+        self._access: dict[str, tuple] | None = None  # memories not plainly shared: id -> visibility columns
         for table_id, name, kind in self.run("CALL show_tables() RETURN id, name, type"):
             if kind == "NODE":
                 self.table_label[int(table_id)] = name
@@ -101,6 +104,25 @@ class GraphView:
     def overlay(self) -> MemoryOverlay | None:
         """The overlay, refreshed (a stat per lake file; files read only when they changed), or None."""
         return self._overlay.refresh() if self._overlay is not None else None
+
+    # --- who sees which memory (`ltm.visibility`) ---------------------------------------------
+    def hidden_memories(self, scope: Scope) -> set[str]:
+        """Ids of the Memory nodes, built or overlaid, that `scope` may not see (other namespaces'
+        memories, other agents' private ones, expired ones). The build's are read once per view;
+        a build without the columns (made before them) holds shared memories only."""
+        if self._access is None:
+            self._access = {}
+            if self.has("Memory", "namespace"):
+                cols = ", ".join(f"n.{c}" for c in VISIBILITY_COLUMNS)
+                for i, *values in self.run(
+                    "MATCH (n:Memory) WHERE (n.namespace IS NOT NULL AND n.namespace <> $shared) OR n.private "
+                    f"OR n.expires_at IS NOT NULL RETURN n.id, {cols}", {"shared": SHARED}):
+                    self._access[i] = tuple(values)
+        hidden = {i for i, values in self._access.items() if not scope.sees(*values)}
+        ov = self.overlay
+        if ov:
+            hidden |= {i for i, m in ov.memories.items() if not scope.sees_row(m)}
+        return hidden
 
     def has(self, label: str, prop: str) -> bool:
         return prop in self.props.get(label, ())
