@@ -50,10 +50,11 @@ class VectorSide:
             names = {i.name for i in self._tbl.list_indices()}
             self._indexed = "vector_idx" in names
             self._fts = "content_idx" in names
-            self._scoped = "namespace" in self._tbl.schema.names
-            self._columns = COLUMNS + (list(VISIBILITY_COLUMNS) if self._scoped else [])  # checked again on every hit
         else:
             self._tbl.checkout_latest()
+        # a table written before the scope's columns gets them with its next write (`VectorStore`)
+        self._scoped = "namespace" in self._tbl.schema.names
+        self._columns = COLUMNS + (list(VISIBILITY_COLUMNS) if self._scoped else [])  # checked again on every hit
         return self._tbl
 
     def _where(self, filters: Filters, scope: Scope | None) -> str | None:
