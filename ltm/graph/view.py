@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,23 @@ class GraphView:
         """Ids of the Memory nodes, built or overlaid, that `scope` may not see (other namespaces'
         memories, other agents' private ones, expired ones). The build's are read once per view;
         a build without the columns (made before them) holds shared memories only."""
+        hidden = {i for i, values in self._memory_access().items() if not scope.sees(*values)}
+        ov = self.overlay
+        if ov:
+            hidden |= {i for i, m in ov.memories.items() if not scope.sees_row(m)}
+        return hidden
+
+    def expired_memories(self, now: datetime) -> set[str]:
+        """Ids of the Memory nodes, built or overlaid, whose `expires_at` is at or before `now`."""
+        probe = Scope(now=now)
+        out = {i for i, v in self._memory_access().items() if not probe.sees(expires_at=v[3])}
+        ov = self.overlay
+        if ov:
+            out |= {i for i, m in ov.memories.items() if not probe.sees(expires_at=m.get("expires_at"))}
+        return out
+
+    def _memory_access(self) -> dict[str, tuple]:
+        """id -> (namespace, agent_id, private, expires_at) of the built memories that are not plainly shared."""
         if self._access is None:
             self._access = {}
             if self.has("Memory", "namespace"):
@@ -118,11 +136,7 @@ class GraphView:
                     "MATCH (n:Memory) WHERE (n.namespace IS NOT NULL AND n.namespace <> $shared) OR n.private "
                     f"OR n.expires_at IS NOT NULL RETURN n.id, {cols}", {"shared": SHARED}):
                     self._access[i] = tuple(values)
-        hidden = {i for i, values in self._access.items() if not scope.sees(*values)}
-        ov = self.overlay
-        if ov:
-            hidden |= {i for i, m in ov.memories.items() if not scope.sees_row(m)}
-        return hidden
+        return self._access
 
     def has(self, label: str, prop: str) -> bool:
         return prop in self.props.get(label, ())

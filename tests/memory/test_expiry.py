@@ -17,6 +17,7 @@ from ltm.lake import Lake
 from ltm.memory.records import MEMORY_PARTITION
 from ltm.memory.store import import_memories
 from ltm.query import HybridLTM
+from ltm.reconcile import reconcile
 from ltm.vectors import VectorStore
 from resources import HomeResource
 from tests.builder import sample_repo
@@ -53,6 +54,7 @@ def test_an_expired_working_memory_is_not_answered_and_maintenance_removes_it(tm
             found = _ids(ltm.query(text, strategy=strategy, top_k=10, depth=2))
             assert "mem:online:w1" not in found and "mem:online:keep" in found, strategy
     assert "mem:online:w1" in _lake_memories(home)["id"].to_list()  # still stored until maintenance runs
+    assert reconcile(home.graph, home.vectors).ok
 
     result = materialize(MAINTENANCE_ASSETS, resources={"home": HomeResource(path=str(home_dir))})
     meta = result.asset_materializations_for_node("maintenance")[0].metadata
@@ -60,6 +62,7 @@ def test_an_expired_working_memory_is_not_answered_and_maintenance_removes_it(tm
     left = _lake_memories(home)["id"].to_list()
     assert "mem:online:w1" not in left and "mem:online:keep" in left
     assert "mem:online:w1" not in VectorStore(home.vectors).links().values()
+    assert reconcile(home.graph, home.vectors).ok  # the build still holds the node, the row is gone: in step
     links = pl.from_arrow(Lake(home.lake).read("RELATES_TO_FUNCTION", MEMORY_PARTITION))
     assert "mem:online:w1" not in links["src"].to_list() and "mem:online:keep" in links["src"].to_list()
     # the next build no longer holds it
