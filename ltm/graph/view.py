@@ -27,6 +27,7 @@ import numpy as np
 
 from ltm import ids as idlib
 from ltm.graph.entity_ids import by_label, name_from_id
+from ltm.graph.access import MemoryAccess
 from ltm.graph.engine import Connection, PreparedStatement, prepare, query, query_arrow
 from ltm.graph.name_words import NameWords
 from ltm.graph.node import Node, shown_props
@@ -66,7 +67,7 @@ class GraphView:
         self._index: dict[str, LabelIndex] = {}
         self._words: dict[str, NameWords] = {}
         self._overlay: MemoryOverlay | None = None
-        self._access: dict[str, tuple] | None = None  # memories not plainly shared: id -> visibility columns
+        self._access: MemoryAccess | None = None  # the memories not plainly shared (`access.py`)
         for table_id, name, kind in self.run("CALL show_tables() RETURN id, name, type"):
             if kind == "NODE":
                 self.table_label[int(table_id)] = name
@@ -109,9 +110,9 @@ class GraphView:
     # --- who sees which memory (`ltm.visibility`) ---------------------------------------------
     def hidden_memories(self, scope: Scope) -> set[str]:
         """Ids of the Memory nodes, built or overlaid, that `scope` may not see (other namespaces'
-        memories, other agents' private ones, expired ones). The build's are read once per view;
-        a build without the columns (made before them) holds shared memories only."""
-        hidden = {i for i, values in self._memory_access().items() if not scope.sees(*values)}
+        memories, other agents' private ones, expired ones; `access.py`). A build without the
+        columns (made before them) holds shared memories only."""
+        hidden = self._memory_access().hidden(scope)
         ov = self.overlay
         if ov:
             hidden |= {i for i, m in ov.memories.items() if not scope.sees_row(m)}
@@ -119,23 +120,23 @@ class GraphView:
 
     def expired_memories(self, now: datetime) -> set[str]:
         """Ids of the Memory nodes, built or overlaid, whose `expires_at` is at or before `now`."""
-        probe = Scope(now=now)
-        out = {i for i, v in self._memory_access().items() if not probe.sees(expires_at=v[3])}
+        out = set(self._memory_access().expired(now))
         ov = self.overlay
         if ov:
+            probe = Scope(now=now)
             out |= {i for i, m in ov.memories.items() if not probe.sees(expires_at=m.get("expires_at"))}
         return out
 
-    def _memory_access(self) -> dict[str, tuple]:
-        """id -> (namespace, agent_id, private, expires_at) of the built memories that are not plainly shared."""
+    def _memory_access(self) -> MemoryAccess:
+        """The build's memories that are not plainly shared, read once per view."""
         if self._access is None:
-            self._access = {}
+            rows = []
             if self.has("Memory", "namespace"):
                 cols = ", ".join(f"n.{c}" for c in VISIBILITY_COLUMNS)
-                for i, *values in self.run(
+                rows = self.run(
                     "MATCH (n:Memory) WHERE (n.namespace IS NOT NULL AND n.namespace <> $shared) OR n.private "
-                    f"OR n.expires_at IS NOT NULL RETURN n.id, {cols}", {"shared": SHARED}):
-                    self._access[i] = tuple(values)
+                    f"OR n.expires_at IS NOT NULL RETURN n.id, {cols}", {"shared": SHARED})
+            self._access = MemoryAccess(tuple(r) for r in rows)
         return self._access
 
     def has(self, label: str, prop: str) -> bool:
