@@ -130,13 +130,13 @@ class GraphView:
     def _memory_access(self) -> MemoryAccess:
         """The build's memories that are not plainly shared, read once per view."""
         if self._access is None:
-            rows = []
+            rows: list = []
             if self.has("Memory", "namespace"):
-                cols = ", ".join(f"n.{c}" for c in VISIBILITY_COLUMNS)
-                rows = self.run(
-                    "MATCH (n:Memory) WHERE (n.namespace IS NOT NULL AND n.namespace <> $shared) OR n.private "
-                    f"OR n.expires_at IS NOT NULL RETURN n.id, {cols}", {"shared": SHARED})
-            self._access = MemoryAccess(tuple(r) for r in rows)
+                cols = ", ".join(f"n.{c} AS {c}" for c in VISIBILITY_COLUMNS)
+                t = query_arrow(self.conn, "MATCH (n:Memory) WHERE (n.namespace IS NOT NULL AND n.namespace <> $shared) "
+                                f"OR n.private OR n.expires_at IS NOT NULL RETURN n.id AS id, {cols}", {"shared": SHARED})
+                rows = zip(*(t.column(c).to_pylist() for c in ("id", *VISIBILITY_COLUMNS)))
+            self._access = MemoryAccess(rows)
         return self._access
 
     def has(self, label: str, prop: str) -> bool:
