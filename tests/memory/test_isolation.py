@@ -16,7 +16,7 @@ from ltm.home import Home
 from ltm.query import HybridLTM
 from ltm.vectors import VectorStore
 from tests.builder import sample_repo
-from tests.server.clients import call, stdio_session
+from tests.server.clients import call, error, stdio_session
 from tests.test_cli import run
 
 STRATEGIES = ("vector_first", "graph_first", "parallel", "vector_only", "graph_only")
@@ -123,6 +123,20 @@ def test_the_mcp_tools_never_show_another_namespaces_memories(home, tmp_path):
             assert "mem:online:delta" not in {m["id"] for m in linked["memories"]}
             linked = await call(s, "memories", entity="Validator.validate_token", namespace="team-c")
             assert "mem:online:delta" in {m["id"] for m in linked["memories"]}
+
+    asyncio.run(scenario())
+
+
+def test_an_mcp_server_pinned_to_a_namespace_refuses_another(home, tmp_path):
+    async def scenario():
+        async with stdio_session(home.root, tmp_path / "mcp.log", "--namespace", "team-b") as s:
+            hits = (await call(s, "query", text=QUESTION, top_k=20))["hits"]  # no namespace named: the pinned one
+            assert CHARLIE in seen(hits) and not {ALPHA, BRAVO} & seen(hits)
+            assert "serves namespace 'team-b' only" in await error(s, "query", text=QUESTION, namespace="team-a")
+            assert "serves namespace 'team-b' only" in await error(s, "memories", entity="Validator.validate_token",
+                                                                   namespace="team-a")
+            assert "serves namespace 'team-b' only" in await error(s, "remember", content="sneak",
+                                                                   metadata={"namespace": "team-a"})
 
     asyncio.run(scenario())
 
