@@ -186,22 +186,20 @@ def memory_row(
         # stored (the import's or the add's namespace, else `shared`); default TTLs in ltm/memory/expiry.py
         "agent_id": check_name(md.get("agent_id"), "agent_id", MemoryInputError),
         "namespace": check_name(md.get("namespace"), "namespace", MemoryInputError),
-        "private": _owned(_private(md.get("private")), md.get("agent_id")),
+        "private": _private(md.get("private")),  # needs an agent_id, checked by `with_scope`
         "expires_at": parse_time(md.get("expires_at"), "expires_at"),
         "derives_from": _derives_from(md.get("derives_from"), source),
     }
 
 
-def _owned(private: bool | None, agent_id: Any) -> bool | None:
-    if private and not agent_id:
-        raise MemoryInputError("a private memory needs an agent_id: it is seen only by that agent")
-    return private
-
 
 def with_scope(row: dict[str, Any], namespace: str | None = None, agent_id: str | None = None) -> dict[str, Any]:
-    """The row with its namespace (else `namespace`, else `shared`) and agent (else `agent_id`) filled in."""
+    """The row with its namespace (else `namespace`, else `shared`) and agent (else `agent_id`) filled
+    in; MemoryInputError for a private memory that still has no agent."""
     from ltm.visibility import SHARED
 
     row["namespace"] = row.get("namespace") or check_name(namespace, "namespace", MemoryInputError) or SHARED
     row["agent_id"] = row.get("agent_id") or check_name(agent_id, "agent_id", MemoryInputError)
+    if row.get("private") and not row["agent_id"]:
+        raise MemoryInputError("a private memory needs an agent_id: it is seen only by that agent")
     return row

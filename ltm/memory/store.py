@@ -20,7 +20,7 @@ from ltm.home import Home
 from ltm.lake import Lake
 from ltm.memory.linking import CodeIndex
 from ltm.memory import expiry, provenance
-from ltm.memory.records import MEMORY_PARTITION, ImportReport, with_scope
+from ltm.memory.records import MEMORY_PARTITION, ImportReport, MemoryInputError, with_scope
 from ltm.schema import lake_schema
 from ltm.settings import MemorySource
 
@@ -82,8 +82,12 @@ def import_memories(home: Home, path: str | Path, fmt: str, namespace: str | Non
     rows: dict[str, dict[str, Any]] = {}
     now, ttls = datetime.now(timezone.utc), expiry.ttl_hours(home.settings().other)
     for row in read_source(path, fmt, report):
-        row = expiry.with_expiry(with_scope(row, namespace, agent_id), ttls, now)
         rows.pop(row["id"], None)  # a later line with the same id replaces an earlier one
+        try:
+            row = expiry.with_expiry(with_scope(row, namespace, agent_id), ttls, now)
+        except MemoryInputError as e:  # the readers numbered the lines; this one is named by its id
+            report.skipped.append((0, f"{row['id']}: {e}"))
+            continue
         if expiry.is_expired(row, now):
             report.expired += 1
             continue

@@ -13,6 +13,7 @@ import pytest
 
 from ltm.errors import QueryError
 from ltm.home import Home
+from ltm.memory.records import MemoryInputError
 from ltm.query import HybridLTM
 from ltm.vectors import VectorStore
 from tests.builder import sample_repo
@@ -94,6 +95,16 @@ def test_a_private_memory_is_not_a_neighbour_of_its_function_in_another_namespac
 def test_a_bad_namespace_is_refused_with_the_allowed_form(home):
     with HybridLTM(home) as ltm, pytest.raises(QueryError, match="namespace \"x' OR 1=1\" is not a valid name"):
         ltm.query(QUESTION, namespace="x' OR 1=1")
+
+
+def test_a_private_online_memory_needs_its_agent_and_only_that_agent_sees_it(home):
+    with HybridLTM(home) as ltm:
+        with pytest.raises(MemoryInputError, match="a private memory needs an agent_id"):
+            ltm.add("zebra crossing notes", {"private": True})
+        ltm.add("zebra crossing notes, ada only", {"id": "zebra", "private": True}, agent_id="ada")
+        assert "mem:online:zebra" in seen(ltm.query("zebra crossing notes", strategy="vector_only", agent_id="ada"))
+        for strategy in STRATEGIES:
+            assert "mem:online:zebra" not in seen(ltm.query("zebra crossing notes", strategy=strategy, agent_id="bob"))
 
 
 def test_the_cli_query_takes_the_namespace_and_agent(home):
