@@ -67,7 +67,7 @@ def imported_memories(
     kinds={"polars", "parquet"},
     owners=OWNERS,
     metadata=lake_table("RELATES_TO_FUNCTION"),  # RELATES_TO_FILE and _CLASS have the same columns
-    code_version=code_version("ltm.memory.backfill", "ltm.memory.linking"),
+    code_version=code_version("ltm.memory.backfill", "ltm.memory.linking", "ltm.memory.conversations"),
     description="Backfill: every memory of the home relinked to the code of every repository "
     "(RELATES_TO_FILE / FUNCTION / CLASS); metadata shows links added and removed since the last run.",
 )
@@ -85,6 +85,7 @@ def memory_links(context: AssetExecutionContext, home: HomeResource) -> Material
             "failure_sample": MetadataValue.json(stats.failure_sample),
             "added_sample": MetadataValue.json(stats.added_sample),
             "removed_sample": MetadataValue.json(stats.removed_sample),
+            "conversations": MetadataValue.json(stats.conversations),
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
             "summary": f"memories={stats.memories} links={stats.links} links_added={stats.added} "
             f"links_removed={stats.removed}",

@@ -106,3 +106,18 @@ class HybridLTM:
         from ltm.memory.online import add_memories
 
         return add_memories(self.home, entries, namespace, agent_id)
+
+    def conversations(self, file: str, action: str = "edit") -> list[dict[str, Any]]:
+        """The conversations whose agent turns edited (`read`, `any`) `file`, with what the user asked.
+
+        One graph query over the conversation graph of TraceMem imports (`ltm.retrieval.conversations`,
+        which describes each entry); [] when no conversation touched the file.
+        """
+        from ltm.retrieval.conversations import conversations_for_file
+
+        if self._graph is None:
+            self._graph = CurrentGraph(self.home.graph)
+        view = self._graph.view()
+        if view is None:
+            raise NotIngestedError(f"no graph in {self.home.root}: run `ltm ingest PATH` first")
+        return conversations_for_file(view, file, action)  # type: ignore[arg-type]

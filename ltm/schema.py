@@ -170,10 +170,15 @@ NODE_TABLES: dict[str, NodeTable] = {
                     pa.field("graph_links", pa.string()),
                     # provenance, JSON: [{"id", "method", "confidence"}] -> DERIVES_FROM (ltm/memory/provenance.py)
                     pa.field("derives_from", pa.string()),
+                    # a conversation turn (TraceMem source), JSON: {conversation, role, index, tools}
+                    pa.field("conversation", pa.string()),
                 ]
             ),
             Category.MEMORY,
         ),
+        # A file as a conversation's tool call read or wrote it (ltm.memory.conversations): `blob_id`
+        # is git's blob id of the content the export carried, null when it carried the path alone.
+        NodeTable("FileVersion", _node(("path", pa.string()), ("blob_id", pa.string()), embedded=False)),
     ]
 }
 
@@ -223,6 +228,16 @@ REL_TABLES: dict[str, RelTable] = {
         RelTable("RELATES_TO_CLASS", (("Memory", "Class"),), _RELEVANCE),
         # a memory -> the memories (episodes) it was extracted from (ltm/memory/provenance.py)
         RelTable("DERIVES_FROM", (("Memory", "Memory"),), pa.schema([("method", pa.string()), ("confidence", pa.float64())])),
+        # Conversations as a graph (TraceMem's design; ltm.memory.conversations): turn -> next turn,
+        # agent turn -> the file version a tool call read or edited, version -> File at HEAD and ->
+        # the commits whose blob it equals.
+        RelTable("MESSAGE", (("Memory", "Memory"),), pa.schema([("conversation_id", pa.string()), ("turn", pa.int64())])),
+        RelTable(
+            "TOOL_USE", (("Memory", "FileVersion"),),
+            pa.schema([("tool", pa.string()), ("action", pa.string()), ("tool_use_id", pa.string())]),
+        ),
+        RelTable("VERSION_OF", (("FileVersion", "File"),)),
+        RelTable("AT_COMMIT", (("FileVersion", "Commit"),), pa.schema([("path", pa.string())])),
     ]
 }
 
@@ -252,6 +267,12 @@ SIDE_TABLES: dict[str, SideTable] = {
             "FunctionDefects",
             "Function",
             pa.schema([("fix_count", pa.int64()), ("churn", pa.int64()), ("bugs_introduced", pa.int64())]),
+        ),
+        # A conversation turn's place, written with the conversation graph (ltm.memory.conversations):
+        # role `user` or `agent`, the conversation's id and the turn's index in it (null for other memories).
+        SideTable(
+            "MemoryTurn", "Memory",
+            pa.schema([("conversation_id", pa.string()), ("role", pa.string()), ("turn", pa.int64())]),
         ),
     ]
 }

@@ -18,18 +18,20 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("LANCEDB_LOG", "error")  # lance warns of empty index partitions on every optimize
-import lancedb
 import numpy as np
 import polars as pl
 import pyarrow as pa
-from lancedb.index import FTS, BTree, IvfPq
 
 from ltm import progress
 from ltm.atomic import replace_text
 from ltm.errors import DimensionMismatchError, LtmError, NotIngestedError, VectorStoreError
 from ltm.ids import is_valid_repo_key
+from ltm.light_imports import import_lancedb
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, TS
+
+lancedb = import_lancedb()
+from lancedb.index import FTS, BTree, IvfPq  # noqa: E402  (after the lighter import above)
 
 TABLE = "entries"
 log = logging.getLogger(__name__)

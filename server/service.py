@@ -110,6 +110,11 @@ class MemoryService:
             entity = entities.resolve(self.reads, ref, repo)
             return {"entity": entity, "memories": entities.memories(self.reads, entity, scope)}
 
+    def conversations(self, file: str, action: str) -> list[dict[str, Any]]:
+        """`HybridLTM.conversations`: the conversations that used the file, with what the user asked."""
+        with self._lock:
+            return self.memory.conversations(file, action)
+
     def impact(self, ref: str, repo: str | None, depth: int) -> dict[str, Any]:
         """Transitive callers (and the tests among them), co-changes, bugs and defect signals of the entity."""
         with self._lock:

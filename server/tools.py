@@ -27,7 +27,8 @@ calls, imports), their history (commits, what each modified, renames, bugs and t
 memories that agents stored. Start with `query` to find things by meaning or name; use `callers`,
 `callees`, `dependents` and `impact` before changing code, `detect_changes` on a diff before committing
 it; `history` for why code is the way it is; `remember` to store a decision or finding, and `memories`
-to read what is stored about an entity; `repositories` for what is held and how fresh it is."""
+to read what is stored about an entity; `conversations` for the agent conversations that edited a
+file and what the user asked; `repositories` for what is held and how fresh it is."""
 
 T = TypeVar("T")
 
@@ -175,6 +176,15 @@ def build_server(service: MemoryService) -> MCPServer:
                  agent_id: AgentId = None) -> models.MemoriesResult:
         """What is stored about a function, class or file: the memories linked to it, most relevant first."""
         return models.MemoriesResult(**answer(lambda: service.memories(entity, repo, namespace, agent_id)))
+
+    @mcp.tool(name="conversations")
+    def conversations(
+        file: Annotated[str, Field(description="A file: its path or its tail (`auth.py`, `app/auth.py`).")],
+        action: Annotated[Literal["edit", "read", "any"], Field(description="Which tool uses count.")] = "edit",
+    ) -> models.ConversationsResult:
+        """Which imported agent conversations edited (or read) a file, and what the user asked: each use with
+        its tool, the file at HEAD, the commits whose content it equals, and the user's turns before it."""
+        return models.ConversationsResult(conversations=answer(lambda: service.conversations(file, action)))
 
     @mcp.tool(name="repositories")
     def repositories() -> models.RepositoriesResult:

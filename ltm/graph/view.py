@@ -29,6 +29,7 @@ from ltm import ids as idlib
 from ltm.graph.entity_ids import by_label, name_from_id
 from ltm.graph.access import MemoryAccess
 from ltm.graph.engine import Connection, PreparedStatement, prepare, query, query_arrow
+from ltm.graph import reader_index
 from ltm.graph.name_words import NameWords
 from ltm.graph.node import Node, shown_props
 from ltm.graph.overlay import MemoryOverlay
@@ -57,8 +58,10 @@ class LabelIndex:
 class GraphView:
     """A read-only connection to one build plus its catalogue: tables, properties, FTS indexes."""
 
-    def __init__(self, conn: Connection):
+    def __init__(self, conn: Connection, build: Path | None = None):
         self.conn = conn
+        self.build = build  # its saved reader index (`reader_index.py`) is used when present
+        self._name_sizes: dict[str, np.ndarray] = {}
         self.props: dict[str, set[str]] = {}
         self.rels: set[str] = set()
         self.fts: dict[str, str] = {}
@@ -151,6 +154,16 @@ class GraphView:
         idx = self._index.get(label)
         if idx is not None:
             return idx
+        saved = reader_index.load_label(self.build, label) if self.build is not None else None
+        if saved is not None:
+            ids_saved = saved["id"]
+            idx = LabelIndex(ids_saved, {i: o for o, i in enumerate(ids_saved)}, saved["has_vector"].astype(bool),
+                             saved.get("pagerank"), saved["defects"].astype(np.float64),
+                             saved["removed"].astype(bool) if "removed" in saved else None)
+            if "name_size" in saved:
+                self._name_sizes[label] = saved["name_size"]
+            self._index[label] = idx
+            return idx
         pr = self.first_prop(label, CENTRALITY_PROPS)
         stored = [p for p in DEFECT_PROPS if self.has(label, p)]
         cols = ["offset(id(n)) AS o", "n.id AS id"]
@@ -241,9 +254,28 @@ class GraphView:
                 continue
             idx = self.index(label)
             if label not in self._words:
-                self._words[label] = NameWords(name_from_id(i) for i in idx.ids)
+                self._words[label] = self.words(label)
             found += [(shared, size, idx.ids[p]) for shared, size, p in self._words[label].match(words, limit)]
         return [i for *_, i in sorted(found)[:limit]]
+
+    def words(self, label: str) -> NameWords:
+        """The name words of `label`: saved beside the build, else cut from its ids."""
+        idx = self.index(label)
+        sizes = self._name_sizes.get(label)
+        saved = reader_index.load_words(self.build, label, sizes) if self.build is not None and sizes is not None else None
+        return saved if saved is not None else NameWords(name_from_id(i) for i in idx.ids)
+
+    def save_reader_index(self, labels: Iterable[str], named: Iterable[str]) -> None:
+        """Save each label's index (and for `named`, its name words) beside the build, for later readers."""
+        named = set(named)
+        for label in labels:
+            if label not in self.props or self.build is None:
+                continue
+            idx = self.index(label)
+            reader_index.save_label(self.build, label, {
+                "id": idx.ids, "has_vector": idx.has_vector, "pagerank": idx.pagerank, "defects": idx.defects,
+                "removed": idx.removed,
+            }, NameWords(name_from_id(i) for i in idx.ids) if label in named else None)
 
     # --- nodes ---------------------------------------------------------------------------
     def signals(self, ids: Iterable[str]) -> dict[str, Node]:

@@ -189,6 +189,7 @@ def memory_row(
         "private": _private(md.get("private")),  # needs an agent_id, checked by `with_scope`
         "expires_at": parse_time(md.get("expires_at"), "expires_at"),
         "derives_from": _derives_from(md.get("derives_from"), source),
+        "conversation": json.dumps(md["conversation"], sort_keys=True) if md.get("conversation") else None,
     }
 
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ltm.graph.entity_ids import label_of, name_from_id, path_from_id
+from ltm.graph.name_words import NAMED_LABELS
 from ltm.graph.view import GraphView
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
@@ -21,7 +22,6 @@ from ltm.code_paths import is_auxiliary
 
 CODE_LABELS = ("Function", "Class")
 MAX_HISTORY_COMMITS = 200  # commits read per subject for co-change
-NAMED_LABELS = ("Function", "Class", "Module")  # matched by their names' words, not Kuzu's full text
 MAX_FTS_TERMS = 4  # Kuzu's full-text cost grows by tens of ms per common term on a large label
 
 
@@ -142,13 +142,15 @@ class _Matcher:
         if "IMPORTS" in self.g.rels:
             files = self.ids("(f:File)-[:IMPORTS]->(m:Module)", "f", *self.at("m", "Module", mods))
             importers = self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "m", *self.at("f", "File", files)) if files else []
-            self.add(importers, 3.0, f"imports {subject}")
-            self.add(files, 2.5, f"imports {subject}")  # "which files import M"
+            # The files first, the modules they make second: a file is the answer in every language
+            # (a Go package or a JS module is several files or one), and names its module by its path.
+            self.add(files, 3.5, f"imports {subject}")
+            self.add(importers, 1.5, f"imports {subject}")
             if files:
                 users = self.ids("(n:Function)-[:DEFINED_IN]->(f:File)", "n", *self.at("f", "File", files))
                 self.add(users, 1.0, f"in a file that imports {subject}")
         if "DEPENDS_ON" in self.g.rels:
-            self.add(self.ids("(a:Module)-[:DEPENDS_ON]->(m:Module)", "a", *self.at("m", "Module", mods)), 3.0,
+            self.add(self.ids("(a:Module)-[:DEPENDS_ON]->(m:Module)", "a", *self.at("m", "Module", mods)), 1.5,
                      f"depends on {subject}")
         if "CALLS" in self.g.rels:
             paths = [d["path"] for d in self.g.details(mods).values() if d.get("path")]
