@@ -107,12 +107,15 @@ class HybridLTM:
 
         return add_memories(self.home, entries, namespace, agent_id)
 
-    def conversations(self, file: str, action: str = "edit") -> list[dict[str, Any]]:
+    def conversations(self, file: str, action: str = "edit", namespace: str | None = None,
+                      agent_id: str | None = None) -> list[dict[str, Any]]:
         """The conversations whose agent turns edited (`read`, `any`) `file`, with what the user asked.
 
         One graph query over the conversation graph of TraceMem imports (`ltm.retrieval.conversations`,
-        which describes each entry); [] when no conversation touched the file.
+        which describes each entry); [] when no conversation touched the file. A conversation with a
+        turn `namespace` / `agent_id` may not see (`ltm.visibility`) is left out whole.
         """
+        scope = Scope.of(namespace, agent_id)
         from ltm.retrieval.conversations import conversations_for_file
 
         if self._graph is None:
@@ -120,4 +123,6 @@ class HybridLTM:
         view = self._graph.view()
         if view is None:
             raise NotIngestedError(f"no graph in {self.home.root}: run `ltm ingest PATH` first")
-        return conversations_for_file(view, file, action)  # type: ignore[arg-type]
+        hidden = view.hidden_memories(scope)
+        return [c for c in conversations_for_file(view, file, action)  # type: ignore[arg-type]
+                if not any(t["memory_id"] in hidden for t in (*c["uses"], *c["user_turns"]))]

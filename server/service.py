@@ -110,10 +110,13 @@ class MemoryService:
             entity = entities.resolve(self.reads, ref, repo)
             return {"entity": entity, "memories": entities.memories(self.reads, entity, scope)}
 
-    def conversations(self, file: str, action: str) -> list[dict[str, Any]]:
-        """`HybridLTM.conversations`: the conversations that used the file, with what the user asked."""
+    def conversations(self, file: str, action: str, namespace: str | None = None,
+                      agent_id: str | None = None) -> list[dict[str, Any]]:
+        """`HybridLTM.conversations`: the conversations that used the file, with what the user asked
+        (those `namespace` / `agent_id` may see)."""
+        namespace, agent_id = self._scope(namespace, agent_id)
         with self._lock:
-            return self.memory.conversations(file, action)
+            return self.memory.conversations(file, action, namespace, agent_id)
 
     def impact(self, ref: str, repo: str | None, depth: int) -> dict[str, Any]:
         """Transitive callers (and the tests among them), co-changes, bugs and defect signals of the entity."""

@@ -181,10 +181,12 @@ def build_server(service: MemoryService) -> MCPServer:
     def conversations(
         file: Annotated[str, Field(description="A file: its path or its tail (`auth.py`, `app/auth.py`).")],
         action: Annotated[Literal["edit", "read", "any"], Field(description="Which tool uses count.")] = "edit",
+        namespace: Namespace = None,
+        agent_id: AgentId = None,
     ) -> models.ConversationsResult:
         """Which imported agent conversations edited (or read) a file, and what the user asked: each use with
         its tool, the file at HEAD, the commits whose content it equals, and the user's turns before it."""
-        return models.ConversationsResult(conversations=answer(lambda: service.conversations(file, action)))
+        return models.ConversationsResult(conversations=answer(lambda: service.conversations(file, action, namespace, agent_id)))
 
     @mcp.tool(name="repositories")
     def repositories() -> models.RepositoriesResult:

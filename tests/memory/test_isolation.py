@@ -43,6 +43,13 @@ def home(tmp_path_factory):
          "metadata": {"namespace": "shared", "file_path": "app/auth.py"}},
     ]) + "\n")
     run("memory", "import", notes, "--namespace", "team-a", "--home", home)
+    conv = root / "conv.jsonl"  # a conversation of team-a that edited app/util.py
+    conv.write_text("\n".join(json.dumps(x) for x in [
+        {"id": "q1", "conversation_id": "c9", "role": "user", "content": "please make the helper back off"},
+        {"id": "q2", "conversation_id": "c9", "role": "assistant", "content": "Changing it.", "tool_calls": [
+            {"id": "k1", "name": "edit_file", "args": {"path": "app/util.py", "old_string": "return", "new_string": "x"}}]},
+    ]) + "\n")
+    run("memory", "import", conv, "--format", "tracemem", "--namespace", "team-a", "--home", home)
     run("ingest", repo.path, "--home", home, "--embedder", "hash")
     with HybridLTM(home) as ltm:
         ltm.add("Validator.validate_token keyring rotation signing key lives in team-b's HSM",
@@ -90,6 +97,16 @@ def test_a_private_memory_is_not_a_neighbour_of_its_function_in_another_namespac
         # the graph's own question for a file's memories
         b = seen(ltm.query("memories about app/auth.py", strategy="graph_only", top_k=20, namespace="team-b"))
         assert CHARLIE in b and not {ALPHA, BRAVO} & b
+
+
+def test_a_namespaces_conversations_are_left_out_of_another_namespaces_answer(home):
+    with HybridLTM(home) as ltm:
+        assert [c["conversation_id"] for c in ltm.conversations("util.py", namespace="team-a")] == ["c9"]
+        assert ltm.conversations("util.py") == [] and ltm.conversations("util.py", namespace="team-b") == []
+    out = json.loads(run("conversations", "--file", "util.py", "--namespace", "team-a", "--json", "--home",
+                         home.root).output)
+    assert [c["conversation_id"] for c in out] == ["c9"]
+    assert json.loads(run("conversations", "--file", "util.py", "--json", "--home", home.root).output) == []
 
 
 def test_a_bad_namespace_is_refused_with_the_allowed_form(home):
