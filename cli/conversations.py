@@ -31,12 +31,15 @@ def _text(convs: list[dict[str, Any]], file: str, action: str) -> str:
 @click.option("--file", "file", required=True, help="The file: a path or its tail (auth.py, app/auth.py).")
 @click.option("--action", type=click.Choice(["edit", "read", "any"]), default="edit", show_default=True,
               help="Which tool uses count.")
+@click.option("--namespace", default=None, help="Ask in this namespace (its conversations and the shared ones).")
+@click.option("--agent", "agent_id", default=None, help="Ask as this agent (its private conversations too).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @home_option
 @user_errors
-def conversations(file: str, action: str, as_json: bool, home: str | None) -> None:
+def conversations(file: str, action: str, namespace: str | None, agent_id: str | None, as_json: bool,
+                  home: str | None) -> None:
     from ltm.query import HybridLTM
 
     with HybridLTM(home) as ltm:
-        convs = ltm.conversations(file, action)
+        convs = ltm.conversations(file, action, namespace, agent_id)
     emit(convs, as_json, lambda c: _text(c, file, action))

@@ -157,6 +157,8 @@ NODE_TABLES: dict[str, NodeTable] = {
             _node(
                 ("memory_type", pa.string()), ("category", pa.string()), ("content", pa.string()),
                 ("source", pa.string()), ("created_at", TS), ("project_id", pa.string()),
+                # isolation and expiry (ltm/visibility.py); null in a home written before them
+                ("agent_id", pa.string()), ("namespace", pa.string()), ("private", pa.bool_()), ("expires_at", TS),
             ),
             pa.schema(
                 [
@@ -166,6 +168,8 @@ NODE_TABLES: dict[str, NodeTable] = {
                     pa.field("line_start", pa.int32()), pa.field("line_end", pa.int32()),
                     # explicit edges of the source entry, JSON: [{"type", "target", "properties"}]
                     pa.field("graph_links", pa.string()),
+                    # provenance, JSON: [{"id", "method", "confidence"}] -> DERIVES_FROM (ltm/memory/provenance.py)
+                    pa.field("derives_from", pa.string()),
                     # a conversation turn (TraceMem source), JSON: {conversation, role, index, tools}
                     pa.field("conversation", pa.string()),
                 ]
@@ -222,6 +226,8 @@ REL_TABLES: dict[str, RelTable] = {
         RelTable("RELATES_TO_FILE", (("Memory", "File"),), _RELEVANCE),
         RelTable("RELATES_TO_FUNCTION", (("Memory", "Function"),), _RELEVANCE),
         RelTable("RELATES_TO_CLASS", (("Memory", "Class"),), _RELEVANCE),
+        # a memory -> the memories (episodes) it was extracted from (ltm/memory/provenance.py)
+        RelTable("DERIVES_FROM", (("Memory", "Memory"),), pa.schema([("method", pa.string()), ("confidence", pa.float64())])),
         # Conversations as a graph (TraceMem's design; ltm.memory.conversations): turn -> next turn,
         # agent turn -> the file version a tool call read or edited, version -> File at HEAD and ->
         # the commits whose blob it equals.

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +27,15 @@ import numpy as np
 
 from ltm import ids as idlib
 from ltm.graph.entity_ids import by_label, name_from_id
+from ltm.graph.access import MemoryAccess
 from ltm.graph.engine import Connection, PreparedStatement, prepare, query, query_arrow
 from ltm.graph import reader_index
 from ltm.graph.name_words import NameWords
 from ltm.graph.node import Node, shown_props
 from ltm.graph.overlay import MemoryOverlay
 from ltm.schema import REL_TABLES
+from ltm.visibility import COLUMNS as VISIBILITY_COLUMNS
+from ltm.visibility import SHARED, Scope
 
 # Node properties a stage stores as defect signals (FunctionDefects: fix_count, bugs_introduced); summed.
 DEFECT_PROPS = ("fix_count", "bugs_introduced", "bug_count", "defect_count")
@@ -66,6 +70,7 @@ class GraphView:
         self._index: dict[str, LabelIndex] = {}
         self._words: dict[str, NameWords] = {}
         self._overlay: MemoryOverlay | None = None
+        self._access: MemoryAccess | None = None  # the memories not plainly shared (`access.py`)
         for table_id, name, kind in self.run("CALL show_tables() RETURN id, name, type"):
             if kind == "NODE":
                 self.table_label[int(table_id)] = name
@@ -104,6 +109,38 @@ class GraphView:
     def overlay(self) -> MemoryOverlay | None:
         """The overlay, refreshed (a stat per lake file; files read only when they changed), or None."""
         return self._overlay.refresh() if self._overlay is not None else None
+
+    # --- who sees which memory (`ltm.visibility`) ---------------------------------------------
+    def hidden_memories(self, scope: Scope) -> set[str]:
+        """Ids of the Memory nodes, built or overlaid, that `scope` may not see (other namespaces'
+        memories, other agents' private ones, expired ones; `access.py`). A build without the
+        columns (made before them) holds shared memories only."""
+        hidden = self._memory_access().hidden(scope)
+        ov = self.overlay
+        if ov:
+            hidden |= {i for i, m in ov.memories.items() if not scope.sees_row(m)}
+        return hidden
+
+    def expired_memories(self, now: datetime) -> set[str]:
+        """Ids of the Memory nodes, built or overlaid, whose `expires_at` is at or before `now`."""
+        out = set(self._memory_access().expired(now))
+        ov = self.overlay
+        if ov:
+            probe = Scope(now=now)
+            out |= {i for i, m in ov.memories.items() if not probe.sees(expires_at=m.get("expires_at"))}
+        return out
+
+    def _memory_access(self) -> MemoryAccess:
+        """The build's memories that are not plainly shared, read once per view."""
+        if self._access is None:
+            rows: list = []
+            if self.has("Memory", "namespace"):
+                cols = ", ".join(f"n.{c} AS {c}" for c in VISIBILITY_COLUMNS)
+                t = query_arrow(self.conn, "MATCH (n:Memory) WHERE (n.namespace IS NOT NULL AND n.namespace <> $shared) "
+                                f"OR n.private OR n.expires_at IS NOT NULL RETURN n.id AS id, {cols}", {"shared": SHARED})
+                rows = zip(*(t.column(c).to_pylist() for c in ("id", *VISIBILITY_COLUMNS)))
+            self._access = MemoryAccess(rows)
+        return self._access
 
     def has(self, label: str, prop: str) -> bool:
         return prop in self.props.get(label, ())

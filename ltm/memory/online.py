@@ -41,11 +41,13 @@ from ltm.lake import Lake
 from ltm.memory.evolution import EVOLUTION_TABLES, Evolution, evolve_added
 from ltm.memory.journal import begin, end, recover
 from ltm.memory.linking import RELS, link_memories, memory_frame
+from ltm.memory import expiry, provenance
 from ltm.memory.records import (
     MEMORY_PARTITION,
     MemoryInputError,
     MemoryType,
     memory_row,
+    with_scope,
 )
 from ltm.memory.store import code_index, merge_table
 from ltm.redact import redact_row
@@ -130,6 +132,9 @@ def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[s
             w.append("embeddings", emb.to_pylist(), redacted=True)
             for rel, new in links.items():
                 w.append(rel, new.to_arrow().cast(lake_schema(rel)).to_pylist(), redacted=True)
+            derived = provenance.derives_from_rows(rows)
+            if derived.num_rows:
+                w.append(provenance.REL, derived.to_pylist(), redacted=True)
             w.append("Memory", memories.to_pylist(), redacted=True)
             return
         mem_ids = [r["id"] for r in rows]
@@ -143,7 +148,9 @@ def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[s
             if rel in links:
                 old = pl.concat([old, links[rel].cast(old.schema)], how="vertical")
             w.write(rel, old.to_arrow().cast(lake_schema(rel)))
-        w.write("Memory", merge_table(lake, "Memory", memories, ["id"]))
+        merged = merge_table(lake, "Memory", memories, ["id"])
+        w.write(provenance.REL, provenance.partition_rows(merged))
+        w.write("Memory", merged)
 
 
 def add_memory(home: Home, content: str, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -151,7 +158,8 @@ def add_memory(home: Home, content: str, metadata: dict[str, Any] | None = None)
     return add_memories(home, [(content, metadata)])[0]
 
 
-def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]]) -> list[dict[str, Any]]:
+def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]], namespace: str | None = None,
+                 agent_id: str | None = None) -> list[dict[str, Any]]:
     """Store several memories as one add: one embedding pass, one write per lake table, one vector
     upsert (a batch of a handful costs about one add).
 
@@ -159,9 +167,11 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
     graph readers see it at once, through the overlay on the current build; False before any build,
     the first build then holds it). A bad entry
     refuses the whole batch, naming it, before anything is written. Two entries with one `id`: the
-    later wins, as in an import.
+    later wins, as in an import. An entry without its own `namespace` / `agent_id` metadata gets
+    these (else `shared`); working and sensory ones their default expiry (`ltm.memory.expiry`).
     """
     now = datetime.now(timezone.utc)
+    ttls = expiry.ttl_hours(home.settings().other)
     rows: list[dict[str, Any]] = []
     entries = list(entries)
     for i, entry in enumerate(entries):
@@ -174,7 +184,9 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
         mem_id = str(md.pop("id", None) or uuid.uuid4().hex)
         md.setdefault("created_at", now.isoformat())
         try:
-            rows.append(memory_row(SOURCE, mem_id, content, metadata=md, default_type=MemoryType.EPISODIC))
+            row = with_scope(memory_row(SOURCE, mem_id, content, metadata=md, default_type=MemoryType.EPISODIC),
+                             namespace, agent_id)
+            rows.append(expiry.with_expiry(row, ttls, now))
         except MemoryInputError as e:
             raise MemoryInputError(_which(i, len(entries), str(e))) from e
     if not rows:

@@ -23,8 +23,10 @@ JSONL_SHAPE = '{"id": "m1", "content": "what to remember", "metadata": {"categor
 AMPLIHACK_TABLES = {
     "SemanticMemory": MemoryType.SEMANTIC, "EpisodicMemory": MemoryType.EPISODIC,
     "ProceduralMemory": MemoryType.PROCEDURAL, "ProspectiveMemory": MemoryType.PROSPECTIVE,
-    "WorkingMemory": MemoryType.WORKING,
+    "WorkingMemory": MemoryType.WORKING, "SensoryMemory": MemoryType.SENSORY,
 }
+# amplihack's provenance edges (a memory -> the episodes it was extracted from) -> DERIVES_FROM
+AMPLIHACK_DERIVES = ("DERIVES_FROM", "PROCEDURE_DERIVES_FROM")
 
 
 def _json_lines(path: Path, report: ImportReport) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -204,12 +206,16 @@ def read_amplihack(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]
     if not path.exists():
         raise LtmError(f"amplihack database {path} does not exist: pass the path of its Kuzu database")
     rows: list[tuple[str, int, dict[str, Any]]] = []
+    derived: dict[str, list[dict[str, Any]]] = {}
     try:
         with open_database(path, read_only=True, buffer_pool_mb=64, engine_name="kuzu") as conn:
             tables = {r[0] for r in query(conn, "CALL show_tables() RETURN name")}
             for label in (t for t in AMPLIHACK_TABLES if t in tables):
                 for i, (node,) in enumerate(query(conn, f"MATCH (m:{label}) RETURN m"), start=1):
                     rows.append((label, i, node))
+            for rel in (t for t in AMPLIHACK_DERIVES if t in tables):
+                for src, dst, props in query(conn, f"MATCH (s)-[r:{rel}]->(e) RETURN s, e, r"):
+                    _add_derivation(derived, rel, src, dst, props)
     except LtmError as e:
         raise LtmError(f"{path} is not a readable amplihack (Kuzu) database: {e}") from e
     if not rows and not report.skipped:
@@ -225,11 +231,34 @@ def read_amplihack(path: Path, report: ImportReport) -> Iterator[dict[str, Any]]
             concept = node.get("concept")
             if concept:
                 md["tags"] = list(md.get("tags") or []) + [str(concept)]
-            if node.get("memory_id") is None:
+            key = _amplihack_id(node)
+            if key is None:
                 raise MemoryInputError("missing memory_id")
+            if node.get("agent_id") and not md.get("agent_id"):
+                md["agent_id"] = str(node["agent_id"])
+            if key in derived and "derives_from" not in md:
+                md["derives_from"] = derived[key]
             yield memory_row(
-                "amplihack", str(node["memory_id"]), node.get("content"), metadata=md,
+                "amplihack", key, node.get("content"), metadata=md,
                 default_type=AMPLIHACK_TABLES[label], project_id=node.get("agent_id") or md.get("project_id"),
             )
         except (MemoryInputError, json.JSONDecodeError) as e:
             report.skipped.append((i, f"{label} row {i}: {e}"))
+
+
+def _amplihack_id(node: dict[str, Any]) -> str | None:
+    """An amplihack node's key: `memory_id` (its memory store) or `node_id` (its cognitive memory)."""
+    key = node.get("memory_id") if node.get("memory_id") is not None else node.get("node_id")
+    return None if key is None else str(key)
+
+
+def _add_derivation(out: dict[str, list[dict[str, Any]]], rel: str, src: dict[str, Any], dst: dict[str, Any],
+                    props: dict[str, Any]) -> None:
+    """Record one amplihack provenance edge as the source memory's `derives_from` entry; the
+    confidence is the edge's, else the derived memory's own (`confidence`, `confidence_score`)."""
+    s, d = _amplihack_id(src), _amplihack_id(dst)
+    if s is None or d is None:
+        return
+    conf = next((c for c in (props.get("confidence"), src.get("confidence"), src.get("confidence_score"))
+                 if isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= c <= 1), None)
+    out.setdefault(s, []).append({"id": d, "method": f"amplihack:{rel.lower()}", "confidence": conf})
