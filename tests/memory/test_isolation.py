@@ -82,6 +82,16 @@ def test_every_strategy_answers_a_namespace_its_own_and_the_shared_memories_only
             assert CHARLIE not in a | ada, strategy
 
 
+def test_a_memory_fetched_by_id_is_one_the_scope_may_see(home):
+    """`HybridLTM.memories(ids)` reaches superseded memories by id, never another scope's."""
+    every = [ALPHA, BRAVO, CHARLIE, SHARED]
+    with HybridLTM(home) as ltm:
+        ids = lambda **scope: {m["graph_entity_id"] for m in ltm.memories(every, **scope)}  # noqa: E731
+        assert ids(namespace="team-a") == {ALPHA, SHARED}
+        assert ids(namespace="team-a", agent_id="ada") == {ALPHA, BRAVO, SHARED}
+        assert ids(namespace="team-b") == {CHARLIE, SHARED} and ids() == {SHARED}
+
+
 def test_a_private_memory_is_not_a_neighbour_of_its_function_in_another_namespace(home):
     fn = "fn:sample:app/auth.py:Validator.validate_token"
     with HybridLTM(home) as ltm:
