@@ -29,6 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 import polars as pl
+import pyarrow.parquet as pq
 
 from ltm.lake import Lake
 from ltm.memory.records import MEMORY_PARTITION
@@ -163,6 +164,29 @@ def memory_links(lake: Lake) -> pl.DataFrame:
     return pl.concat(parts, how="vertical")  # type: ignore[arg-type]
 
 
+_LINK_FILES: dict[tuple[str, int, int], pl.DataFrame] = {}  # (file, size, mtime) -> its (src, dst) rows
+
+
+def memory_links_cached(lake: Lake) -> pl.DataFrame:
+    """`memory_links`, re-reading only the part files that changed since the last call in this
+    process: an online add appends one small part file per table, so the next add reads that alone."""
+    keys, frames = [], []
+    for t in LINK_TABLES:
+        for f in lake.files(t, MEMORY_PARTITION):
+            try:
+                st = f.stat()
+            except FileNotFoundError:  # swapped out by a writer between the listing and now
+                return memory_links(lake)
+            key = (str(f), st.st_size, st.st_mtime_ns)
+            keys.append(key)
+            if key not in _LINK_FILES:
+                _LINK_FILES[key] = pl.from_arrow(pq.read_table(f, columns=["src", "dst"]))  # type: ignore[assignment]
+            frames.append(_LINK_FILES[key])
+    for stale in set(_LINK_FILES) - set(keys):
+        del _LINK_FILES[stale]
+    return pl.concat(frames, how="vertical") if frames else memory_links(lake)
+
+
 def memories_with_vectors(lake: Lake) -> pl.DataFrame:
     """id, content, created_at and vector of every memory of the `memories` partition but the turns
     of a conversation (the conversation graph orders those: a later turn does not supersede one)."""
@@ -211,8 +235,11 @@ def evolve_added(lake: Lake, table, rows: list[dict], vectors: np.ndarray, links
                     .where("repo = 'memories'", prefilter=True)
                     .select(["graph_entity_id", "content", "created_at", "vector"]).limit(NEIGHBOURS).to_list())
             for h in hits:
-                if h["graph_entity_id"] and h["graph_entity_id"] not in new_ids:
+                # below the loosest similarity the rules accept, a neighbour cannot be judged similar
+                if h["graph_entity_id"] and h["graph_entity_id"] not in new_ids and 1.0 - h["_distance"] >= SIMILAR_LINKED_MIN:
                     found[h["graph_entity_id"]] = (h["content"], h["created_at"], list(h["vector"]))
+    if not found and len(rows) < 2:  # nothing close enough: no edge to judge, no link file to read
+        return Evolution(_frame([], "SIMILAR_TO"), _frame([], "SUPERSEDES"), _frame([], "TRANSITIONED_TO"))
     ids = new_ids + list(found)
     frame = pl.DataFrame({
         "id": ids,
@@ -221,7 +248,7 @@ def evolve_added(lake: Lake, table, rows: list[dict], vectors: np.ndarray, links
         "vector": [np.asarray(v, dtype=np.float32).tolist() for v in vectors] + [v for _, _, v in found.values()],
     }, schema={"id": pl.String, "content": pl.String, "created_at": pl.Datetime("us", "UTC"),
                "vector": pl.List(pl.Float32)})
-    old_links = memory_links(lake).filter(pl.col("src").is_in(list(found)))
+    old_links = memory_links_cached(lake).filter(pl.col("src").is_in(list(found)))
     new_links = links.select("src", "dst") if links.height else old_links.clear()
     result = evolve(frame, pl.concat([new_links, old_links], how="vertical"))
     touches = pl.col("src").is_in(new_ids) | pl.col("dst").is_in(new_ids)
