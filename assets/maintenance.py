@@ -33,7 +33,7 @@ def maintenance(config: MaintenanceConfig, home: HomeResource) -> MaterializeRes
     report = run_maintenance(home.home(), timedelta(hours=config.vector_retention_hours), config.graph_retention)
     return MaterializeResult(
         metadata={
-            "vector_rows": report.vector_rows,
+            "vector_rows": report.vector_rows, "memories_expired": report.memories_expired,
             "versions_before": report.versions_before, "versions_after": report.versions_after,
             "disk_bytes_before": report.disk_bytes_before, "disk_bytes_after": report.disk_bytes_after,
             "builds_removed": MetadataValue.json(report.builds_removed), "builds_kept": report.builds_kept,

@@ -11,6 +11,7 @@ from assets.metadata import lake_table, materialized, row_count
 from assets.partitions import OWNERS, repos_partitions
 from assets.versions import code_version
 from ltm.memory.backfill import backfill_links, sync_memory_vectors
+from ltm.memory.evolution import evolve_lake
 from ltm.memory.store import refresh_sources
 from ltm.stages.docs import stage_docs
 from resources import EmbedderResource, HomeResource, LanceVectorsResource, MemorySourcesResource
@@ -67,14 +68,17 @@ def imported_memories(
     kinds={"polars", "parquet"},
     owners=OWNERS,
     metadata=lake_table("RELATES_TO_FUNCTION"),  # RELATES_TO_FILE and _CLASS have the same columns
-    code_version=code_version("ltm.memory.backfill", "ltm.memory.linking"),
+    code_version=code_version("ltm.memory.backfill", "ltm.memory.linking", "ltm.memory.conversations",
+                              "ltm.memory.evolution", "ltm.memory.similarity", "ltm.memory.supersession"),
     description="Backfill: every memory of the home relinked to the code of every repository "
-    "(RELATES_TO_FILE / FUNCTION / CLASS); metadata shows links added and removed since the last run.",
+    "(RELATES_TO_FILE / FUNCTION / CLASS); metadata shows links added and removed since the last run. "
+    "Then the memories' SIMILAR_TO, SUPERSEDES and TRANSITIONED_TO edges, recomputed from all of them.",
 )
 def memory_links(context: AssetExecutionContext, home: HomeResource) -> MaterializeResult:
     h = home.home()
     with h.lock("memories", timeout=3600):
         stats = backfill_links(home.lake())
+        evolved = evolve_lake(home.lake())
     if stats.failures:
         context.log.warning(f"{stats.failures} memory links failed, e.g. {stats.failure_sample[:3]}")
     return MaterializeResult(
@@ -85,9 +89,12 @@ def memory_links(context: AssetExecutionContext, home: HomeResource) -> Material
             "failure_sample": MetadataValue.json(stats.failure_sample),
             "added_sample": MetadataValue.json(stats.added_sample),
             "removed_sample": MetadataValue.json(stats.removed_sample),
+            "conversations": MetadataValue.json(stats.conversations),
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
+            "evolution": MetadataValue.json(evolved.edges),
+            "evolution_seconds": MetadataValue.float(round(evolved.seconds, 3)),
             "summary": f"memories={stats.memories} links={stats.links} links_added={stats.added} "
-            f"links_removed={stats.removed}",
+            f"links_removed={stats.removed} superseded={evolved.edges.get('SUPERSEDES', 0)}",
             **row_count(stats.links),
         }
     )

@@ -10,6 +10,14 @@ then times the bugs stage:
   incremental  after the clone moved to its tip: only the new fix commits are blamed
   full_again   `full=True` on the final history, to check the incremental rows equal a full run
 Prints one JSON object: seconds and fixes blamed per run, whether the rows match, the load.
+
+    .venv/bin/python bench/bugs_stage.py PATH --home HOME --stage history|bugs
+
+One stage alone on PATH itself (not a clone) into a home that is kept (HOME/lake, HOME/cache),
+for a large repository where the runs above take too long: `history` mines it in full, `bugs`
+runs a full bugs stage on what `history` left. Prints seconds, commits or fixes per second and
+the peak RSS of this process (KiB; parser processes and git not counted), so run each stage in
+a process of its own to see each stage's peak.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import tempfile
 import time
@@ -43,12 +52,36 @@ def run(name: str, clone: Path, lake: Lake, cache: Path, workers: int, **kw: obj
             "bugs": st.rows.get("Bug", 0), "loadavg": round(os.getloadavg()[0], 2)}
 
 
+def one_stage(repo: Path, home: Path, stage: str, workers: int) -> dict:
+    lake, cache = Lake(home / "lake"), home / "cache"
+    started = time.perf_counter()
+    if stage == "history":
+        st = stage_history(repo, KEY, lake, cache)
+        done = {"commits": st.commits_mined, "rows_MODIFIES": st.rows.get("MODIFIES", 0)}
+    else:
+        st = stage_bugs(repo, KEY, lake, workers=workers, cache_dir=cache, full=True)
+        done = {"fixes_blamed": st.fixes_blamed, "bugs": st.rows.get("Bug", 0),
+                "skipped_merge": st.counts.get("skipped_merge", 0)}
+    seconds = time.perf_counter() - started
+    per_s = next(iter(done.values())) / seconds
+    return {"repo": str(repo), "stage": stage, "seconds": round(seconds, 1), **done,
+            "per_second": round(per_s, 1), "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            "loadavg": [round(x, 2) for x in os.getloadavg()], "workers": workers}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("repo", type=Path)
     ap.add_argument("--behind", type=int, default=50, help="first-parent commits the first runs lag the tip")
     ap.add_argument("--workers", type=int, default=WORKERS)
+    ap.add_argument("--home", type=Path, help="with --stage: the home to mine into and keep")
+    ap.add_argument("--stage", choices=("history", "bugs"), help="run this stage alone on PATH into --home")
     args = ap.parse_args()
+    if args.stage:
+        if args.home is None:
+            ap.error("--stage needs --home")
+        print(json.dumps(one_stage(args.repo, args.home, args.stage, args.workers)))
+        return
     with tempfile.TemporaryDirectory(prefix="bench-bugs-") as tmp:
         clone, home = Path(tmp) / "repo", Path(tmp) / "home"
         subprocess.run(["git", "clone", "-q", str(args.repo), str(clone)], check=True)

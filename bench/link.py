@@ -1,12 +1,18 @@
 """Auto-linking at scale: N synthetic memories against M function names, vs one CONTAINS per memory.
 
-    .venv/bin/python bench/link.py [--memories 1000000] [--functions 100000] [--sample 200]
+    .venv/bin/python bench/link.py [--memories 1000000] [--functions 100000] [--sample 200] [--similarity]
 
 The fast way (`ltm.memory.linking.link_memories`) tokenises every memory with one regex in polars
 and hash-joins the tokens with the name index. The naive way runs one Kuzu query per memory
 (`MATCH (f:Function) WHERE $content CONTAINS f.name`) over the same names; it is timed on a sample
 and extrapolated to all memories. Prints one JSON object, with `uptime`'s load average, since the
 machine's 2 cores may be shared.
+
+`--similarity` adds the evolution pass (`ltm.memory.evolution`) over the same memories and links:
+synthetic 384-dimension vectors (2,000 topics; memories in groups of four near-duplicates, cosine
+about 0.8 within a group, scattered in order), candidate pairs by the clustered nearest-neighbour
+search plus shared linked code, then the rules on every candidate. Printed: seconds of each step
+and the recall of the planted pairs among the candidates.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ import pyarrow.parquet as pq
 
 from ltm.graph.engine import open_database, query
 from ltm.memory.linking import CodeIndex, link_memories, memory_frame
+
+DIM, TOPICS, GROUP = 384, 2000, 4
 
 WORDS = ("the fix for when we call it and a lock on token cache retry slow failed after refactor in "
          "request handler review moved added check edge case timeout value config path").split()
@@ -81,13 +89,53 @@ def naive(memories: pl.DataFrame, ents: pl.DataFrame, sample: int) -> tuple[floa
             return time.perf_counter() - started, links
 
 
+def similarity_pass(memories: pl.DataFrame, links: pl.DataFrame) -> dict:
+    """Time the evolution pass over the memories (see the module doc)."""
+    import numpy as np
+
+    from ltm.memory.evolution import _candidates, judge_pairs
+
+    n = memories.height
+    rng = np.random.default_rng(7)
+    groups = rng.permutation(n) // GROUP  # memory -> its group of near-duplicates
+    topics = rng.standard_normal((TOPICS, DIM), dtype=np.float32)
+    base = topics[rng.integers(0, TOPICS, groups.max() + 1)] + 0.8 * rng.standard_normal((groups.max() + 1, DIM), dtype=np.float32)
+    vectors = base[groups] + 0.5 * rng.standard_normal((n, DIM), dtype=np.float32)
+    frame = memories.select("id", "content").with_columns(
+        pl.datetime(2024, 1, 1, time_zone="UTC").dt.offset_by(pl.format("{}m", pl.int_range(n))).alias("created_at"))
+    started = time.perf_counter()
+    ij, cos, shared = _candidates(frame, links.select("src", "dst"), vectors)
+    candidates_s = time.perf_counter() - started
+    result = judge_pairs(frame, ij, cos, shared)
+    total_s = time.perf_counter() - started
+    planted = int((groups[ij[:, 0]] == groups[ij[:, 1]]).sum())
+    expected = int(sum(k * (k - 1) // 2 for k in np.bincount(groups)))
+    return {
+        "similarity_memories": n, "similarity_total_s": round(total_s, 1), "similarity_candidates_s": round(candidates_s, 1),
+        "similarity_judge_s": round(total_s - candidates_s, 1), "candidate_pairs": int(ij.shape[0]),
+        "planted_pair_recall": round(planted / expected, 3),
+        "edges": {t: df.height for t, df in result.tables().items()},
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--memories", type=int, default=1_000_000)
     ap.add_argument("--functions", type=int, default=100_000)
     ap.add_argument("--sample", type=int, default=200, help="memories linked the naive way")
+    ap.add_argument("--similarity", action="store_true", help="also time the evolution pass (SIMILAR_TO, SUPERSEDES)")
+    ap.add_argument("--skip-naive", action="store_true", help="leave out the naive CONTAINS sample")
+    ap.add_argument("--similarity-only", action="store_true",
+                    help="time only the evolution pass, over memories with no code links (less memory)")
     args = ap.parse_args()
     rnd = random.Random(7)
+    if args.similarity_only:
+        files, ents = synthetic_code(1000, rnd)
+        memories = synthetic_memories(args.memories, ents["name"].to_list(), files["path"].to_list(), rnd)
+        no_links = pl.DataFrame(schema={"src": pl.String, "dst": pl.String})
+        print(json.dumps({**similarity_pass(memories, no_links), "load_avg_before": os.getloadavg(),
+                          "cpus": os.cpu_count()}, indent=2))
+        return
     files, ents = synthetic_code(args.functions, rnd)
     memories = synthetic_memories(args.memories, ents["name"].to_list(), files["path"].to_list(), rnd)
     load_before = os.getloadavg()
@@ -96,7 +144,7 @@ def main() -> None:
     index_s = time.perf_counter() - started
     result = link_memories(memories, code)
     fast_s = time.perf_counter() - started
-    naive_s, naive_links = naive(memories, ents, args.sample)
+    naive_s, naive_links = naive(memories, ents, args.sample) if not args.skip_naive else (0.0, 0)
     fn_links = result.links.filter(pl.col("rel") == "RELATES_TO_FUNCTION")
     fast_sample = fn_links.filter(pl.col("src").is_in(memories["id"].head(args.sample).implode())).height
     per_memory = naive_s / args.sample
@@ -109,6 +157,7 @@ def main() -> None:
         "sample_links_fast": fast_sample, "sample_links_naive_contains": naive_links,
         "load_avg_before": [round(x, 2) for x in load_before], "load_avg_after": [round(x, 2) for x in os.getloadavg()],
         "cpus": os.cpu_count(),
+        **(similarity_pass(memories, result.links) if args.similarity else {}),
     }, indent=2))
 
 

@@ -5,7 +5,7 @@ Each module adds one group of commands to `main`; imports of the stores and of D
 inside the commands, so `ltm --help` and a query start fast.
 """
 
-from cli import ingest, mcp, memory, query, repo, store, ui  # noqa: F401  (each registers its commands)
+from cli import conversations, ingest, mcp, memory, query, repo, store, ui  # noqa: F401  (each registers its commands)
 from cli.app import main
 
 __all__ = ["main"]

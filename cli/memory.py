@@ -35,19 +35,23 @@ def memory() -> None:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "tracemem", "amplihack", "docs"]), default="jsonl",
               show_default=True, help="Format of FILE.")
 @click.option("--once", is_flag=True, help="Import now only; by default every later ingest re-reads FILE.")
+@click.option("--namespace", default=None, help="Namespace of the entries that name none (default: shared, seen by "
+              "every query); a query in another namespace never sees them.")
+@click.option("--agent", "agent_id", default=None, help="agent_id of the entries that name none.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @home_option
 @user_errors
-def memory_import(file: str, fmt: str, once: bool, as_json: bool, home: str | None) -> None:
+def memory_import(file: str, fmt: str, once: bool, namespace: str | None, agent_id: str | None, as_json: bool,
+                  home: str | None) -> None:
     from ltm.memory.store import import_memories, register_source
 
     h = Home.resolve(home).create()
-    report = import_memories(h, file, fmt).to_dict()
-    if not report["loaded"]:
+    report = import_memories(h, file, fmt, namespace, agent_id).to_dict()
+    if not report["loaded"] and not report["expired"]:
         why = "; ".join(f"line {b['line']}: {b['error']}" for b in report["bad_lines"][:3]) or "the file holds no memory"
         fail(f"no memory loaded from {file} ({report['skipped']} bad lines): {why}. {FORMAT_SHAPES[fmt]}", "input")
     if not once:
-        register_source(h, file, fmt)
+        register_source(h, file, fmt, namespace, agent_id)
     for bad in report["bad_lines"] if not as_json else []:
         click.echo(f"  line {bad['line']}: {bad['error']}", err=True)
     emit(report, as_json, lambda r: f"imported {r['loaded']} memories from {file} ({r['skipped']} bad lines "
@@ -59,10 +63,14 @@ def memory_import(file: str, fmt: str, once: bool, as_json: bool, home: str | No
 @click.argument("text")
 @click.option("--metadata", "metadata", default=None,
               help='JSON object of the LTM format, e.g. \'{"file_path": "app/auth.py", "category": "guideline"}\'.')
+@click.option("--namespace", default=None, help="The memory's namespace (default: shared, seen by every query).")
+@click.option("--agent", "agent_id", default=None, help="The agent storing it (its agent_id).")
+@click.option("--private", "private", is_flag=True, help="Seen only by queries with the same --agent.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @home_option
 @user_errors
-def memory_add(text: str, metadata: str | None, as_json: bool, home: str | None) -> None:
+def memory_add(text: str, metadata: str | None, namespace: str | None, agent_id: str | None, private: bool,
+               as_json: bool, home: str | None) -> None:
     from ltm.query import HybridLTM
 
     try:
@@ -73,7 +81,8 @@ def memory_add(text: str, metadata: str | None, as_json: bool, home: str | None)
         raise LtmError("--metadata is nested too deeply: pass a JSON object of plain fields") from e
     if not isinstance(md, dict):
         raise LtmError("--metadata must be a JSON object, e.g. '{\"file_path\": \"app/auth.py\"}'")
-    out = HybridLTM(home).add(text, md)
+    given = {"namespace": namespace, "agent_id": agent_id, "private": private or None}
+    out = HybridLTM(home).add(text, {**md, **{k: v for k, v in given.items() if v is not None}})
     emit(out, as_json, lambda o: f"{o['graph_entity_id']}  {o['vector_id']}  links={o['links']}"
           + ("" if o["in_graph"] else "  (in the graph after the next ingest)")
           + "".join(f"\n  link error: {e}" for e in o["link_errors"]))

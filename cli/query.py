@@ -24,17 +24,24 @@ from ltm.retrieval.strategies import STRATEGIES
 @click.option("--path", "path_prefix", default=None, help="Only entries whose file path starts with this prefix.")
 @click.option("--since", default=None, help="Only entries dated at or after this ISO date (commits, memories).")
 @click.option("--until", default=None, help="Only entries dated at or before this ISO date.")
+@click.option("--include-superseded", is_flag=True,
+              help="Also show memories a newer one supersedes (after it, marked superseded_by).")
+@click.option("--namespace", default=None, help="Ask in this namespace: its memories and the shared ones (default: "
+              "shared only); never another namespace's.")
+@click.option("--agent", "agent_id", default=None, help="Ask as this agent: its private memories are seen too.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @home_option
 @user_errors
 def query(text: str, strategy: str, top_k: int, depth: int, no_expand: bool, repo: str | None, category: str | None,
-          path_prefix: str | None, since: str | None, until: str | None, as_json: bool, home: str | None) -> None:
+          path_prefix: str | None, since: str | None, until: str | None, include_superseded: bool,
+          namespace: str | None, agent_id: str | None, as_json: bool, home: str | None) -> None:
     from ltm.query import HybridLTM
     from ltm.retrieval.render import render_hits
 
     filters = {"repo": repo, "category": category, "path_prefix": path_prefix, "since": since, "until": until}
     with HybridLTM(home) as memory:
-        hits = memory.query(text, strategy=strategy, top_k=top_k, expand_graph=not no_expand, depth=depth, filters=filters)
+        hits = memory.query(text, strategy=strategy, top_k=top_k, expand_graph=not no_expand, depth=depth, filters=filters,
+                            include_superseded=include_superseded, namespace=namespace, agent_id=agent_id)
     emit(hits, as_json, render_hits)
 
 

@@ -65,3 +65,8 @@ def bug_id(repo: str, ref: str) -> str:
 
 def memory_id(source: str, mem_id: str) -> str:
     return f"mem:{source}:{mem_id}"
+
+
+def file_version_id(path: str, blob_id: str | None) -> str:
+    """A file as a conversation saw it: `fver:<path>@<blob id>`, or `fver:<path>` without content."""
+    return f"fver:{path}@{blob_id}" if blob_id else f"fver:{path}"

@@ -35,6 +35,7 @@ class LakeWriter:
         self._staged: dict[str, Path] = {}
         self.rows: dict[str, int] = {}
         self.redacted: Counter[str] = Counter()  # secrets replaced by their marker, by kind
+        self._streams: dict[str, TableStream] = {}
 
     def _redact(self, table: pa.Table) -> pa.Table:
         return redact_table(table, self.redacted) if self._lake.redact else table
@@ -98,7 +99,31 @@ class LakeWriter:
         self.rows[table] = len(rows)
         return len(rows)
 
+    def stream(self, table: str, keep: bool = False) -> "TableStream":
+        """Stage `table` to be written in pieces: `add(rows)` as they come, memory held per piece.
+
+        `keep`: the partition's current files stay (as `append`), else the rows replace them (as
+        `write`). Commits with the other tables; the streams are closed when the block ends.
+        """
+        self._lake.recover(table, self._repo)
+        final = self._lake.partition(table, self._repo)
+        stage = self._lake.root / table / f".stage-{self._repo}-{uuid.uuid4().hex[:8]}"
+        stage.mkdir(parents=True)
+        self._staged[table] = stage
+        existing = sorted(final.glob("part-*.parquet")) if keep and final.is_dir() else []
+        for f in existing:
+            try:
+                os.link(f, stage / f.name)
+            except OSError:  # a file system without hard links
+                shutil.copy2(f, stage / f.name)
+        first = max((int(f.stem.split("-")[1]) for f in existing), default=-1) + 1
+        out = self._streams[table] = TableStream(self, table, stage, first, empty=not existing)
+        self.rows[table] = 0
+        return out
+
     def _commit(self) -> None:
+        for s in self._streams.values():
+            s.close()
         if self.redacted:
             log.warning("%s: %d secrets redacted before writing (%s)", self._repo, sum(self.redacted.values()),
                         ", ".join(f"{k} {n}" for k, n in sorted(self.redacted.items())))
@@ -111,8 +136,43 @@ class LakeWriter:
             shutil.rmtree(old, ignore_errors=True)
 
     def _abort(self) -> None:
+        for s in self._streams.values():
+            s.close()
         for stage in self._staged.values():
             shutil.rmtree(stage, ignore_errors=True)
+
+
+class TableStream:
+    """One table of a `LakeWriter` written piece by piece into Parquet files of `ROWS_PER_FILE` rows."""
+
+    def __init__(self, writer: LakeWriter, table: str, stage: Path, first_part: int, empty: bool):
+        self._writer, self._table, self._stage = writer, table, stage
+        self._schema = lake_schema(table)
+        self._part, self._in_part, self._file = first_part, 0, None
+        self._empty = empty  # no file yet: an empty one is written if no row comes
+
+    def add(self, rows: list[dict]) -> None:
+        """Write `rows` now (redacted like `write`); the caller may drop them afterwards."""
+        if not rows:
+            return
+        batch = self._writer._redact(pa.Table.from_pylist(rows, schema=self._schema))
+        if self._file is not None and self._in_part >= ROWS_PER_FILE:
+            self._file.close()
+            self._file, self._part, self._in_part = None, self._part + 1, 0
+        if self._file is None:
+            self._file = pq.ParquetWriter(self._stage / f"part-{self._part:05d}.parquet", self._schema)
+        self._file.write_table(batch)
+        self._in_part += batch.num_rows
+        self._writer.rows[self._table] += batch.num_rows
+        self._empty = False
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        elif self._empty:
+            pq.write_table(self._schema.empty_table(), self._stage / f"part-{self._part:05d}.parquet")
+            self._empty = False
 
 
 class Lake:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from ltm.errors import LtmError
 from ltm.graph.build import list_builds, prune_builds
 from ltm.home import Home
+from ltm.memory.expiry import remove_expired
 from ltm.vectors import VECTOR_INDEX_MIN_ROWS, VectorStore
 
 MIN_RETENTION = timedelta(hours=1)
@@ -39,6 +40,7 @@ class MaintenanceReport:
     builds_kept: int = 0
     index_coverage: dict[str, dict[str, int]] = field(default_factory=dict)
     missing_indexes: list[str] = field(default_factory=list)
+    memories_expired: int = 0  # expired memories removed from the lake and the vectors (ltm.memory.expiry)
     seconds: float = 0.0
 
     @property
@@ -79,14 +81,24 @@ def index_coverage(store: VectorStore) -> tuple[dict[str, dict[str, int]], list[
 
 
 def run_maintenance(home: Home, vector_retention: timedelta, graph_retention: int, lock_timeout_s: float = 3600) -> MaintenanceReport:
-    """Compact and clean the vector table, prune old graph builds, then measure index coverage."""
+    """Remove expired memories, compact and clean the vector table, prune old graph builds, then
+    measure index coverage.
+
+    Expired memories (`ltm.memory.expiry`) leave the lake's `memories` partition (with their
+    embeddings, links and provenance) and the vector table at once; the next graph build no longer
+    holds them (queries never answered them anyway)."""
     check_retention(vector_retention)
     if graph_retention < 1:
         raise LtmError(f"graph retention {graph_retention} must keep at least the current build: use 1 or more")
     started = time.perf_counter()
     report = MaintenanceReport()
     store = VectorStore(home.vectors)
+    with home.lock("memories", timeout=lock_timeout_s):
+        gone = remove_expired(home.open_lake(), datetime.now(timezone.utc))
+        report.memories_expired = len(gone)
     with home.lock("vectors", timeout=lock_timeout_s):
+        if gone and store.exists():
+            store.delete_ids([v for _, v in gone if v])
         if store.exists():
             tbl = store.table()
             report.versions_before = len(tbl.list_versions())

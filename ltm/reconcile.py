@@ -10,6 +10,7 @@ online add a kill interrupted is finished or undone first (`ltm.memory.journal`)
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 
 from ltm.graph.read import open_view, vector_links
@@ -40,7 +41,11 @@ def reconcile(graph_root: Path, vectors_root: Path, repo: str | None = None) -> 
         overlay = view.overlay  # online memories the build does not hold yet count as its nodes
         nodes.update({i: ("Memory", m["vector_id"]) for i, m in (overlay.memories.items() if overlay else ())
                       if m.get("vector_id") and (repo is None or m["repo"] == repo)})
-    rows = VectorStore(vectors_root).links(repo)
+        # expired memories are on their way out (maintenance removes their rows before a build drops
+        # their nodes): neither side counts them
+        expired = view.expired_memories(datetime.now(timezone.utc))
+    nodes = {i: v for i, v in nodes.items() if i not in expired}
+    rows = {vid: eid for vid, eid in VectorStore(vectors_root).links(repo).items() if eid not in expired}
     node_by_vid = {vid: eid for eid, (_, vid) in nodes.items()}
 
     nodes_without_row = sorted(eid for eid, (_, vid) in nodes.items() if vid not in rows)

@@ -157,6 +157,8 @@ NODE_TABLES: dict[str, NodeTable] = {
             _node(
                 ("memory_type", pa.string()), ("category", pa.string()), ("content", pa.string()),
                 ("source", pa.string()), ("created_at", TS), ("project_id", pa.string()),
+                # isolation and expiry (ltm/visibility.py); null in a home written before them
+                ("agent_id", pa.string()), ("namespace", pa.string()), ("private", pa.bool_()), ("expires_at", TS),
             ),
             pa.schema(
                 [
@@ -166,10 +168,17 @@ NODE_TABLES: dict[str, NodeTable] = {
                     pa.field("line_start", pa.int32()), pa.field("line_end", pa.int32()),
                     # explicit edges of the source entry, JSON: [{"type", "target", "properties"}]
                     pa.field("graph_links", pa.string()),
+                    # provenance, JSON: [{"id", "method", "confidence"}] -> DERIVES_FROM (ltm/memory/provenance.py)
+                    pa.field("derives_from", pa.string()),
+                    # a conversation turn (TraceMem source), JSON: {conversation, role, index, tools}
+                    pa.field("conversation", pa.string()),
                 ]
             ),
             Category.MEMORY,
         ),
+        # A file as a conversation's tool call read or wrote it (ltm.memory.conversations): `blob_id`
+        # is git's blob id of the content the export carried, null when it carried the path alone.
+        NodeTable("FileVersion", _node(("path", pa.string()), ("blob_id", pa.string()), embedded=False)),
     ]
 }
 
@@ -217,6 +226,29 @@ REL_TABLES: dict[str, RelTable] = {
         RelTable("RELATES_TO_FILE", (("Memory", "File"),), _RELEVANCE),
         RelTable("RELATES_TO_FUNCTION", (("Memory", "Function"),), _RELEVANCE),
         RelTable("RELATES_TO_CLASS", (("Memory", "Class"),), _RELEVANCE),
+        # a memory -> the memories (episodes) it was extracted from (ltm/memory/provenance.py)
+        RelTable("DERIVES_FROM", (("Memory", "Memory"),), pa.schema([("method", pa.string()), ("confidence", pa.float64())])),
+        # Conversations as a graph (TraceMem's design; ltm.memory.conversations): turn -> next turn,
+        # agent turn -> the file version a tool call read or edited, version -> File at HEAD and ->
+        # the commits whose blob it equals.
+        RelTable("MESSAGE", (("Memory", "Memory"),), pa.schema([("conversation_id", pa.string()), ("turn", pa.int64())])),
+        RelTable(
+            "TOOL_USE", (("Memory", "FileVersion"),),
+            pa.schema([("tool", pa.string()), ("action", pa.string()), ("tool_use_id", pa.string())]),
+        ),
+        RelTable("VERSION_OF", (("FileVersion", "File"),)),
+        RelTable("AT_COMMIT", (("FileVersion", "Commit"),), pa.schema([("path", pa.string())])),
+        # Memory evolution (ltm/memory/evolution.py), recomputed from the memories on every run:
+        # SIMILAR_TO newer -> older (weight: cosine of the vectors; contradicts: the newer says otherwise),
+        # SUPERSEDES newer -> older (temporal_delta: seconds between them), TRANSITIONED_TO older ->
+        # newer for a value that changed (turn: 1 for the first change of the subject, then 2, ...).
+        RelTable("SIMILAR_TO", (("Memory", "Memory"),),
+                 pa.schema([("weight", pa.float64()), ("contradicts", pa.bool_()), ("reason", pa.string())])),
+        RelTable("SUPERSEDES", (("Memory", "Memory"),),
+                 pa.schema([("reason", pa.string()), ("temporal_delta", pa.int64())])),
+        RelTable("TRANSITIONED_TO", (("Memory", "Memory"),),
+                 pa.schema([("subject", pa.string()), ("from_value", pa.string()), ("to_value", pa.string()),
+                            ("turn", pa.int64())])),
     ]
 }
 
@@ -246,6 +278,12 @@ SIDE_TABLES: dict[str, SideTable] = {
             "FunctionDefects",
             "Function",
             pa.schema([("fix_count", pa.int64()), ("churn", pa.int64()), ("bugs_introduced", pa.int64())]),
+        ),
+        # A conversation turn's place, written with the conversation graph (ltm.memory.conversations):
+        # role `user` or `agent`, the conversation's id and the turn's index in it (null for other memories).
+        SideTable(
+            "MemoryTurn", "Memory",
+            pa.schema([("conversation_id", pa.string()), ("role", pa.string()), ("turn", pa.int64())]),
         ),
     ]
 }

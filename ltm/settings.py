@@ -18,6 +18,8 @@ class MemorySource:
 
     format: str
     path: str
+    namespace: str | None = None  # given to its entries that name none (ltm/visibility.py)
+    agent_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class HomeSettings:
             embedder_dimensions=data.get("embedder_dimensions"),
             graph_engine=data.get("graph_engine"),
             ranking=dict(data.get("ranking") or {}),
-            memory_sources=tuple(MemorySource(s["format"], s["path"]) for s in data.get("memory_sources", [])),
+            memory_sources=tuple(MemorySource(s["format"], s["path"], s.get("namespace"), s.get("agent_id")) for s in data.get("memory_sources", [])),
             redact_secrets=bool(data.get("redact_secrets", True)),
             other={k: v for k, v in data.items() if k not in known},
         )
@@ -62,7 +64,10 @@ class HomeSettings:
         if not self.redact_secrets:
             out["redact_secrets"] = False
         if self.memory_sources:
-            out["memory_sources"] = [{"path": s.path, "format": s.format} for s in self.memory_sources]
+            out["memory_sources"] = [
+                {"path": s.path, "format": s.format,
+                 **{k: v for k, v in (("namespace", s.namespace), ("agent_id", s.agent_id)) if v is not None}}
+                for s in self.memory_sources]
         return out
 
     def updated(self, **values: Any) -> "HomeSettings":

@@ -18,18 +18,20 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("LANCEDB_LOG", "error")  # lance warns of empty index partitions on every optimize
-import lancedb
 import numpy as np
 import polars as pl
 import pyarrow as pa
-from lancedb.index import FTS, BTree, IvfPq
 
 from ltm import progress
 from ltm.atomic import replace_text
 from ltm.errors import DimensionMismatchError, LtmError, NotIngestedError, VectorStoreError
 from ltm.ids import is_valid_repo_key
+from ltm.light_imports import import_lancedb
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, TS
+
+lancedb = import_lancedb()
+from lancedb.index import FTS, BTree, IvfPq  # noqa: E402  (after the lighter import above)
 
 TABLE = "entries"
 log = logging.getLogger(__name__)
@@ -38,6 +40,8 @@ _META_COLUMNS = [
     ("file_path", pa.string()), ("function_name", pa.string()), ("module", pa.string()),
     ("line_start", pa.int32()), ("line_end", pa.int32()), ("tags", pa.list_(pa.string())),
     ("importance", pa.float64()), ("created_at", TS), ("last_accessed", TS),
+    # memories' isolation and expiry (ltm/visibility.py), null on every other row
+    ("agent_id", pa.string()), ("namespace", pa.string()), ("private", pa.bool_()), ("expires_at", TS),
 ]
 
 
@@ -284,6 +288,7 @@ class VectorStore:
             if want != dim:
                 raise DimensionMismatchError(f"table {name} holds vectors of dimension {want}, these rows have {dim}")
         tbl = self.table(name)
+        self._add_missing_columns(tbl)
         with progress.tracker("vectors", rows.num_rows, "rows") as bar:  # one merge: the bar shows start and end
             res = (
                 tbl.merge_insert("vector_id")
@@ -310,6 +315,7 @@ class VectorStore:
             self._db.create_table(TABLE, schema=vector_schema(dim))
             self._write_pointer(model, dim, TABLE)
         tbl = self.table()
+        self._add_missing_columns(tbl)
         if new and not created:
             tbl.add(rows)
         else:
@@ -321,6 +327,15 @@ class VectorStore:
             # search scans them all (5 ms became 50 ms after 400 adds on 100,000 rows); fold them in
             tbl.optimize(cleanup_older_than=timedelta(days=1))
         return rows.num_rows
+
+    @staticmethod
+    def _add_missing_columns(tbl) -> None:
+        """Add the metadata columns a table written by an older version lacks (all null there: its
+        memories read as shared, with no agent and no expiry)."""
+        have = set(tbl.schema.names)
+        missing = [pa.field(c, t) for c, t in _META_COLUMNS if c not in have]
+        if missing:
+            tbl.add_columns(missing)
 
     def delete_ids(self, vector_ids: list[str]) -> None:
         """Delete the rows of these vector ids (each `vec_` and hex digits, checked: they are written

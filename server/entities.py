@@ -13,6 +13,7 @@ from typing import Any
 
 from ltm import ids
 from ltm.errors import QueryError
+from ltm.visibility import Scope
 from server.graph_reads import GraphReads
 
 PREFIX_LABEL = {"fn": "Function", "cls": "Class", "file": "File"}
@@ -139,19 +140,26 @@ def bugs(reads: GraphReads, entity: dict[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
-def memories(reads: GraphReads, entity: dict[str, Any]) -> list[dict[str, Any]]:
-    """The memories linked to the entity (RELATES_TO_FUNCTION / _CLASS / _FILE), most relevant first."""
+def memories(reads: GraphReads, entity: dict[str, Any], scope: Scope | None = None) -> list[dict[str, Any]]:
+    """The memories linked to the entity (RELATES_TO_FUNCTION / _CLASS / _FILE) that `scope` sees
+    (default: shared ones; `ltm.visibility`), most relevant first."""
+    scope = scope or Scope.of()
     rel = MEMORY_REL[entity["label"]]
-    cypher = (f"MATCH (m:Memory)-[r:{rel}]->(e:{entity['label']}) WHERE e.id = $id "
+    cond, params = "e.id = $id", {"id": entity["id"]}
+    if reads.has("Memory", "namespace"):
+        extra, scope_params = scope.cypher("m")
+        cond, params = f"{cond} AND {extra}", {**params, **scope_params}
+    cypher = (f"MATCH (m:Memory)-[r:{rel}]->(e:{entity['label']}) WHERE {cond} "
               "RETURN m.id, m.content, m.category, m.memory_type, m.created_at, r.relevance_score "
               "ORDER BY r.relevance_score DESC, m.created_at DESC")
     keys = ["id", "content", "category", "memory_type", "created_at", "relevance_score"]
-    rows = reads.rows(cypher, {"id": entity["id"]}, keys)
+    hidden = reads.hidden_memories(scope)
+    rows = [r for r in reads.rows(cypher, params, keys) if r["id"] not in hidden]
     ov = reads.overlay
     if ov:  # online memories the build does not hold yet
         mems = ov.memories
         rows += [{"id": lk.memory, **{k: mems[lk.memory].get(k) for k in keys[1:5]}, "relevance_score": lk.relevance_score}
-                 for lk in ov.links_to.get(entity["id"], ()) if lk.rel == rel]
+                 for lk in ov.links_to.get(entity["id"], ()) if lk.rel == rel and lk.memory not in hidden]
         rows.sort(key=lambda r: (-(r["relevance_score"] or 0.0), -_stamp(r["created_at"])))
     return [{**r, "created_at": _utc(r["created_at"]), "relation": rel} for r in rows]
 

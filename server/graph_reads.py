@@ -14,6 +14,7 @@ from ltm.errors import NotIngestedError
 from ltm.graph.engine import query
 from ltm.graph.read import CurrentGraph
 from ltm.graph.view import GraphView
+from ltm.visibility import Scope
 
 
 class GraphReads:
@@ -37,6 +38,14 @@ class GraphReads:
     def overlay(self):
         """The online memories the current build lacks (`ltm.graph.overlay.MemoryOverlay`), refreshed."""
         return self._view().overlay
+
+    def has(self, label: str, prop: str) -> bool:
+        """Whether the current build's `label` has property `prop` (a build made before it lacks it)."""
+        return self._view().has(label, prop)
+
+    def hidden_memories(self, scope: Scope) -> set[str]:
+        """Memory ids, built or overlaid, that `scope` may not see (`ltm.visibility`)."""
+        return self._view().hidden_memories(scope)
 
     def _conn(self):
         return self._view().conn

@@ -207,3 +207,31 @@ class ChangesResult(BaseModel):
     graph_head: str | None = Field(None, description="The commit the graph was built from; hunks are matched against it.")
     files: list[ChangedFile]
     entities: list[ChangedEntity] = Field(description="Riskiest first.")
+
+
+class ConversationUse(BaseModel):
+    turn: int = Field(description="The agent turn's index in its conversation (0 = first message).")
+    memory_id: str = Field(description="The agent turn's Memory id.")
+    tool: str
+    action: str = Field(description="edit or read.")
+    path: str = Field(description="The path as the tool call named it.")
+    file: str | None = Field(description="The File at HEAD it resolves to (file: id), if any.")
+    blob_id: str | None = Field(description="git's blob id of the content the export carried, if any.")
+    commits: list[str] = Field(description="Shas of the commits whose version of the file had that content.")
+    asked: str | None = Field(description="The last user turn before this use: what the user asked.")
+
+
+class ConversationTurn(BaseModel):
+    turn: int
+    memory_id: str
+    content: str
+
+
+class Conversation(BaseModel):
+    conversation_id: str
+    uses: list[ConversationUse]
+    user_turns: list[ConversationTurn] = Field(description="The user's turns before the last use, in order.")
+
+
+class ConversationsResult(BaseModel):
+    conversations: list[Conversation]

@@ -19,6 +19,7 @@ from ltm.home import Home
 from ltm.lake import Lake
 from ltm.query import HybridLTM
 from ltm.repos import list_repositories
+from ltm.visibility import Scope
 from server import calls, changes, entities
 from server.graph_reads import GraphReads
 
@@ -31,7 +32,11 @@ TEST_MARKERS = ("tests/", "test/", "test_", "_test.", "spec/", ".spec.", ".test.
 class MemoryService:
     """The questions the MCP tools ask, answered from one warm home."""
 
-    def __init__(self, home: Home):
+    def __init__(self, home: Home, namespace: str | None = None, agent_id: str | None = None):
+        """`namespace` / `agent_id`: pin every tool to them (`ltm mcp --namespace --agent`); a tool
+        call naming another is refused, so a client cannot read another namespace's memories."""
+        Scope.of(namespace, agent_id)  # a malformed name is refused at start
+        self.pinned = (namespace, agent_id)
         self.home = home
         self.memory = HybridLTM(home)
         self.reads = GraphReads(home.graph)
@@ -52,11 +57,24 @@ class MemoryService:
             self.memory.close()
             self.reads.close()
 
+    def _scope(self, namespace: str | None, agent_id: str | None) -> tuple[str | None, str | None]:
+        """The namespace and agent a call acts as: the pinned ones, else those it names."""
+        out = []
+        for what, given, pinned in (("namespace", namespace, self.pinned[0]), ("agent_id", agent_id, self.pinned[1])):
+            if pinned is not None and given not in (None, pinned):
+                raise QueryError(f"this server serves {what} {pinned!r} only (`ltm mcp --{what.split('_')[0]}`): "
+                                 f"leave {what} out, or ask a server started for {given!r}")
+            out.append(pinned if pinned is not None else given)
+        return out[0], out[1]
+
     def query(self, text: str, strategy: str = "parallel", top_k: int = 5, depth: int = 1,
-              filters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        """`HybridLTM.query`, on the warm instance."""
+              filters: dict[str, Any] | None = None, namespace: str | None = None,
+              agent_id: str | None = None) -> list[dict[str, Any]]:
+        """`HybridLTM.query`, on the warm instance, as `namespace` / `agent_id` (`ltm.visibility`)."""
+        namespace, agent_id = self._scope(namespace, agent_id)
         with self._lock:
-            return self.memory.query(text, strategy=strategy, top_k=top_k, depth=depth, filters=filters)
+            return self.memory.query(text, strategy=strategy, top_k=top_k, depth=depth, filters=filters,
+                                     namespace=namespace, agent_id=agent_id)
 
     def calls(self, name: str, direction: str, repo: str | None, depth: int, min_confidence: float) -> dict[str, Any]:
         """The functions `name` matches and the CALLS edges walked from them (`callers` or `callees`)."""
@@ -84,11 +102,21 @@ class MemoryService:
                 "bugs": entities.bugs(self.reads, entity),
             }
 
-    def memories(self, ref: str, repo: str | None) -> dict[str, Any]:
-        """The entity and the memories linked to it."""
+    def memories(self, ref: str, repo: str | None, namespace: str | None = None,
+                 agent_id: str | None = None) -> dict[str, Any]:
+        """The entity and the memories linked to it that `namespace` / `agent_id` may see."""
+        scope = Scope.of(*self._scope(namespace, agent_id))
         with self._lock:
             entity = entities.resolve(self.reads, ref, repo)
-            return {"entity": entity, "memories": entities.memories(self.reads, entity)}
+            return {"entity": entity, "memories": entities.memories(self.reads, entity, scope)}
+
+    def conversations(self, file: str, action: str, namespace: str | None = None,
+                      agent_id: str | None = None) -> list[dict[str, Any]]:
+        """`HybridLTM.conversations`: the conversations that used the file, with what the user asked
+        (those `namespace` / `agent_id` may see)."""
+        namespace, agent_id = self._scope(namespace, agent_id)
+        with self._lock:
+            return self.memory.conversations(file, action, namespace, agent_id)
 
     def impact(self, ref: str, repo: str | None, depth: int) -> dict[str, Any]:
         """Transitive callers (and the tests among them), co-changes, bugs and defect signals of the entity."""
@@ -141,11 +169,17 @@ class MemoryService:
             "entities": out,
         }
 
-    def remember(self, entries: list[tuple[str, dict[str, Any] | None]]) -> list[dict[str, Any]]:
-        """`HybridLTM.add_many`; each stored memory with the entities it was linked to."""
+    def remember(self, entries: list[tuple[str, dict[str, Any] | None]], namespace: str | None = None,
+                 agent_id: str | None = None) -> list[dict[str, Any]]:
+        """`HybridLTM.add_many` (entries without their own namespace / agent_id get these); each stored
+        memory with the entities it was linked to."""
         if not entries:
             raise QueryError("nothing to remember: pass `content`, or `entries` with at least one {content, metadata}")
-        stored = self.memory.add_many(entries)
+        namespace, agent_id = self._scope(namespace, agent_id)
+        if self.pinned != (None, None):  # an entry's own metadata cannot step out of the pinned scope either
+            for _, md in entries:
+                self._scope((md or {}).get("namespace"), (md or {}).get("agent_id"))
+        stored = self.memory.add_many(entries, namespace, agent_id)
         with self._lock:
             try:
                 links = entities.memory_links(self.reads, [s["graph_entity_id"] for s in stored])
@@ -174,6 +208,7 @@ class MemoryService:
         return {"graph_build": build, "repositories": out}
 
 
-def open_service(home: str | None) -> MemoryService:
-    """A service over the home at `home` (or LTM_HOME, or the default); refuses a home that does not exist."""
-    return MemoryService(Home.resolve(home).require())
+def open_service(home: str | None, namespace: str | None = None, agent_id: str | None = None) -> MemoryService:
+    """A service over the home at `home` (or LTM_HOME, or the default); refuses a home that does not
+    exist. `namespace` / `agent_id`: pinned for every tool (`MemoryService`)."""
+    return MemoryService(Home.resolve(home).require(), namespace, agent_id)

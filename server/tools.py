@@ -27,7 +27,8 @@ calls, imports), their history (commits, what each modified, renames, bugs and t
 memories that agents stored. Start with `query` to find things by meaning or name; use `callers`,
 `callees`, `dependents` and `impact` before changing code, `detect_changes` on a diff before committing
 it; `history` for why code is the way it is; `remember` to store a decision or finding, and `memories`
-to read what is stored about an entity; `repositories` for what is held and how fresh it is."""
+to read what is stored about an entity; `conversations` for the agent conversations that edited a
+file and what the user asked; `repositories` for what is held and how fresh it is."""
 
 T = TypeVar("T")
 
@@ -36,6 +37,10 @@ Repo = Annotated[str | None, Field(description="Only this repository (its key, s
 Depth = Annotated[int, Field(ge=1, le=MAX_DEPTH, description=f"1 = direct only; up to {MAX_DEPTH} for transitive.")]
 Confidence = Annotated[float, Field(ge=0, le=1, description="Skip calls resolved with less confidence (0 to 1).")]
 FunctionName = Annotated[str, Field(description="Function name, qualified name (`Class.method`) or fn: id.")]
+Namespace = Annotated[str | None, Field(description=(
+    "Act in this namespace: its memories and the shared ones (default: shared only); another namespace's "
+    "memories are never seen."))]
+AgentId = Annotated[str | None, Field(description="Act as this agent: its private memories are seen (and stored) too.")]
 EntityRef = Annotated[str, Field(description=(
     "A function or class (qualified name like `Session.send`, plain name, or an fn:/cls: id from `query`) "
     "or a file (path relative to the repository root, or a file: id)."))]
@@ -83,13 +88,15 @@ def build_server(service: MemoryService) -> MCPServer:
         top_k: Annotated[int, Field(ge=1, le=1000, description="How many results, 1 to 1000.")] = 5,
         depth: Annotated[int, Field(ge=1, le=2, description="Graph neighbours shown per hit: 1 or 2 hops.")] = 1,
         filters: Annotated[QueryFilters | None, Field(description="Optional restrictions.")] = None,
+        namespace: Namespace = None,
+        agent_id: AgentId = None,
     ) -> models.QueryResult:
         """Search the memory by meaning and by structure: code (functions, classes, modules), commit
         messages, bugs, docs and stored memories. Returns the best hits with their ids, file and lines,
         the reasons they matched and their graph neighbours. Use it first to find an entity's exact name
         or id for the other tools."""
         f = filters.model_dump(exclude_none=True) if filters else None
-        hits = answer(lambda: service.query(text, strategy, top_k, depth, f))
+        hits = answer(lambda: service.query(text, strategy, top_k, depth, f, namespace, agent_id))
         return models.QueryResult(hits=[models.Hit(**h) for h in hits])
 
     def _calls(name: str, direction: str, repo: str | None, depth: int, min_confidence: float) -> models.CallsResult:
@@ -147,10 +154,14 @@ def build_server(service: MemoryService) -> MCPServer:
         content: Annotated[str | None, Field(description="The memory's text: a decision, a finding, a convention.")] = None,
         metadata: Annotated[dict[str, Any] | None, Field(description=(
             "Optional: file_path, function_name (to link it to code), category, memory_type (episodic, semantic, "
-            "procedural, ...), tags (list of strings), importance (number), project_id, id, created_at, "
-            "graph_links ([{type, target}])."))] = None,
+            "procedural, sensory, ...), tags (list of strings), importance (number), project_id, id, created_at, "
+            "graph_links ([{type, target}]), private (true: only agent_id sees it), expires_at, "
+            "derives_from ([ids of the memories it was extracted from])."))] = None,
         entries: Annotated[list[MemoryEntry] | None, Field(description=(
             "Several memories at once (instead of content/metadata): stored as one write."))] = None,
+        namespace: Annotated[str | None, Field(description=(
+            "Store in this namespace (default: shared, seen by every query)."))] = None,
+        agent_id: Annotated[str | None, Field(description="The agent storing the memories.")] = None,
     ) -> models.RememberResult:
         """Store one memory (content, metadata) or several (entries) in the long-term memory. It is
         searchable by `query` at once and linked to the code it names (file_path, function_name);
@@ -158,12 +169,24 @@ def build_server(service: MemoryService) -> MCPServer:
         if entries and content is not None:
             raise ToolError("pass either content (one memory) or entries (several), not both")
         batch = [(e.content, e.metadata) for e in entries] if entries else [(content, metadata)] if content is not None else []
-        return models.RememberResult(stored=answer(lambda: service.remember(batch)))
+        return models.RememberResult(stored=answer(lambda: service.remember(batch, namespace, agent_id)))
 
     @mcp.tool(name="memories")
-    def memories(entity: EntityRef, repo: Repo = None) -> models.MemoriesResult:
+    def memories(entity: EntityRef, repo: Repo = None, namespace: Namespace = None,
+                 agent_id: AgentId = None) -> models.MemoriesResult:
         """What is stored about a function, class or file: the memories linked to it, most relevant first."""
-        return models.MemoriesResult(**answer(lambda: service.memories(entity, repo)))
+        return models.MemoriesResult(**answer(lambda: service.memories(entity, repo, namespace, agent_id)))
+
+    @mcp.tool(name="conversations")
+    def conversations(
+        file: Annotated[str, Field(description="A file: its path or its tail (`auth.py`, `app/auth.py`).")],
+        action: Annotated[Literal["edit", "read", "any"], Field(description="Which tool uses count.")] = "edit",
+        namespace: Namespace = None,
+        agent_id: AgentId = None,
+    ) -> models.ConversationsResult:
+        """Which imported agent conversations edited (or read) a file, and what the user asked: each use with
+        its tool, the file at HEAD, the commits whose content it equals, and the user's turns before it."""
+        return models.ConversationsResult(conversations=answer(lambda: service.conversations(file, action, namespace, agent_id)))
 
     @mcp.tool(name="repositories")
     def repositories() -> models.RepositoriesResult:

@@ -36,3 +36,26 @@ def test_failed_stage_leaves_previous_partition_untouched(tmp_path):
 def test_unwritten_table_reads_empty_with_schema(tmp_path):
     t = Lake(tmp_path / "lake").read("Commit")
     assert t.num_rows == 0 and "committed_at" in t.schema.names
+
+
+def test_a_streamed_table_is_seen_only_when_the_stage_ends_and_never_after_a_failure(tmp_path):
+    lake = Lake(tmp_path / "lake")
+    with lake.write("r") as w:
+        w.write("Function", [_fn(1)])
+    with pytest.raises(RuntimeError):
+        with lake.write("r") as w:
+            s = w.stream("Function", keep=True)
+            s.add([_fn(2)])
+            assert lake.read("Function", "r").column("id").to_pylist() == ["fn:r:a.py:f1"]  # not live yet
+            raise RuntimeError("killed while mining")
+    assert lake.read("Function", "r").column("id").to_pylist() == ["fn:r:a.py:f1"]
+    with lake.write("r") as w:
+        s = w.stream("Function", keep=True)
+        s.add([_fn(2)])
+        s.add([])
+        s.add([_fn(3)])
+    assert lake.read("Function", "r").column("id").to_pylist() == ["fn:r:a.py:f1", "fn:r:a.py:f2", "fn:r:a.py:f3"]
+    assert w.rows["Function"] == 2
+    with lake.write("r") as w:
+        w.stream("Function")  # no rows, not kept: the table is empty, with its schema
+    assert lake.read("Function", "r").num_rows == 0 and len(lake.files("Function", "r")) == 1

@@ -31,6 +31,7 @@ from ltm.extract.history.spans import SpanCache
 from ltm.extract.history.version_chains import SpanReader
 
 MAX_FILES = 100
+MEMO_VERSIONS = 4096  # file versions whose entities are held (the span cache has the rest)
 BLAME_FLAGS = ("-w", "-M")  # ignore whitespace, follow lines moved within a file
 WORKERS = min(4, os.cpu_count() or 1)
 _COMMENT_PREFIXES = ("#", "//", "/*", "*", '"""', "'''")
@@ -146,6 +147,8 @@ class EntityIndex:
     def entities(self, obj: str, path: str) -> list[Entity]:
         key = (obj, path)
         if key not in self._memo:
+            if len(self._memo) >= MEMO_VERSIONS:  # the oldest first: fixes come in order, a window at a time
+                self._memo.pop(next(iter(self._memo)))
             spec = language_for(path)
             found: list[Entity] = []
             if spec is not None:

@@ -7,7 +7,8 @@
 - `embedder_for_home(home, options)`: the home's recorded provider, model and dimension, with the
   caller's options on top (the Dagster resource and the online add both use it);
 - `embedder_for_model(model, dim)`: the provider that made a vector table's `model`, to embed
-  queries and online memories the same way.
+  queries and online memories the same way (for the bundled local model, its numpy forward pass:
+  the same vectors without importing torch, `minilm.py`).
 
 The providers that pull in a heavy library (sentence-transformers, openai, tokenizers) import it
 only when one is made.
@@ -20,7 +21,7 @@ from typing import Literal
 
 from ltm.embed.base import Embedder
 from ltm.embed.hashing import HashEmbedder
-from ltm.embed.local import LOCAL_MODEL, LocalEmbedder
+from ltm.embed.local import LOCAL_MODEL, LocalEmbedder, local_model_path
 from ltm.embed.openai_api import OpenAIEmbedder, resolve_api_key
 from ltm.embed.static import STATIC_MODEL, StaticEmbedder
 from ltm.errors import EmbeddingError
@@ -109,6 +110,11 @@ def embedder_for_model(model: str, dim: int) -> Embedder:
     if model.startswith("hash-"):
         return HashEmbedder(dim)
     if model == LOCAL_MODEL:
+        path = local_model_path()
+        if path != LOCAL_MODEL:  # the bundled files: numpy, no torch (`minilm.py`)
+            from ltm.embed.minilm import MiniLMQueryEmbedder
+
+            return MiniLMQueryEmbedder(path)
         return make_embedder("local")
     if model.startswith(STATIC_MODEL.split("/")[0] + "/"):
         return make_embedder("static")

@@ -116,7 +116,9 @@ class GitRepo:
         The graph is written into an object directory of our own (under the home's cache) that
         every later git process of this `GitRepo` sees as an alternate; the mined repository is
         not touched. Git prefers the repository's own commit-graph when it has one, and reads
-        commits the graph lacks from the objects, so a stale graph is slower, never wrong.
+        commits the graph lacks from the objects, so a stale graph is slower, never wrong. The graph
+        carries changed-path Bloom filters, which let `git blame` skip commits that did not touch
+        the blamed path without reading their trees; a rewrite reuses the filters it already has.
         False (and nothing changes) for a shallow repository, where git ignores commit-graphs,
         or when the folder or the graph cannot be written.
         """
@@ -129,7 +131,8 @@ class GitRepo:
         outer = os.environ.get("GIT_ALTERNATE_OBJECT_DIRECTORIES")
         env = {**os.environ, "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.pathsep.join(filter(None, [outer, str(objects_dir)]))}
         res = subprocess.run(
-            self._cmd("commit-graph", "write", "--reachable", "--no-progress", "--object-dir", str(objects_dir)),
+            self._cmd("commit-graph", "write", "--reachable", "--changed-paths", "--no-progress", "--object-dir",
+                      str(objects_dir)),
             capture_output=True, env=env,
         )
         if res.returncode != 0:

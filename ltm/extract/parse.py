@@ -30,6 +30,10 @@ def _text(node: Node | None) -> str | None:
     return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else None
 
 
+def _bare(row: dict) -> bool:
+    return row["name"] is None and row["alias"] is None and row["kind"] is None
+
+
 def _first(caps: dict[str, list[Node]], name: str) -> Node | None:
     nodes = caps.get(name)
     return nodes[0] if nodes else None
@@ -248,11 +252,20 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 found.append((node.start_byte, -node.end_byte, node, role, names[0], caps))
         elif role == "import":
             if mod := _text(_first(caps, "import.module")):
-                imports.append({
+                row = {
                     "module": mod, "name": _text(_first(caps, "import.name")),
                     "alias": _text(_first(caps, "import.alias")), "kind": _text(_first(caps, "import.kind")),
                     "line": caps["import"][0].start_point[0] + 1,
-                })
+                }
+                # JavaScript's bare `require(...)` pattern also matches the requires that a declarator
+                # pattern names: one row per import, the named one
+                at = [i for i, r in enumerate(imports) if (r["module"], r["line"]) == (mod, row["line"])]
+                if not _bare(row) or not at:
+                    bare = [i for i in at if _bare(imports[i])] if not _bare(row) else []
+                    if bare:
+                        imports[bare[0]] = row
+                    else:
+                        imports.append(row)
         elif role in ("scope", "impl"):
             if name := _text(_first(caps, "scope.name" if role == "scope" else "impl.type")):
                 scopes.append((caps[role][0], role, _split_name(name)[1]))

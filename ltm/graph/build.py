@@ -25,6 +25,8 @@ from ltm.graph.centrality import scores, with_pagerank
 from ltm.graph import inputs as build_inputs
 from ltm.graph.fts import create_fts_indexes
 from ltm.graph.engine import ENGINES, default_engine, engine, open_database, query, schema_ddl
+from ltm.graph.name_words import NAMED_LABELS
+from ltm.graph.view import GraphView
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, REL_TABLES, SIDE_TABLES
 
@@ -166,13 +168,14 @@ def check_space(graph_root: Path, what: str = "a graph build") -> None:
 
 
 def _with_side_tables(df: pl.DataFrame, lake: Lake, label: str) -> pl.DataFrame:
-    """Join the label's side tables (e.g. FunctionDefects) on id; a node without a row gets 0."""
+    """Join the label's side tables (e.g. FunctionDefects) on id; a node without a row gets 0 (text: null)."""
     for side in SIDE_TABLES.values():
         if side.label != label:
             continue
         props = side.props.names
         extra = pl.from_arrow(lake.read(side.name, columns=["id", *props])).unique("id", keep="first")
-        df = df.join(extra, on="id", how="left").with_columns([pl.col(p).fill_null(0) for p in props])
+        numeric = [p for p in props if extra.schema[p].is_numeric()]  # text properties stay null
+        df = df.join(extra, on="id", how="left").with_columns([pl.col(p).fill_null(0) for p in numeric])
     return df
 
 
@@ -276,6 +279,8 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: s
                 fts_started = time.perf_counter()
                 stats.fts_indexes = create_fts_indexes(conn)
                 stats.fts_seconds = time.perf_counter() - fts_started
+                # what every reader would compute per label on first use, saved once beside the build
+                GraphView(conn, path).save_reader_index(NODE_TABLES, NAMED_LABELS)
                 bar.advance()
     except BaseException:
         _remove_build(path)

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 ID_PREFIX_LABEL = {
     "fn": "Function", "cls": "Class", "mod": "Module", "file": "File", "commit": "Commit",
-    "bug": "Bug", "mem": "Memory", "repo": "Repository",
+    "bug": "Bug", "mem": "Memory", "repo": "Repository", "fver": "FileVersion",
 }
 
 

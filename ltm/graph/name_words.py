@@ -15,6 +15,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
+import numpy as np
+import pyarrow as pa
+
 _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _SUFFIXES = (("ations", "at"), ("ation", "at"), ("ings", ""), ("ing", ""), ("ers", ""), ("er", ""), ("ed", ""),
              ("es", ""), ("s", ""))
@@ -26,6 +29,7 @@ _IRREGULAR = {"built": "build", "made": "make", "ran": "run", "wrote": "write", 
               "spawned": "spawn", "fed": "feed", "led": "lead", "hid": "hide", "hidden": "hide", "began": "begin",
               "begun": "begin", "bought": "buy", "caught": "catch", "drew": "draw", "drawn": "draw", "froze": "freeze",
               "frozen": "freeze", "stole": "steal", "stolen": "steal", "understood": "understand"}
+NAMED_LABELS = ("Function", "Class", "Module")  # matched by their names' words, not Kuzu's full text
 MAX_POSTINGS = 5000  # a word in more names than this says little about any of them
 
 
@@ -50,9 +54,13 @@ def name_words(name: str) -> set[str]:
 
 
 class NameWords:
-    """An inverted index from name stems to positions (a label's internal offsets)."""
+    """An inverted index from name stems to positions (a label's internal offsets).
 
-    def __init__(self, names: Iterable[str | None]):
+    Postings are one flat int32 array with an offset per word, so the index of a build can be
+    saved beside it and loaded in milliseconds (`to_arrow` / `from_arrow`, `reader_index.py`).
+    """
+
+    def __init__(self, names: Iterable[str | None] = ()):
         index: dict[str, list[int]] = defaultdict(list)
         sizes: list[int] = []
         for pos, name in enumerate(names):
@@ -60,16 +68,40 @@ class NameWords:
             sizes.append(len(words))
             for w in words:
                 index[w].append(pos)
-        self.index = dict(index)
+        self._set(list(index), [len(v) for v in index.values()],
+                  np.fromiter((p for v in index.values() for p in v), dtype=np.int32),
+                  np.asarray(sizes, dtype=np.int32))
+
+    def _set(self, words: list[str], counts: list[int] | np.ndarray, flat: np.ndarray, sizes: np.ndarray) -> None:
+        self.row = {w: i for i, w in enumerate(words)}
+        self.starts = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
+        self.flat = flat
         self.sizes = sizes
+
+    def postings(self, word: str) -> np.ndarray:
+        """Positions of the names holding stem `word` (empty when none)."""
+        i = self.row.get(word)
+        return self.flat[self.starts[i]:self.starts[i + 1]] if i is not None else self.flat[:0]
 
     def match(self, words: Iterable[str], limit: int) -> list[tuple[int, int, int]]:
         """(words shared, name size, position) of the names sharing the most of `words`, best first."""
         stems = {stem(w) for w in words if len(w) >= 3}
         hits: dict[int, int] = defaultdict(int)
         for s in stems:
-            postings = self.index.get(s, ())
+            postings = self.postings(s)
             if len(postings) <= MAX_POSTINGS:
-                for pos in postings:
+                for pos in postings.tolist():
                     hits[pos] += 1
-        return sorted((-k, self.sizes[p], p) for p, k in hits.items())[:limit]
+        return sorted((-k, int(self.sizes[p]), p) for p, k in hits.items())[:limit]
+
+    def to_arrow(self) -> tuple[pa.Table, np.ndarray]:
+        """The index as a table of (word, count) and the flat postings; `from_arrow` reads them back."""
+        words = sorted(self.row, key=self.row.__getitem__)
+        return pa.table({"word": pa.array(words, pa.string()), "count": pa.array(np.diff(self.starts), pa.int64())}), self.flat
+
+    @classmethod
+    def from_arrow(cls, table: pa.Table, flat: np.ndarray, sizes: np.ndarray) -> "NameWords":
+        """An index from what `to_arrow` returned and the name sizes (words per position)."""
+        out = cls.__new__(cls)
+        out._set(table.column("word").to_pylist(), table.column("count").to_numpy(), flat, sizes)
+        return out

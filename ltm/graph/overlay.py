@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 PARTITION = "repo=memories"  # ltm.memory.records.MEMORY_PARTITION (the graph layer sits below ltm.memory)
 ONLINE_SOURCE = "online"  # ltm.memory.online.SOURCE
 LINK_TABLES = ("RELATES_TO_FILE", "RELATES_TO_FUNCTION", "RELATES_TO_CLASS")
-MEMORY_COLUMNS = ["id", "repo", "vector_id", "memory_type", "category", "content", "source", "created_at", "project_id"]
+MEMORY_COLUMNS = ["id", "repo", "vector_id", "memory_type", "category", "content", "source", "created_at", "project_id",
+                  "agent_id", "namespace", "private", "expires_at"]  # the last four: ltm/visibility.py
 LINK_COLUMNS = ["src", "dst", "dst_label", "relevance_score", "context"]
 _WORD = re.compile(r"\w+")
 
@@ -73,7 +74,7 @@ class _Files:
             rows = self.by_file.get(key)
             if rows is None:
                 try:
-                    rows = pq.read_table(key[0], columns=self.columns).to_pylist()
+                    rows = _read(key[0], self.columns)
                 except (OSError, ValueError) as e:  # a writer replaced it meanwhile: read again next time
                     log.debug("overlay: %s not read (%s)", key[0], e)
                     continue
@@ -83,6 +84,14 @@ class _Files:
 
     def rows(self) -> list[dict[str, Any]]:
         return [r for rows in self.by_file.values() for r in rows]
+
+
+def _read(path: str, columns: list[str]) -> list[dict[str, Any]]:
+    """The rows of one part file; a column a file written by an older version lacks reads as null."""
+    have = set(pq.read_schema(path).names)
+    rows = pq.read_table(path, columns=[c for c in columns if c in have]).to_pylist()
+    missing = [c for c in columns if c not in have]
+    return [{**r, **dict.fromkeys(missing)} for r in rows] if missing else rows
 
 
 class MemoryOverlay:

@@ -40,8 +40,9 @@ def open_current(graph_root: Path) -> Iterator[Connection]:
 @contextmanager
 def open_view(graph_root: Path) -> Iterator[GraphView]:
     """A read-only view of the current build."""
+    build = current_build(graph_root)
     with open_current(graph_root) as conn:
-        yield GraphView(conn).attach_overlay(lake_root(graph_root))
+        yield GraphView(conn, build).attach_overlay(lake_root(graph_root))
 
 
 class CurrentGraph:
@@ -62,7 +63,7 @@ class CurrentGraph:
                 stack = ExitStack()
                 try:
                     conn = stack.enter_context(open_database(build, read_only=True, buffer_pool_mb=self.buffer_pool_mb))
-                    self._view = GraphView(conn).attach_overlay(lake_root(self.root))
+                    self._view = GraphView(conn, build).attach_overlay(lake_root(self.root))
                 except BaseException:
                     stack.close()
                     raise

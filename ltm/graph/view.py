@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +27,15 @@ import numpy as np
 
 from ltm import ids as idlib
 from ltm.graph.entity_ids import by_label, name_from_id
+from ltm.graph.access import MemoryAccess
 from ltm.graph.engine import Connection, PreparedStatement, prepare, query, query_arrow
+from ltm.graph import reader_index
 from ltm.graph.name_words import NameWords
 from ltm.graph.node import Node, shown_props
 from ltm.graph.overlay import MemoryOverlay
 from ltm.schema import REL_TABLES
+from ltm.visibility import COLUMNS as VISIBILITY_COLUMNS
+from ltm.visibility import SHARED, Scope
 
 # Node properties a stage stores as defect signals (FunctionDefects: fix_count, bugs_introduced); summed.
 DEFECT_PROPS = ("fix_count", "bugs_introduced", "bug_count", "defect_count")
@@ -53,8 +58,10 @@ class LabelIndex:
 class GraphView:
     """A read-only connection to one build plus its catalogue: tables, properties, FTS indexes."""
 
-    def __init__(self, conn: Connection):
+    def __init__(self, conn: Connection, build: Path | None = None):
         self.conn = conn
+        self.build = build  # its saved reader index (`reader_index.py`) is used when present
+        self._name_sizes: dict[str, np.ndarray] = {}
         self.props: dict[str, set[str]] = {}
         self.rels: set[str] = set()
         self.fts: dict[str, str] = {}
@@ -63,6 +70,7 @@ class GraphView:
         self._index: dict[str, LabelIndex] = {}
         self._words: dict[str, NameWords] = {}
         self._overlay: MemoryOverlay | None = None
+        self._access: MemoryAccess | None = None  # the memories not plainly shared (`access.py`)
         for table_id, name, kind in self.run("CALL show_tables() RETURN id, name, type"):
             if kind == "NODE":
                 self.table_label[int(table_id)] = name
@@ -102,6 +110,38 @@ class GraphView:
         """The overlay, refreshed (a stat per lake file; files read only when they changed), or None."""
         return self._overlay.refresh() if self._overlay is not None else None
 
+    # --- who sees which memory (`ltm.visibility`) ---------------------------------------------
+    def hidden_memories(self, scope: Scope) -> set[str]:
+        """Ids of the Memory nodes, built or overlaid, that `scope` may not see (other namespaces'
+        memories, other agents' private ones, expired ones; `access.py`). A build without the
+        columns (made before them) holds shared memories only."""
+        hidden = self._memory_access().hidden(scope)
+        ov = self.overlay
+        if ov:
+            hidden |= {i for i, m in ov.memories.items() if not scope.sees_row(m)}
+        return hidden
+
+    def expired_memories(self, now: datetime) -> set[str]:
+        """Ids of the Memory nodes, built or overlaid, whose `expires_at` is at or before `now`."""
+        out = set(self._memory_access().expired(now))
+        ov = self.overlay
+        if ov:
+            probe = Scope(now=now)
+            out |= {i for i, m in ov.memories.items() if not probe.sees(expires_at=m.get("expires_at"))}
+        return out
+
+    def _memory_access(self) -> MemoryAccess:
+        """The build's memories that are not plainly shared, read once per view."""
+        if self._access is None:
+            rows: list = []
+            if self.has("Memory", "namespace"):
+                cols = ", ".join(f"n.{c} AS {c}" for c in VISIBILITY_COLUMNS)
+                t = query_arrow(self.conn, "MATCH (n:Memory) WHERE (n.namespace IS NOT NULL AND n.namespace <> $shared) "
+                                f"OR n.private OR n.expires_at IS NOT NULL RETURN n.id AS id, {cols}", {"shared": SHARED})
+                rows = zip(*(t.column(c).to_pylist() for c in ("id", *VISIBILITY_COLUMNS)))
+            self._access = MemoryAccess(rows)
+        return self._access
+
     def has(self, label: str, prop: str) -> bool:
         return prop in self.props.get(label, ())
 
@@ -113,6 +153,16 @@ class GraphView:
         """Ids by internal offset and the ranking signals of `label`, read once for this build."""
         idx = self._index.get(label)
         if idx is not None:
+            return idx
+        saved = reader_index.load_label(self.build, label) if self.build is not None else None
+        if saved is not None:
+            ids_saved = saved["id"]
+            idx = LabelIndex(ids_saved, {i: o for o, i in enumerate(ids_saved)}, saved["has_vector"].astype(bool),
+                             saved.get("pagerank"), saved["defects"].astype(np.float64),
+                             saved["removed"].astype(bool) if "removed" in saved else None)
+            if "name_size" in saved:
+                self._name_sizes[label] = saved["name_size"]
+            self._index[label] = idx
             return idx
         pr = self.first_prop(label, CENTRALITY_PROPS)
         stored = [p for p in DEFECT_PROPS if self.has(label, p)]
@@ -204,9 +254,28 @@ class GraphView:
                 continue
             idx = self.index(label)
             if label not in self._words:
-                self._words[label] = NameWords(name_from_id(i) for i in idx.ids)
+                self._words[label] = self.words(label)
             found += [(shared, size, idx.ids[p]) for shared, size, p in self._words[label].match(words, limit)]
         return [i for *_, i in sorted(found)[:limit]]
+
+    def words(self, label: str) -> NameWords:
+        """The name words of `label`: saved beside the build, else cut from its ids."""
+        idx = self.index(label)
+        sizes = self._name_sizes.get(label)
+        saved = reader_index.load_words(self.build, label, sizes) if self.build is not None and sizes is not None else None
+        return saved if saved is not None else NameWords(name_from_id(i) for i in idx.ids)
+
+    def save_reader_index(self, labels: Iterable[str], named: Iterable[str]) -> None:
+        """Save each label's index (and for `named`, its name words) beside the build, for later readers."""
+        named = set(named)
+        for label in labels:
+            if label not in self.props or self.build is None:
+                continue
+            idx = self.index(label)
+            reader_index.save_label(self.build, label, {
+                "id": idx.ids, "has_vector": idx.has_vector, "pagerank": idx.pagerank, "defects": idx.defects,
+                "removed": idx.removed,
+            }, NameWords(name_from_id(i) for i in idx.ids) if label in named else None)
 
     # --- nodes ---------------------------------------------------------------------------
     def signals(self, ids: Iterable[str]) -> dict[str, Node]:

@@ -1,7 +1,8 @@
 """The backfill: relink every memory against every code entity, and diff with the last run.
 
 Links are a pure function of (memories, code entities): each run recomputes all of them from the
-whole lake and replaces `RELATES_TO_*/repo=memories/` at once. A link that existed before keeps
+whole lake and replaces `RELATES_TO_*/repo=memories/` at once (and the conversation graph,
+`ltm.memory.conversations`). A link that existed before keeps
 its `linked_at`; new links get the run's time. The stats name what was added and removed.
 """
 
@@ -17,6 +18,7 @@ import pyarrow as pa
 
 from ltm.embed.base import Embedder
 from ltm.lake import Lake
+from ltm.memory.conversations import write_conversations
 from ltm.memory.linking import RELS, link_memories, memory_frame
 from ltm.memory.records import MEMORY_PARTITION
 from ltm.memory.store import code_index, read_memories
@@ -41,6 +43,7 @@ class BackfillStats:
     failure_sample: list[str] = field(default_factory=list)
     added_sample: list[str] = field(default_factory=list)
     removed_sample: list[str] = field(default_factory=list)
+    conversations: dict = field(default_factory=dict)  # the conversation graph (ltm.memory.conversations)
     seconds: float = 0.0
 
 
@@ -80,9 +83,12 @@ def backfill_links(lake: Lake, now: datetime | None = None) -> BackfillStats:
     """Recompute the links of every memory in the lake and write them (see the module doc)."""
     started = time.perf_counter()
     now = now or datetime.now(timezone.utc)
-    memories = memory_frame(read_memories(lake))
-    result = link_memories(memories, code_index(lake))
+    rows = read_memories(lake)
+    memories = memory_frame(rows)
+    code = code_index(lake)
+    result = link_memories(memories, code)
     added, removed = write_links(lake, result.links, now)
+    conversations = write_conversations(lake, rows, code)
     return BackfillStats(
         memories=memories.height, links=result.links.height, added=added.height, removed=removed.height,
         by_rel=dict(result.links.group_by("rel").len().sort("rel").iter_rows()) if result.links.height else {},
@@ -90,7 +96,7 @@ def backfill_links(lake: Lake, now: datetime | None = None) -> BackfillStats:
         failures=len(result.failures),
         failure_sample=[f"{m}: {r}" for m, r in result.failures[:SAMPLE]],
         added_sample=_describe(added), removed_sample=_describe(removed),
-        seconds=time.perf_counter() - started,
+        conversations=conversations.to_dict(), seconds=time.perf_counter() - started,
     )
 
 

@@ -120,7 +120,7 @@ class CodeIndex:
                 rows.append((".".join(parts[i:]), eid, label, repo, fpath))
             if module and "/" in module:  # a Go or JS package path: `binding.Default` for .../gin/binding
                 rows.append((f"{module.rsplit('/', 1)[-1]}.{qualified}", eid, label, repo, fpath))
-        forms = pl.DataFrame(rows, schema=["key", "id", "label", "repo", "file_path"], orient="row")
+        forms = pl.DataFrame(rows, schema={c: pl.String for c in ("key", "id", "label", "repo", "file_path")}, orient="row")
         idx.forms = forms.unique().with_columns(pl.len().over("key", "label").alias("n_defs"))
         return idx
 

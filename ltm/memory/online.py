@@ -38,13 +38,16 @@ from ltm.errors import DimensionMismatchError
 from ltm.graph.build import current_build
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.memory.evolution import EVOLUTION_TABLES, Evolution, evolve_added
 from ltm.memory.journal import begin, end, recover
 from ltm.memory.linking import RELS, link_memories, memory_frame
+from ltm.memory import expiry, provenance
 from ltm.memory.records import (
     MEMORY_PARTITION,
     MemoryInputError,
     MemoryType,
     memory_row,
+    with_scope,
 )
 from ltm.memory.store import code_index, merge_table
 from ltm.redact import redact_row
@@ -107,6 +110,19 @@ def _link_rows(links: pl.DataFrame, now: datetime) -> dict[str, pl.DataFrame]:
     return out
 
 
+def _evolution(lake: Lake, store: VectorStore, rows: list[dict[str, Any]], vectors: np.ndarray,
+               links: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """SIMILAR_TO / SUPERSEDES / TRANSITIONED_TO of the new memories against their nearest stored
+    ones (`ltm.memory.evolution`), by table; never raises (the next batch recomputes them)."""
+    try:
+        table = store.table() if store.exists() else None
+        ev: Evolution = evolve_added(lake, table, rows, vectors, links)
+        return {t: df for t, df in ev.tables().items() if df.height}
+    except Exception as e:  # the memory is stored all the same; the next ingest judges it
+        log.warning("judging memories %s against their neighbours failed: %s", ", ".join(r["id"] for r in rows[:3]), e)
+        return {}
+
+
 def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[str, pl.DataFrame], append: bool) -> None:
     """One commit of the memories partition, the Memory table last (the lake's commit point)."""
     memories = pa.Table.from_pylist(rows, schema=lake_schema("Memory"))
@@ -116,16 +132,25 @@ def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[s
             w.append("embeddings", emb.to_pylist(), redacted=True)
             for rel, new in links.items():
                 w.append(rel, new.to_arrow().cast(lake_schema(rel)).to_pylist(), redacted=True)
+            derived = provenance.derives_from_rows(rows)
+            if derived.num_rows:
+                w.append(provenance.REL, derived.to_pylist(), redacted=True)
             w.append("Memory", memories.to_pylist(), redacted=True)
             return
         mem_ids = [r["id"] for r in rows]
+        for table in EVOLUTION_TABLES:  # a rewritten memory is judged anew
+            if table in links:
+                old = pl.from_arrow(lake.read(table, MEMORY_PARTITION)).filter(~pl.col("src").is_in(mem_ids))
+                w.write(table, pl.concat([old, links[table].cast(old.schema)], how="vertical").to_arrow().cast(lake_schema(table)))
         w.write("embeddings", merge_table(lake, "embeddings", emb, ["vector_id"]))
         for rel in RELS.values():
             old = pl.from_arrow(lake.read(rel, MEMORY_PARTITION)).filter(~pl.col("src").is_in(mem_ids))
             if rel in links:
                 old = pl.concat([old, links[rel].cast(old.schema)], how="vertical")
             w.write(rel, old.to_arrow().cast(lake_schema(rel)))
-        w.write("Memory", merge_table(lake, "Memory", memories, ["id"]))
+        merged = merge_table(lake, "Memory", memories, ["id"])
+        w.write(provenance.REL, provenance.partition_rows(merged))
+        w.write("Memory", merged)
 
 
 def add_memory(home: Home, content: str, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -133,7 +158,8 @@ def add_memory(home: Home, content: str, metadata: dict[str, Any] | None = None)
     return add_memories(home, [(content, metadata)])[0]
 
 
-def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]]) -> list[dict[str, Any]]:
+def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]], namespace: str | None = None,
+                 agent_id: str | None = None) -> list[dict[str, Any]]:
     """Store several memories as one add: one embedding pass, one write per lake table, one vector
     upsert (a batch of a handful costs about one add).
 
@@ -141,9 +167,11 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
     graph readers see it at once, through the overlay on the current build; False before any build,
     the first build then holds it). A bad entry
     refuses the whole batch, naming it, before anything is written. Two entries with one `id`: the
-    later wins, as in an import.
+    later wins, as in an import. An entry without its own `namespace` / `agent_id` metadata gets
+    these (else `shared`); working and sensory ones their default expiry (`ltm.memory.expiry`).
     """
     now = datetime.now(timezone.utc)
+    ttls = expiry.ttl_hours(home.settings().other)
     rows: list[dict[str, Any]] = []
     entries = list(entries)
     for i, entry in enumerate(entries):
@@ -156,7 +184,9 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
         mem_id = str(md.pop("id", None) or uuid.uuid4().hex)
         md.setdefault("created_at", now.isoformat())
         try:
-            rows.append(memory_row(SOURCE, mem_id, content, metadata=md, default_type=MemoryType.EPISODIC))
+            row = with_scope(memory_row(SOURCE, mem_id, content, metadata=md, default_type=MemoryType.EPISODIC),
+                             namespace, agent_id)
+            rows.append(expiry.with_expiry(row, ttls, now))
         except MemoryInputError as e:
             raise MemoryInputError(_which(i, len(entries), str(e))) from e
     if not rows:
@@ -170,13 +200,14 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
         recover(home, lake, store)
         vectors = _embed(embedder, [r["text"] for r in unique])
         links, errors = _links(lake, unique)
+        evolution = _evolution(lake, store, unique, vectors, links)
         # New ids append; an id stored before, or a partition of many small parts, is merged (compacted).
         new_ids = not (_stored_ids(lake) & {r["id"] for r in unique})
         append = new_ids and len(lake.files("Memory", MEMORY_PARTITION)) < MAX_PARTS
         emb = embeddings_table([r["vector_id"] for r in unique], [ids.text_hash(r["text"]) for r in unique],
                                embedder.model_id, embedder.dim, vectors.astype(np.float32).reshape(-1))
         begin(home, unique)
-        _commit(lake, unique, emb, _link_rows(links, now), append)
+        _commit(lake, unique, emb, {**_link_rows(links, now), **evolution}, append)
         new_rows = entry_rows("Memory", pa.Table.from_pylist(unique, schema=lake_schema("Memory")), emb)
         with home.lock("vectors", timeout=600):
             store.upsert_rows(new_rows, new=new_ids)  # a merge on a large table costs ~0.5 s
@@ -184,9 +215,11 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
     counts = links.group_by("src").len() if links.height else None
     per_id = dict(counts.iter_rows()) if counts is not None else {}
     built = current_build(home.graph) is not None
+    sup = evolution.get("SUPERSEDES", pl.DataFrame(schema={"src": pl.String, "dst": pl.String}))
     return [
         {"vector_id": r["vector_id"], "graph_entity_id": r["id"], "links": per_id.get(r["id"], 0),
-         "link_errors": errors.get(r["id"], []), "in_graph": built}
+         "link_errors": errors.get(r["id"], []), "in_graph": built,
+         "supersedes": sup.filter(pl.col("src") == r["id"])["dst"].sort().to_list()}
         for r in rows
     ]
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from ltm import ids
 from ltm.errors import LtmError
+from ltm.visibility import check_name
 
 MEMORY_PARTITION = "memories"
 """Lake partition key of imported and online memories and of every memory link."""
@@ -30,6 +31,7 @@ class MemoryType(str, Enum):
     PROCEDURAL = "procedural"
     PROSPECTIVE = "prospective"
     WORKING = "working"
+    SENSORY = "sensory"  # what an agent just perceived (a tool output, a screen): short-lived, expires
 
 
 class MemoryInputError(LtmError):
@@ -43,10 +45,11 @@ class ImportReport:
     source: str
     loaded: int = 0
     skipped: list[tuple[int, str]] = field(default_factory=list)
+    expired: int = 0  # entries left out because their expires_at has passed (ltm.memory.expiry)
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "source": self.source, "loaded": self.loaded, "skipped": len(self.skipped),
+            "source": self.source, "loaded": self.loaded, "skipped": len(self.skipped), "expired": self.expired,
             "bad_lines": [{"line": n, "error": e} for n, e in self.skipped],
         }
 
@@ -110,6 +113,35 @@ def _graph_links(value: Any) -> str | None:
     return json.dumps(value, sort_keys=True)
 
 
+def _private(value: Any) -> bool | None:
+    if value is None:
+        return None
+    if not isinstance(value, bool):
+        raise MemoryInputError(f"private {value!r} must be true or false")
+    return value
+
+
+def _derives_from(value: Any, source: str) -> str | None:
+    """`derives_from` as JSON [{id, method, confidence}]: ids of the same source (or full mem: ids),
+    as plain ids or {id, method, confidence} objects (method defaults to `import`)."""
+    if value is None or value == []:
+        return None
+    if not isinstance(value, list):
+        raise MemoryInputError("derives_from must be a list of memory ids or {id, method, confidence} objects")
+    out = []
+    for item in value:
+        item = {"id": item} if isinstance(item, str) else item
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not item["id"].strip():
+            raise MemoryInputError(f"derives_from entry {item!r} is not a memory id or an {{id, method, confidence}} object")
+        conf = item.get("confidence")
+        if conf is not None and (isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0 <= conf <= 1):
+            raise MemoryInputError(f"derives_from confidence {conf!r} is not a number from 0 to 1")
+        target = item["id"] if item["id"].startswith("mem:") else ids.memory_id(source, item["id"])
+        out.append({"id": target, "method": str(item.get("method") or "import"),
+                    "confidence": float(conf) if conf is not None else None})
+    return json.dumps(out, sort_keys=True)
+
+
 def memory_row(
     source: str,
     mem_id: str,
@@ -150,4 +182,25 @@ def memory_row(
         "last_accessed": parse_time(md.get("last_accessed"), "last_accessed"),
         "line_start": _int(md.get("line_start"), "line_start"), "line_end": _int(md.get("line_end"), "line_end"),
         "graph_links": _graph_links(md.get("graph_links")),
+        # isolation and expiry (ltm/visibility.py): a missing namespace is filled in where the row is
+        # stored (the import's or the add's namespace, else `shared`); default TTLs in ltm/memory/expiry.py
+        "agent_id": check_name(md.get("agent_id"), "agent_id", MemoryInputError),
+        "namespace": check_name(md.get("namespace"), "namespace", MemoryInputError),
+        "private": _private(md.get("private")),  # needs an agent_id, checked by `with_scope`
+        "expires_at": parse_time(md.get("expires_at"), "expires_at"),
+        "derives_from": _derives_from(md.get("derives_from"), source),
+        "conversation": json.dumps(md["conversation"], sort_keys=True) if md.get("conversation") else None,
     }
+
+
+
+def with_scope(row: dict[str, Any], namespace: str | None = None, agent_id: str | None = None) -> dict[str, Any]:
+    """The row with its namespace (else `namespace`, else `shared`) and agent (else `agent_id`) filled
+    in; MemoryInputError for a private memory that still has no agent."""
+    from ltm.visibility import SHARED
+
+    row["namespace"] = row.get("namespace") or check_name(namespace, "namespace", MemoryInputError) or SHARED
+    row["agent_id"] = row.get("agent_id") or check_name(agent_id, "agent_id", MemoryInputError)
+    if row.get("private") and not row["agent_id"]:
+        raise MemoryInputError("a private memory needs an agent_id: it is seen only by that agent")
+    return row

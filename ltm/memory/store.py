@@ -8,6 +8,7 @@ and embeddings live in the same partition key of `RELATES_TO_*` and `embeddings`
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
 
@@ -18,7 +19,8 @@ from ltm.errors import LtmError
 from ltm.home import Home
 from ltm.lake import Lake
 from ltm.memory.linking import CodeIndex
-from ltm.memory.records import MEMORY_PARTITION, ImportReport
+from ltm.memory import expiry, provenance
+from ltm.memory.records import MEMORY_PARTITION, ImportReport, MemoryInputError, with_scope
 from ltm.schema import lake_schema
 from ltm.settings import MemorySource
 
@@ -49,6 +51,7 @@ def save_memories(lake: Lake, rows: list[dict[str, Any]]) -> tuple[int, int]:
     ids = set(new.column("id").to_pylist())
     merged = merge_table(lake, "Memory", new, ["id"])
     with lake.write(MEMORY_PARTITION) as w:
+        w.write(provenance.REL, provenance.partition_rows(merged))
         w.write("Memory", merged)
     return len(ids - existing), len(ids & existing)
 
@@ -66,13 +69,29 @@ def read_source(path: Path, fmt: str, report: ImportReport) -> Iterable[dict[str
     return readers[fmt](path, report)
 
 
-def import_memories(home: Home, path: str | Path, fmt: str) -> ImportReport:
-    """Read a source and merge its good entries into the home's lake; bad lines are reported."""
+def import_memories(home: Home, path: str | Path, fmt: str, namespace: str | None = None,
+                    agent_id: str | None = None) -> ImportReport:
+    """Read a source and merge its good entries into the home's lake; bad lines are reported.
+
+    An entry without its own namespace / agent_id gets `namespace` (else `shared`) / `agent_id`;
+    working and sensory entries get their default expiry (`ltm.memory.expiry`), and an entry that
+    has already expired is not stored (`report.expired`).
+    """
     path = Path(path)
     report = ImportReport(source=f"{fmt}:{path}")
     rows: dict[str, dict[str, Any]] = {}
+    now, ttls = datetime.now(timezone.utc), expiry.ttl_hours(home.settings().other)
     for row in read_source(path, fmt, report):
-        rows[row["id"]] = row  # a later line with the same id replaces an earlier one
+        rows.pop(row["id"], None)  # a later line with the same id replaces an earlier one
+        try:
+            row = expiry.with_expiry(with_scope(row, namespace, agent_id), ttls, now)
+        except MemoryInputError as e:  # the readers numbered the lines; this one is named by its id
+            report.skipped.append((0, f"{row['id']}: {e}"))
+            continue
+        if expiry.is_expired(row, now):
+            report.expired += 1
+            continue
+        rows[row["id"]] = row
     with home.lock("memories", timeout=600):
         save_memories(home.open_lake(), list(rows.values()))
     report.loaded = len(rows)
@@ -136,10 +155,12 @@ def _build_code_index(lake: Lake) -> CodeIndex:
     return CodeIndex.build(files, ents)  # type: ignore[arg-type]
 
 
-def register_source(home: Home, path: str | Path, fmt: str) -> None:
-    """Remember a source in the home's settings so every later ingest re-reads it."""
-    entry = MemorySource(format=fmt, path=Path(path).resolve().as_posix())
-    sources = tuple(s for s in home.settings().memory_sources if s != entry)
+def register_source(home: Home, path: str | Path, fmt: str, namespace: str | None = None,
+                    agent_id: str | None = None) -> None:
+    """Remember a source in the home's settings so every later ingest re-reads it (into the same
+    namespace and agent)."""
+    entry = MemorySource(format=fmt, path=Path(path).resolve().as_posix(), namespace=namespace, agent_id=agent_id)
+    sources = tuple(s for s in home.settings().memory_sources if (s.format, s.path) != (entry.format, entry.path))
     home.update_settings(memory_sources=sources + (entry,))
 
 
@@ -159,6 +180,10 @@ def registered_sources(home: Home) -> list[tuple[str, str]]:
     return [(s.format, s.path) for s in home.settings().memory_sources]
 
 
+def _source_scopes(home: Home) -> dict[tuple[str, str], tuple[str | None, str | None]]:
+    return {(s.format, s.path): (s.namespace, s.agent_id) for s in home.settings().memory_sources}
+
+
 def parse_source(spec: str) -> tuple[str, str]:
     """`format:path` -> (format, path), refusing an unknown format."""
     fmt, sep, path = spec.partition(":")
@@ -174,9 +199,10 @@ def refresh_sources(home: Home, extra: Iterable[str] = ()) -> list[dict[str, Any
     fails the run, and what it loaded before stays in the lake.
     """
     reports = []
+    scopes = _source_scopes(home)
     for fmt, path in dict.fromkeys(registered_sources(home) + [parse_source(s) for s in extra]):
         try:
-            reports.append(import_memories(home, path, fmt).to_dict())
+            reports.append(import_memories(home, path, fmt, *scopes.get((fmt, path), (None, None))).to_dict())
         except LtmError as e:
             reports.append({"source": f"{fmt}:{path}", "loaded": 0, "error": str(e)})
     return reports

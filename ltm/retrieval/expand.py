@@ -7,6 +7,7 @@ favours the edges the question is about (callers for "what calls X", MODIFIES fo
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ltm.graph.entity_ids import short_name
@@ -45,12 +46,14 @@ class Edge:
     via: str | None = None
 
 
-def neighbourhood(g: GraphView, seeds: list[str], depth: int, per_node: int = 25) -> dict[str, list[Edge]]:
-    """seed -> edges to its neighbours within `depth` (1 or 2) hops, excluding the seed itself."""
+def neighbourhood(g: GraphView, seeds: list[str], depth: int, per_node: int = 25,
+                  hidden: Collection[str] = ()) -> dict[str, list[Edge]]:
+    """seed -> edges to its neighbours within `depth` (1 or 2) hops, excluding the seed itself and
+    the `hidden` memories (not reached, nor walked through: `GraphView.hidden_memories`)."""
     first = g.neighbours(seeds, 2 * per_node)
     out: dict[str, list[Edge]] = defaultdict(list)
     for s in seeds:
-        out[s] = [Edge(1, rel, d, n) for rel, d, n in first.get(s, []) if n != s]
+        out[s] = [Edge(1, rel, d, n) for rel, d, n in first.get(s, []) if n != s and n not in hidden]
     if depth >= 2:
         mids = list(dict.fromkeys(e.neighbour for s in seeds for e in out[s]))
         second = g.neighbours(mids, 2 * per_node) if mids else {}
@@ -58,7 +61,7 @@ def neighbourhood(g: GraphView, seeds: list[str], depth: int, per_node: int = 25
             seen = {s} | {e.neighbour for e in out[s]}
             for e in list(out[s]):
                 for rel, d, n in second.get(e.neighbour, [])[:per_node]:
-                    if n not in seen:
+                    if n not in seen and n not in hidden:
                         seen.add(n)
                         out[s].append(Edge(2, rel, d, n, via=e.neighbour))
     return out

@@ -12,15 +12,16 @@ import re
 from dataclasses import dataclass
 
 from ltm.graph.entity_ids import label_of, name_from_id, path_from_id
+from ltm.graph.name_words import NAMED_LABELS
 from ltm.graph.view import GraphView
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
 from ltm.retrieval.intent import CLASS_KINDS, MODULE_KINDS, Intent
+from ltm.visibility import Scope
 from ltm.code_paths import is_auxiliary
 
 CODE_LABELS = ("Function", "Class")
 MAX_HISTORY_COMMITS = 200  # commits read per subject for co-change
-NAMED_LABELS = ("Function", "Class", "Module")  # matched by their names' words, not Kuzu's full text
 MAX_FTS_TERMS = 4  # Kuzu's full-text cost grows by tens of ms per common term on a large label
 
 
@@ -44,6 +45,14 @@ class _Matcher:
         self.lists: list[tuple[list[str], float]] = []
         self.why: dict[str, str] = {}
         self.wants_text = False
+        self.scope: Scope | None = None
+
+    def memory_scope(self, cond: str, params: dict) -> tuple[str, dict]:
+        """`cond` on memory `m`, within the scope (bound parameters) when the build has its columns."""
+        if self.scope is None or not self.g.has("Memory", "namespace"):
+            return cond, params
+        extra, scope_params = self.scope.cypher("m")
+        return f"({cond}) AND {extra}", {**params, **scope_params}
 
     def _q(self, label_var: str, cypher_where: str, tail: str, params: dict) -> tuple[str, dict]:
         where = cypher_where
@@ -130,15 +139,14 @@ class _Matcher:
         self.add(mods, 0.5, f"module {subject}")
         if not mods:
             return mods
+        files: list[str] = []
         if "IMPORTS" in self.g.rels:
             files = self.ids("(f:File)-[:IMPORTS]->(m:Module)", "f", *self.at("m", "Module", mods))
-            importers = self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "m", *self.at("f", "File", files)) if files else []
-            self.add(importers, 3.0, f"imports {subject}")
-            self.add(files, 2.5, f"imports {subject}")  # "which files import M"
-            if files:
-                users = self.ids("(n:Function)-[:DEFINED_IN]->(f:File)", "n", *self.at("f", "File", files))
-                self.add(users, 1.0, f"in a file that imports {subject}")
-        if "DEPENDS_ON" in self.g.rels:
+            # The importing files are the answer in every language (a Go package or a JS module is
+            # several files or one) and name their module by their path; the modules they make
+            # answer only where no file edge exists (DEPENDS_ON below).
+            self.add(files, 3.5, f"imports {subject}")
+        if "DEPENDS_ON" in self.g.rels and not files:
             self.add(self.ids("(a:Module)-[:DEPENDS_ON]->(m:Module)", "a", *self.at("m", "Module", mods)), 3.0,
                      f"depends on {subject}")
         if "CALLS" in self.g.rels:
@@ -253,9 +261,11 @@ class _Matcher:
             if rel in self.g.rels and files:
                 cond, params = (self.at("t", "File", files) if prop == "id"
                                 else ("t.file_path = $p OR t.file_path ENDS WITH $sp", {"p": path, "sp": "/" + path}))
-                self.add(self.ids(f"(m:Memory)-[:{rel}]->(t:{label})", "m", cond, params), 3.0, f"linked to {path}")
+                self.add(self.ids(f"(m:Memory)-[:{rel}]->(t:{label})", "m", *self.memory_scope(cond, params)),
+                         3.0, f"linked to {path}")
         if self.g.has("Memory", "content"):
-            self.add(self.ids("(m:Memory)", "m", "m.content CONTAINS $p", {"p": path}), 1.5, f"mentions {path}")
+            self.add(self.ids("(m:Memory)", "m", *self.memory_scope("m.content CONTAINS $p", {"p": path})),
+                     1.5, f"mentions {path}")
         ov = self.g.overlay
         if ov:  # online memories the build does not hold yet
             wanted = set(files)
@@ -318,13 +328,18 @@ class _Matcher:
 
 def graph_candidates(
     g: GraphView, intent: Intent, text: str, filters: Filters, limit: int = 50, full_text: bool = True,
+    scope: Scope | None = None,
 ) -> GraphCandidates:
     """Ranked graph matches for a question (intent answers first, then name and full-text matches).
+
+    `scope` (`ltm.visibility`): memories it may not see are never matched (a Kuzu condition where a
+    query reads memories; `retrieve` drops any other hidden id).
 
     `full_text=False`: no Kuzu full-text query; a plain search sets `wants_text` and `text_labels`
     for the caller to fuse its LanceDB full-text ranking instead.
     """
     m = _Matcher(g, filters, limit)
+    m.scope = scope
     labels = filters.labels() or (intent.labels or None)
     subjects: list[str] = []
     k, s, name = intent.kind, intent.subject, None

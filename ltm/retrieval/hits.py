@@ -4,6 +4,7 @@ and the neighbours worth showing around it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -83,19 +84,22 @@ def select_hits(
     return hits
 
 
-def attach_details(g: GraphView, hits: list[dict[str, Any]], edges: dict[str, list[Edge]] | None, depth: int) -> None:
+def attach_details(g: GraphView, hits: list[dict[str, Any]], edges: dict[str, list[Edge]] | None, depth: int,
+                   hidden: Collection[str] = ()) -> None:
     """Names of the hits and, when `edges` is given (expansion on), each hit's neighbourhood.
 
     Code entities, files, commits and bugs are named by their id; what a commit, bug or memory
     shows of itself (message, date, author, title, category) is read in one lookup for all hits.
+    No neighbour is one of the `hidden` memories (`ltm.visibility`).
     """
     shown: dict[str, list[Edge]] = {}
     if edges is not None:
         ids = [h["graph_entity_id"] for h in hits if h["graph_entity_id"]]
         todo = [i for i in ids if i not in edges]
         if todo:
-            edges = {**edges, **neighbourhood(g, todo, depth)}
-        shown = {i: _prioritised(edges.get(i, [])) for i in ids}
+            edges = {**edges, **neighbourhood(g, todo, depth, hidden=hidden)}
+        shown = {i: _prioritised([e for e in edges.get(i, []) if e.neighbour not in hidden and e.via not in hidden])
+                 for i in ids}
     need = [e.neighbour for es in shown.values() for e in es if label_of(e.neighbour) in DETAILED_LABELS]
     own = [h["graph_entity_id"] for h in hits if h["graph_entity_id"] and label_of(h["graph_entity_id"]) in SHOWN_LABELS]
     info = g.details(dict.fromkeys(need + own)) if need or own else {}

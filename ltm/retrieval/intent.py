@@ -27,6 +27,9 @@ _Q = r"[`'\"]?"
 _NAME = (rf"{_Q}(?P<x>[A-Za-z_][\w.]*(?:/[\w.\-]+)*)(?:\(\))?{_Q}"
          r"(?:\s+(?:function|method|class|module|package|file|struct|type|interface))?")
 _PATH = rf"{_Q}(?P<x>[\w.\-/]+?){_Q}"
+# a few words between "which" and its verb ("which functions of the package does X call", "which files
+# inside the package import Y"), never crossing another clause's verb
+_GAP = r"(?:\s+(?!(?:does|do|did|is|are|was|were|calls?|imports?)\b)[\w/.\-]+){0,5}?"
 _THING = r"(?:the\s+)?(?:function|method|class|module|package|file|type|struct|interface)?\s*"
 _RULES: tuple[tuple[IntentKind, str, _Where], ...] = (
     # history of one entity
@@ -34,6 +37,7 @@ _RULES: tuple[tuple[IntentKind, str, _Where], ...] = (
     ("last_change", rf"\b(?:when|why)\s+was\s+{_THING}{_NAME}\s+(?:last\s+)?(?:changed|modified|touched|edited|updated|rewritten)", "x"),
     ("last_change", rf"\bwhy\s+(?:does|do|did|is|are|was|were)\s+{_THING}{_NAME}", "x"),
     ("last_change", r"\b(?:last|latest|most\s+recent)\s+(?:change|commit|edit|modification)s?\s+(?:to|of|on|in)\b", "after"),
+    ("last_change", r"\b(?:which|what)\s+commits?\s+(?:last|most\s+recently|latest)\s+(?:changed|modified|touched|edited|updated)\b", "after"),
     ("introduced_by", rf"\b(?:when|who|why)\s+(?:was|were|did)\s+{_THING}{_NAME}\s+(?:first\s+)?(?:introduced|added|created|written|born)", "x"),
     ("introduced_by", r"\b(?:which|what)\s+commits?\s+(?:first\s+)?(?:introduced|added|created)\b", "after"),
     ("introduced_by", r"\b(?:who|when)\s+(?:first\s+)?(?:introduced|added|created|wrote)\b", "after"),
@@ -42,7 +46,7 @@ _RULES: tuple[tuple[IntentKind, str, _Where], ...] = (
     ("modified_by", r"\b(?:history|changelog|commits?|changes)\s+(?:of|to|for|on|touching|that\s+touched)\b", "after"),
     ("author", r"\bcommits?\s+(?:made\s+|written\s+|authored\s+|pushed\s+)?(?:by|from)\s+(?P<x>[^?,]+?)\s*(?:[?,.]|$)", "x"),
     # structure
-    ("callees", rf"\b(?:what|which)\s+(?:\w+\s+)?(?:does|do)\s+{_THING}{_NAME}\s+(?:call|invoke|use)\b", "x"),
+    ("callees", rf"\b(?:what|which){_GAP}\s+(?:does|do)\s+{_THING}{_NAME}\s+(?:call|invoke|use)\b", "x"),
     ("callees", r"\bcallees\b|\b(?:functions?|methods?|what)\s+(?:(?:are|is|get|gets)\s+)?(?:called|invoked)\s+(?:by|from|in|inside|within)\b", "after"),
     ("callees", rf"{_NAME}\s+calls\s+(?:what|which)\b", "x"),
     ("callers", r"\bcallers?\b|\bcall[- ]sites?\b|\bcalls\s+to\b|\b(?:who|what|which\s+\w+(?:\s+\w+)?)\s+(?:calls|call|invokes?|invoke)\b|\bcalls\b|\binvokes?\b", "after"),
@@ -55,7 +59,7 @@ _RULES: tuple[tuple[IntentKind, str, _Where], ...] = (
     ("methods", r"\bmethods?\s+(?:of|on|in|defined\s+(?:on|in|by))\b|\b(?:functions?|members?)\s+(?:of|in|on)\s+(?:the\s+)?(?:class|struct|type)\b", "after"),
     ("imports", rf"\bwhat\s+(?:\w+\s+)?(?:does|do)\s+{_THING}{_NAME}\s+(?:import|depend\s+on|require|pull\s+in)\b", "x"),
     ("imports", r"\b(?:imports|dependencies|requirements)\s+of\b|\b(?:imported|required)\s+by\b", "after"),
-    ("importers", r"\bimporters?\b|\bdependents\b|\b(?:who|what|which\s+\w+(?:\s+\w+)?)\s+(?:imports?|requires?|depends?\s+on|uses?|relies\s+on)\b|\bdepends?\s+on\b", "after"),
+    ("importers", rf"\bimporters?\b|\bdependents\b|\b(?:who|what|which){_GAP}\s+(?:imports?|requires?|depends?\s+on|uses?|relies\s+on|pulls?\s+in)\b|\bdepends?\s+on\b", "after"),
     ("importers", rf"\bwhere\s+(?:is|are)\s+{_THING}{_NAME}\s+(?:imported|required)\b", "x"),
     ("file_memories", rf"\b(?:memories|memory|notes?|decisions?)\s+(?:about|on|for|of)\s+(?:the\s+)?(?:file\s+)?{_PATH}\s*\??$", "x"),
 )

@@ -2,8 +2,8 @@
 
 - Package code ahead of tests, examples, benchmarks, vendored code and docs, unless the question
   is about tests (`Intent.about_tests`).
-- Functions and classes ahead of commits when the question asks where / which function
-  (`Intent.prefer == "code"`), commits ahead when it asks when / who / why ("history").
+- Functions and classes ahead of commits, bugs and memories (documentation included) when the
+  question asks where / which function (`Intent.prefer == "code"`), commits ahead when it asks when / who / why ("history").
 - Entities that no longer exist at the tip (`removed_in`) below live ones, unless the question is
   about the past (`Intent.about_past`).
 - Stored memories ahead of code and commits when the question asks what the team decided,
@@ -53,8 +53,8 @@ def factor(entity_id: str, intent: Intent, node: Node | None = None) -> float:
             f *= OUT_OF_SCOPE
         if intent.prefer == "history":
             f *= OFF_PREFERENCE
-    elif label in ("Commit", "Bug") and intent.prefer == "code":
-        f *= OFF_PREFERENCE
+    elif label in ("Commit", "Bug", "Memory") and intent.prefer == "code":
+        f *= OFF_PREFERENCE  # notes and documentation about the code come after the code itself
     if intent.prefer == "memory" and label != "Memory":
         f *= OFF_PREFERENCE
     return f

@@ -26,6 +26,8 @@ def render_hits(hits: list[dict[str, Any]]) -> str:
         out.append(f"{n:>2}. {h['score']:.3f}  {h.get('label') or '-':<8} {name}  [{h.get('repo')}] {_where(h)}")
         if h.get("removed_in"):
             out[-1] += f"  (removed in {h['removed_in']})"
+        if h.get("superseded_by"):
+            out[-1] += f"  (superseded by {h['superseded_by']})"
         first = [h["summary"]] if h.get("summary") else (h.get("content") or "").strip().splitlines()
         if first:
             out.append(f"      {first[0][:110]}")

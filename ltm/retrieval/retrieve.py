@@ -22,7 +22,9 @@ from ltm.retrieval.intent import Intent, parse
 from ltm.retrieval.priors import factor as prior
 from ltm.retrieval.ranking import RankingConfig, blend
 from ltm.retrieval.strategies import STRATEGIES, TABLE, Strategy
+from ltm.retrieval.superseded import Superseded
 from ltm.retrieval.vector_side import VectorCandidates, VectorSide
+from ltm.visibility import Scope
 
 # a relation question's subject, by what it must name (said when no candidate name exists in the graph)
 RELATION_KINDS = {
@@ -31,9 +33,10 @@ RELATION_KINDS = {
     "introduced_by": "function, class or file", "co_changed": "function, class or file",
     "last_change": "function, class or file",
 }
-ANSWER_LEAD = 1.2
+ANSWER_LEAD = 1.2  # a history answer's score over the best fused hit's: ahead of it and of graph signals
+ORDERED_ANSWERS = ("last_change", "introduced_by", "modified_by")  # answers ordered by date in the graph
 DESCRIBED_HISTORY = {"introduced_by": "introduced", "modified_by": "modified", "last_change": "last changed"}
-DESCRIBED_SUBJECTS = 3  # code hits that stand in for a subject the question describes instead of naming  # a history answer's score over the best seed's: ahead of it and of graph signals
+DESCRIBED_SUBJECTS = 3  # code hits that stand in for a subject the question describes instead of naming
 
 
 @dataclass
@@ -44,13 +47,22 @@ class Sources:
     embed: Callable[[str], np.ndarray]
     graph: Callable[[], GraphView | None]
     config: RankingConfig
+    superseded: Callable[[], Superseded | None] | None = None  # memories a newer one supersedes
 
 
 def retrieve(
     src: Sources, text: str, strategy: str = "parallel", top_k: int = 10, expand_graph: bool = True,
-    depth: int = 1, filters: Filters | dict | None = None,
+    depth: int = 1, filters: Filters | dict | None = None, include_superseded: bool = False,
+    scope: Scope | None = None,
 ) -> list[dict[str, Any]]:
-    """Run one strategy; returns up to `top_k` hits, best first (see `strategies.py`)."""
+    """Run one strategy; returns up to `top_k` hits, best first (see `strategies.py`).
+
+    A memory a newer one supersedes is left out, the newest of its chain taking its place, unless
+    `include_superseded` (then it is shown after the newest, with `superseded_by`).
+    `scope` (default: namespace `shared`, no agent; `ltm.visibility`): the memories it may not see
+    are prefiltered out of LanceDB, kept out of the graph's matches by Kuzu parameters, never
+    reached by expansion nor shown as a neighbour, and every hit is checked again.
+    """
     if strategy not in STRATEGIES:
         raise QueryError(f"unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}")
     if not 1 <= int(top_k) <= 1000:
@@ -65,7 +77,11 @@ def retrieve(
     limit = max(3 * top_k, 30)
     use_vectors = spec.vectors and src.vectors is not None
     g = src.graph() if spec.graph else None
-    vc, gc = _candidates(src, g if spec.match else None, spec, intent, text, flt, limit, use_vectors)
+    scope = scope or Scope.of()
+    hidden = g.hidden_memories(scope) if g is not None else set()
+    vc, gc = _candidates(src, g if spec.match else None, spec, intent, text, flt, limit, use_vectors, scope)
+    if gc is not None and hidden:
+        _drop_hidden(gc, hidden)
 
     why: dict[str, list[str]] = {}
     for k, r in vc.vector_rank.items():
@@ -90,7 +106,7 @@ def retrieve(
         seeds = {k: fused[k] for k in ranked(fused)[: max(top_k, 10)] if ":" in k}
         for s in subjects:
             seeds.setdefault(s, max(fused.values(), default=1.0))
-        edges = neighbourhood(g, list(seeds), depth)
+        edges = neighbourhood(g, list(seeds), depth, hidden=hidden)
         grown, grown_why = expansion_scores(seeds, edges, intent, src.config.expansion_decay)
         for k, s in grown.items():
             if s > fused.get(k, 0.0):  # a neighbour never outranks the hit that reached it
@@ -98,29 +114,58 @@ def retrieve(
                 why.setdefault(k, []).append(f"graph: {grown_why[k]}")
         if spec.answers_lead:  # except the answer to a history question, found in the expansion
             answers, because = history_answers(g, intent, list(seeds), edges)
-            top = max(fused.values(), default=1.0)
-            for rank, k in enumerate(answers):
-                fused[k] = top * (ANSWER_LEAD + 0.05 * (len(answers) - rank) / len(answers))
-                why.setdefault(k, []).insert(0, f"graph: {because}")
+            _lead(fused, why, answers, f"graph: {because}")
 
+    sup = src.superseded() if src.superseded is not None else None
+    if sup is not None and sup.by:
+        _current_versions(sup, fused, why, include_superseded)
     pool = ranked(fused)[: max(4 * top_k, 40) if flt.active else max(2 * top_k, 20)]
     sig = g.signals(pool) if g is not None else {}
     scored = blend({k: fused[k] for k in pool}, sig, src.config)
     scored = {k: replace(v, score=v.score * prior(k, intent, sig.get(k))) for k, v in scored.items()}
-    order = sorted(pool, key=lambda k: -scored[k].score)
+    order = [k for k in sorted(pool, key=lambda k: -scored[k].score) if k not in hidden]
+    if gc is not None and intent.kind in ORDERED_ANSWERS:
+        _keep_answer_order(order, scored, gc.answers)
     if use_vectors:
         missing = [sig[k].vector_id for k in order if k not in vc.rows and k in sig and sig[k].vector_id]
-        vc.rows.update(src.vectors.rows(missing))
+        vc.rows.update(src.vectors.rows(missing, scope))
+    order = [k for k in order if k not in vc.rows or scope.sees_row(vc.rows[k])]
     hits = select_hits(g, spec.name, spec.from_nodes, order, sig, vc.rows, scored, why, flt, top_k,
                        frozenset(gc.answers) if gc is not None else frozenset())
     if g is not None and hits:
-        attach_details(g, hits, edges if expand_graph else None, depth)
+        attach_details(g, hits, edges if expand_graph else None, depth, hidden)
+    if sup is not None and sup.by:
+        for h in hits:
+            if h["graph_entity_id"] in sup:
+                h["superseded_by"] = sup.by[h["graph_entity_id"]]
     if gc is not None and intent.kind in RELATION_KINDS and gc.subject is None and intent.candidates and not described:
         notice = (f"no {RELATION_KINDS[intent.kind]} named {intent.candidates[0]!r} in this home: "
                   "these hits are a plain search for the question's words")
         for h in hits:
             h["notice"] = notice
     return hits
+
+
+def _current_versions(sup: Superseded, fused: dict[str, float], why: dict[str, list[str]], keep_old: bool) -> None:
+    """The newest memory of each chain takes the best score of the versions it supersedes (just
+    ahead of them); the older versions leave unless `keep_old`."""
+    for k in [k for k in fused if k in sup]:
+        new = sup.newest(k)
+        if new == k:
+            continue
+        if fused[k] * 1.001 > fused.get(new, 0.0):
+            fused[new] = fused[k] * 1.001
+            why.setdefault(new, []).append(f"current version of {k}")
+        if not keep_old:
+            del fused[k]
+
+
+def _drop_hidden(gc: GraphCandidates, hidden: set[str]) -> None:
+    """The graph's matches without the memories the scope may not see (whatever query found them)."""
+    gc.scores = {k: v for k, v in gc.scores.items() if k not in hidden}
+    gc.why = {k: v for k, v in gc.why.items() if k not in hidden}
+    gc.subjects = [k for k in gc.subjects if k not in hidden]
+    gc.answers = [k for k in gc.answers if k not in hidden]
 
 
 def _history_of_described(g: GraphView, intent: Intent, flt: Filters, fused: dict[str, float],
@@ -131,11 +176,28 @@ def _history_of_described(g: GraphView, intent: Intent, flt: Filters, fused: dic
     if not code:
         return False
     commits = entity_history(g, code, intent.kind, flt)
-    top = max(fused.values(), default=1.0)
-    for rank, c in enumerate(commits[: len(commits)]):
-        fused[c] = top * (ANSWER_LEAD + 0.05 * (len(commits) - rank) / len(commits))
-        why.setdefault(c, []).insert(0, f"graph: {DESCRIBED_HISTORY[intent.kind]} the code the question describes")
+    _lead(fused, why, commits, f"graph: {DESCRIBED_HISTORY[intent.kind]} the code the question describes")
     return bool(commits)
+
+
+def _keep_answer_order(order: list[str], scored: dict, answers: list[str]) -> None:
+    """The answers of an ordered relation ("the last commit that changed X": newest first) keep the
+    graph's order among themselves: the places they won in `order` are refilled in that order, and
+    so are their scores (graph signals such as a commit's centrality must not reorder a history)."""
+    ranked_answers = [k for k in answers if k in scored]
+    places = [i for i, k in enumerate(order) if k in set(ranked_answers)]
+    scores = sorted((scored[order[i]].score for i in places), reverse=True)
+    for i, k, score in zip(places, ranked_answers, scores):
+        order[i] = k
+        scored[k] = replace(scored[k], score=score)
+
+
+def _lead(fused: dict[str, float], why: dict[str, list[str]], answers: list[str], because: str) -> None:
+    """Put `answers` ahead of every fused hit, in their order, saying why."""
+    top = max(fused.values(), default=1.0)
+    for rank, k in enumerate(answers):
+        fused[k] = top * (ANSWER_LEAD + 0.05 * (len(answers) - rank) / len(answers))
+        why.setdefault(k, []).insert(0, because)
 
 
 def _fuse(spec: Strategy, vc: VectorCandidates, gc: GraphCandidates | None) -> dict[str, float]:
@@ -176,23 +238,24 @@ def _text_list(gc: GraphCandidates, vc: VectorCandidates) -> list[str]:
 
 def _candidates(
     src: Sources, g: GraphView | None, spec: Strategy, intent: Intent, text: str, flt: Filters, limit: int,
-    use_vectors: bool,
+    use_vectors: bool, scope: Scope,
 ) -> tuple[VectorCandidates, GraphCandidates | None]:
     """The vector side and, when `g` is given, the graph side's matches; when both, they run at once."""
 
     def vector_side() -> VectorCandidates:
-        return src.vectors.search(src.embed(text), text, flt, limit)
+        return src.vectors.search(src.embed(text), text, flt, limit, scope)
 
     if use_vectors and g is not None:  # LanceDB and the graph engine both release the GIL while they work
         with ThreadPoolExecutor(max_workers=1) as pool:
             fut = pool.submit(vector_side)
-            gc = graph_candidates(g, intent, text, flt, limit, full_text=spec.full_text == "kuzu")
+            gc = graph_candidates(g, intent, text, flt, limit, full_text=spec.full_text == "kuzu", scope=scope)
             return fut.result(), gc
     if not use_vectors and g is not None and not g.has_full_text and src.vectors is not None:
         # A build without full text (LadybugDB offline): LanceDB's full text stands in for it.
-        return src.vectors.text_search(text, flt, limit), graph_candidates(g, intent, text, flt, limit, full_text=False)
+        return (src.vectors.text_search(text, flt, limit, scope),
+                graph_candidates(g, intent, text, flt, limit, full_text=False, scope=scope))
     vc = vector_side() if use_vectors else VectorCandidates()
-    return vc, graph_candidates(g, intent, text, flt, limit) if g is not None else None
+    return vc, graph_candidates(g, intent, text, flt, limit, scope=scope) if g is not None else None
 
 
 def _phrase_boost(text: str, rows: dict[str, dict], fused: dict[str, float], why: dict[str, list[str]]) -> None:

@@ -14,6 +14,8 @@ import numpy as np
 from ltm.retrieval.filters import Filters, sql_str
 from ltm.retrieval.fusion import rrf
 from ltm.vectors import VectorStore
+from ltm.visibility import COLUMNS as VISIBILITY_COLUMNS
+from ltm.visibility import Scope
 
 COLUMNS = ["vector_id", "graph_entity_id", "repo", "label", "category", "content",
            "file_path", "line_start", "line_end", "created_at"]
@@ -50,13 +52,23 @@ class VectorSide:
             self._fts = "content_idx" in names
         else:
             self._tbl.checkout_latest()
+        # a table written before the scope's columns gets them with its next write (`VectorStore`)
+        self._scoped = "namespace" in self._tbl.schema.names
+        self._columns = COLUMNS + (list(VISIBILITY_COLUMNS) if self._scoped else [])  # checked again on every hit
         return self._tbl
 
-    def search(self, vector: np.ndarray, text: str, filters: Filters, limit: int) -> VectorCandidates:
-        """Vector and full-text results over `content`, fused by reciprocal rank."""
+    def _where(self, filters: Filters, scope: Scope | None) -> str | None:
+        """The filters and the scope (`ltm.visibility`) as one prefilter; a table written before
+        the scope's columns existed holds shared memories only, with no expiry."""
+        parts = [p for p in (filters.lance_where(), scope.lance_where() if scope and self._scoped else None) if p]
+        return " AND ".join(f"({p})" for p in parts) or None
+
+    def search(self, vector: np.ndarray, text: str, filters: Filters, limit: int,
+               scope: Scope | None = None) -> VectorCandidates:
+        """Vector and full-text results over `content`, fused by reciprocal rank, within `scope`."""
         tbl = self.table()
-        where = filters.lance_where()
-        vq = tbl.search(vector.astype(np.float32)).distance_type("cosine").select(COLUMNS + ["_distance"]).limit(limit)
+        where = self._where(filters, scope)
+        vq = tbl.search(vector.astype(np.float32)).distance_type("cosine").select(self._columns + ["_distance"]).limit(limit)
         if self._indexed:
             vq = vq.nprobes(32).refine_factor(4)
         if where:
@@ -73,11 +85,12 @@ class VectorSide:
         out.scores = rrf([([entry_key(r) for r in by_vector], 1.0), ([entry_key(r) for r in by_text], 1.0)])
         return out
 
-    def text_search(self, text: str, filters: Filters, limit: int) -> VectorCandidates:
+    def text_search(self, text: str, filters: Filters, limit: int, scope: Scope | None = None) -> VectorCandidates:
         """LanceDB's full-text ranking alone (no vector, `scores` left empty): the graph side's full
         text on a build without its own (an engine without the extension offline)."""
         out = VectorCandidates()
-        for rank, r in enumerate(self._full_text(self.table(), text, filters.lance_where(), limit), 1):
+        tbl = self.table()
+        for rank, r in enumerate(self._full_text(tbl, text, self._where(filters, scope), limit), 1):
             out.text_rank[entry_key(r)] = rank
             out.rows.setdefault(entry_key(r), r)
         return out
@@ -87,7 +100,7 @@ class VectorSide:
         the FTS parser refuses."""
         if not (self._fts and text.strip()):
             return []
-        tq = tbl.search(text, query_type="fts").select(COLUMNS + ["_score"]).limit(limit)
+        tq = tbl.search(text, query_type="fts").select(self._columns + ["_score"]).limit(limit)
         if where:
             tq = tq.where(where, prefilter=True)
         try:
@@ -95,11 +108,12 @@ class VectorSide:
         except (ValueError, RuntimeError, OSError):
             return []
 
-    def rows(self, vector_ids: list[str]) -> dict[str, dict[str, Any]]:
-        """Rows by vector_id (through the BTree index), keyed like search results."""
+    def rows(self, vector_ids: list[str], scope: Scope | None = None) -> dict[str, dict[str, Any]]:
+        """Rows by vector_id (through the BTree index), keyed like search results; within `scope`."""
         if not vector_ids:
             return {}
         tbl = self.table()
         lits = ", ".join(sql_str(v) for v in dict.fromkeys(vector_ids))
-        found = tbl.search().where(f"vector_id IN ({lits})").select(COLUMNS).limit(len(vector_ids)).to_list()
+        where = " AND ".join(p for p in (f"vector_id IN ({lits})", self._where(Filters(), scope)) if p)
+        found = tbl.search().where(where).select(self._columns).limit(len(vector_ids)).to_list()
         return {entry_key(r): r for r in found}

@@ -20,6 +20,7 @@ from ltm import ids
 from ltm.extract.filters import MAX_FILE_BYTES
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.mine import (
+    BATCH_ROWS,
     DEFAULT_SKIP_PATTERNS,
     HistoryRows,
     Seen,
@@ -34,6 +35,7 @@ from ltm.redact import summary_note
 log = logging.getLogger("ltm.history")
 
 _APPENDED = ("Commit", "PARENT_OF", "file_changes", "MODIFIES", "RENAMED_FROM")
+_STREAMED = ("Commit", "file_changes", "MODIFIES", "RENAMED_FROM")  # written in batches as mined
 _PAST = {"Function": "past_functions", "Class": "past_classes", "File": "past_files"}
 TABLES = (*_APPENDED, *_PAST.values(), "Repository", "history_cursor")
 """The lake tables this stage owns in a repository's partition."""
@@ -53,6 +55,8 @@ class HistoryOptions:
     until: str | None = None  # mine up to this commit of the branch (a backfill window), not its tip
     workers: int = 0
     """Processes that parse blobs; 0 means one per CPU (at most 4), 1 parses in-process."""
+    batch_rows: int = BATCH_ROWS
+    """Rows held in memory before they are written to the lake: peak memory follows it, not the history."""
 
     def parse_workers(self) -> int:
         return self.workers if self.workers > 0 else min(4, os.cpu_count() or 1)
@@ -185,33 +189,37 @@ def stage_history(
         return HistoryStats(repo_key, mode, tip, commits_total=int(cursor["commits"]), seconds=time.perf_counter() - started)
     incremental = mode == "incremental"
     cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
-    try:
-        mined = mine_history(repo, repo_key, tip, cache=cache, since=opts.since, max_commits=opts.max_commits,
-                             exclude=exclude, skip_patterns=opts.skip_patterns, max_file_bytes=opts.max_file_bytes,
-                             workers=opts.parse_workers())
-        with repo.blobs() as blobs:
-            alive = _alive(repo, tip, mined.seen, SpanReader(blobs, cache, opts.max_file_bytes), repo_key)
-    finally:
-        cache.close()
-    known = {c["sha"] for c in mined.commits}
-    if incremental:
-        known |= set(lake.read("Commit", repo_key, columns=["sha"]).column("sha").to_pylist())
-    # In a shallow clone (or a bounded run) the oldest commits' parents are absent: no edge to them.
-    parent_edges = [
-        {"src": ids.commit_id(repo_key, p), "dst": ids.commit_id(repo_key, c), "src_label": "Commit",
-         "dst_label": "Commit", "repo": repo_key}
-        for p, c in mined.parents if p in known
-    ]
-    total = len(mined.commits) + (int(cursor["commits"]) if incremental and cursor else 0)
-    bounded = opts.since is not None or (opts.max_commits is not None and len(mined.commits) >= opts.max_commits)
-    complete = not bounded and (not incremental or bool(cursor and cursor["complete"]))
-    new_rows = {
-        "Commit": mined.commits, "PARENT_OF": parent_edges, "file_changes": mined.file_changes,
-        "MODIFIES": mined.modifies, "RENAMED_FROM": mined.renamed_from,
-    }
+    known: set[str] = set()
     with lake.write(repo_key) as w:
-        for table in _APPENDED:
-            (w.append if incremental else w.write)(table, new_rows[table])
+        # Rows go to the lake in batches as they are mined (staged: nothing is live before the end).
+        streams = {t: w.stream(t, keep=incremental) for t in _STREAMED}
+
+        def sink(rows: HistoryRows) -> None:
+            known.update(c["sha"] for c in rows.commits)
+            for table, batch in zip(_STREAMED, (rows.commits, rows.file_changes, rows.modifies, rows.renamed_from)):
+                streams[table].add(batch)
+
+        try:
+            mined = mine_history(repo, repo_key, tip, cache=cache, since=opts.since, max_commits=opts.max_commits,
+                                 exclude=exclude, skip_patterns=opts.skip_patterns, max_file_bytes=opts.max_file_bytes,
+                                 workers=opts.parse_workers(), sink=sink, batch_rows=opts.batch_rows)
+            with repo.blobs() as blobs:
+                alive = _alive(repo, tip, mined.seen, SpanReader(blobs, cache, opts.max_file_bytes), repo_key)
+        finally:
+            cache.close()
+        mined_commits = len(known)
+        if incremental:
+            known |= set(lake.read("Commit", repo_key, columns=["sha"]).column("sha").to_pylist())
+        # In a shallow clone (or a bounded run) the oldest commits' parents are absent: no edge to them.
+        parent_edges = [
+            {"src": ids.commit_id(repo_key, p), "dst": ids.commit_id(repo_key, c), "src_label": "Commit",
+             "dst_label": "Commit", "repo": repo_key}
+            for p, c in mined.parents if p in known
+        ]
+        total = mined_commits + (int(cursor["commits"]) if incremental and cursor else 0)
+        bounded = opts.since is not None or (opts.max_commits is not None and mined_commits >= opts.max_commits)
+        complete = not bounded and (not incremental or bool(cursor and cursor["complete"]))
+        (w.append if incremental else w.write)("PARENT_OF", parent_edges)
         for table, rows in _past_tables(lake, repo_key, mined, alive, incremental).items():
             w.write(table, rows)
         w.write("Repository", [{
@@ -228,5 +236,5 @@ def stage_history(
         span_cache_hits=mined.span_cache_hits, spans_derived=mined.spans_derived,
         skipped=dict(mined.skipped), complete=complete,
     )
-    return HistoryStats(repo_key, mode, tip, dict(w.rows), len(mined.commits), total, time.perf_counter() - started,
+    return HistoryStats(repo_key, mode, tip, dict(w.rows), mined_commits, total, time.perf_counter() - started,
                         figures, dict(w.redacted))

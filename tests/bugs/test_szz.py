@@ -130,3 +130,53 @@ def test_a_shallow_clone_gets_no_commit_graph_and_is_still_blamed(tmp_path):
     fix = repo.head()
     [res] = list(analyze_fixes(repo, "r", commit_diffs(repo, [fix])))
     assert res.introducing == {intro}  # the shallow clone's boundary commit wrote the buggy line
+
+
+def test_the_commit_graph_has_changed_path_filters_and_renamed_files_are_blamed_as_without_it(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.write("calc.py", HELPER).write("other.py", "x = 1\n")
+    b.commit("Add helper")
+    b.write("calc.py", HELPER.replace("value * 2", "value * 3"))
+    intro = b.commit("Triple the values")
+    for n in range(3):  # commits that do not touch the blamed path: the filters let blame skip them
+        b.write("other.py", f"x = {n + 2}\n")
+        b.commit(f"Other {n}")
+    b.git("mv", "calc.py", "maths.py")
+    b.commit("Rename calc to maths")
+    b.write("maths.py", HELPER)
+    fix = b.commit("Fix the factor, fixes #4")
+    plain = _run(b, fix)
+    repo = GitRepo(b.path)
+    objects = tmp_path / "home" / "objects"
+    assert repo.use_commit_graph(objects)
+    assert b"BDAT" in (objects / "info" / "commit-graph").read_bytes()  # the Bloom filter chunk
+    [graphed] = list(analyze_fixes(repo, "r", commit_diffs(repo, [fix])))
+    assert graphed.introducing == plain.introducing == {intro}
+    assert [(c.sha, c.path, c.lines) for c in graphed.candidates] == [(intro, "calc.py", 1)]
+
+
+def test_a_memo_of_one_file_version_gives_the_same_results_as_a_large_one(tmp_path, monkeypatch):
+    import ltm.bugs.szz as szz
+
+    b = RepoBuilder(tmp_path / "r")
+    b.write("calc.py", HELPER).write("app.py", MAIN)
+    b.commit("Add helper and main")
+    b.write("calc.py", HELPER.replace("value * 2", "value * 3")).write("app.py", MAIN.replace("return 0", "return 1"))
+    intro = b.commit("Triple the values, exit 1")
+    fixes = []
+    b.write("calc.py", HELPER)
+    fixes.append(b.commit("Fix the factor, fixes #4"))
+    b.write("app.py", MAIN)
+    fixes.append(b.commit("Exit 0 again, fixes #5"))
+    repo = GitRepo(b.path)
+
+    def results():
+        return [(r.sha, sorted(r.affected), sorted((c.sha, c.path, c.entity.id if c.entity else None, c.lines)
+                                                   for c in r.candidates))
+                for r in analyze_fixes(repo, "r", commit_diffs(repo, fixes))]
+
+    wide = results()
+    monkeypatch.setattr(szz, "MEMO_VERSIONS", 1)  # every lookup of another file version evicts the last
+    assert results() == wide
+    assert [c[0] for _, _, cands in wide for c in cands] == [intro, intro]
+    assert [a for _, a, _ in wide] == [["fn:r:calc.py:helper"], ["fn:r:app.py:main"]]

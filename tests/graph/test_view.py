@@ -76,3 +76,38 @@ def test_name_words_match_question_words(view):
     assert name_words("Validator.validate_token") == {"validator", "validat", "token"}
     assert name_words("parseHTTPHeader") == {"pars", "http", "head"}
     assert view.name_matches(["tokens", "validated"], ["Function"], 3)[0] == "fn:r:core.py:Validator.validate_token"
+
+
+def test_a_build_saves_what_readers_load_and_a_damaged_file_is_ignored(tmp_path):
+    """A cold reader loads each label's index and name words saved beside the build (no label
+    scan); the answers equal those of a reader that computes them, and a file that is damaged or
+    of another format is computed anew instead of read."""
+    from ltm.graph.build import current_build
+    from ltm.graph.engine import open_database
+    from ltm.graph.view import GraphView
+
+    lake = Lake(tmp_path / "lake")
+    with lake.write("r") as w:
+        w.write("Function", [_fn("log"), _fn("Validator.validate_token"), _fn("leaf", "app.py"), _fn("parseHTTPHeader")])
+        w.write("CALLS", [_calls("fn:r:app.py:leaf", HUB)])
+    build_graph(tmp_path / "graph", lake)
+    build = current_build(tmp_path / "graph")
+    saved = sorted(p.name.removeprefix(build.name) for p in build.parent.glob(build.name + ".*-*.arrow"))
+    assert ".reader-Function.arrow" in saved and ".words-Function.arrow" in saved
+    assert ".words-Commit.arrow" not in saved  # commits are found by full text, not name words
+
+    def answers(view: GraphView) -> tuple:
+        idx = view.index("Function")
+        return (idx.ids, idx.pagerank.round(9).tolist(), idx.has_vector.tolist(),
+                view.name_matches(["tokens", "validated"], ["Function"], 3), view.name_matches(["http", "header"], ["Function"], 3))
+
+    with open_database(build, read_only=True) as conn:
+        loaded, computed = GraphView(conn, build), GraphView(conn)
+        assert answers(loaded) == answers(computed)
+        assert answers(loaded)[3][0] == "fn:r:core.py:Validator.validate_token"
+        assert answers(loaded)[4][0] == "fn:r:core.py:parseHTTPHeader"
+    words = build.with_name(build.name + ".words-Function.arrow")
+    words.write_bytes(b"not arrow")
+    build.with_name(build.name + ".reader-Function.arrow").write_bytes(b"")
+    with open_database(build, read_only=True) as conn:
+        assert answers(GraphView(conn, build))[3][0] == "fn:r:core.py:Validator.validate_token"

@@ -66,6 +66,12 @@ def test_cypher_looking_text_never_becomes_a_subject():
         ("when was BaseCommand.main last changed", "last_change", "BaseCommand.main"),
         ("history of the function resolve_command", "modified_by", "resolve_command"),
         ("which files usually change together with core.py", "co_changed", "core.py"),
+        # several words between "which" and the verb, and "pull in"
+        ("Which functions of the package does get_app_dir call?", "callees", "get_app_dir"),
+        ("Which files inside the package import click._compat?", "importers", "click._compat"),
+        ("which modules under src/click pull in click.shell_completion, even lazily?", "importers", "click.shell_completion"),
+        ("Which commit last changed src/click/globals.py?", "last_change", "src/click/globals.py"),
+        ("what commit most recently modified lib/view.js", "last_change", "lib/view.js"),
     ],
 )
 def test_relations_survive_extra_words(text, kind, subject):

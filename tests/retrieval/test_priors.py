@@ -33,6 +33,14 @@ def test_code_leads_commits_for_where_and_commits_lead_for_when():
     assert factor(COMMIT, when) > factor(PKG, when)
 
 
+def test_code_leads_notes_and_documentation_for_where_but_not_for_what_we_decided():
+    doc, note = "mem:docs:r:docs/config.md#2", "mem:jsonl:n1"
+    where = parse("Where are settings read from the environment turned into booleans?")
+    assert factor(PKG, where) > factor(doc, where) and factor(PKG, where) > factor(note, where)
+    decided = parse("what did we decide about casting settings to booleans?")
+    assert factor(note, decided) > factor(PKG, decided)
+
+
 def test_a_named_folder_keeps_what_lies_outside_it_below():
     q = parse("list all subclasses of ParamType only in src")
     assert factor(PKG, q) > factor("cls:r:lib/pkg/types.py:Choice", q)

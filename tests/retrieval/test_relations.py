@@ -106,6 +106,10 @@ def test_history_of_an_entity(home, strategy):
     assert _ids(_top(home, "which commit introduced Circle.area", strategy))[0] == f"commit:{key}:{c['shapes']}"
     together = _ids(_top(home, "which files usually change together with pkg/base.py?", strategy))
     assert together[0] == f"file:{key}:pkg/shapes.py"
+    # the last commit of a file named by its path (render.py's commit did not touch base.py)
+    assert _ids(_top(home, "Which commit last changed pkg/base.py?", strategy))[0] == f"commit:{key}:{c['areas']}"
+    importers = _ids(_top(home, "Which files inside the package import pkg.shapes?", strategy))
+    assert importers[0] == f"file:{key}:pkg/render.py"  # the importing file first, tests after
 
 
 def test_a_commit_hit_shows_its_short_sha_author_date_and_subject(home):

@@ -30,9 +30,9 @@ def server_env(**extra: str) -> dict[str, str]:
 
 
 @asynccontextmanager
-async def stdio_session(home: Path, errlog: Path) -> AsyncIterator[ClientSession]:
-    """`python -m cli mcp --home HOME` started by the SDK's stdio client, initialised."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "cli", "mcp", "--home", str(home)],
+async def stdio_session(home: Path, errlog: Path, *args: str) -> AsyncIterator[ClientSession]:
+    """`python -m cli mcp --home HOME [ARGS]` started by the SDK's stdio client, initialised."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "cli", "mcp", "--home", str(home), *args],
                                    env=server_env(), cwd=str(ROOT))
     with open(errlog, "a", encoding="utf-8") as err:
         async with stdio_client(params, errlog=err) as (read, write):

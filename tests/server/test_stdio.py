@@ -10,7 +10,7 @@ from tests.server.clients import call, error, stdio_session
 from tests.test_cli import run
 
 TOOLS = {"query", "callers", "callees", "dependents", "history", "impact", "detect_changes", "remember", "memories",
-         "repositories"}
+         "repositories", "conversations"}
 
 
 def test_tools_answer_what_the_cli_and_git_say(project):

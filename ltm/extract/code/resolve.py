@@ -36,6 +36,9 @@ class ParsedFile:
     def_ids: list[str]
 
 
+_EXPORT_OBJECTS = ("exports", "module.exports")  # CommonJS: their members are the module's exported names
+
+
 @dataclass
 class Bindings:
     """Names an import statement binds in a file."""
@@ -106,6 +109,9 @@ class Resolver:
             for name, eid in self.file_top[f.path].items():
                 self.top[f.module_id][name].append(eid)
                 self.global_top[g][name].append(eid)
+            for d, eid in zip(f.facts["defs"], f.def_ids):  # `exports.f = function ...`: what importers name `f`
+                if d["kind"] == "function" and d["parent_qualified"] in _EXPORT_OBJECTS and d["name"] not in self.file_top[f.path]:
+                    self.top[f.module_id][d["name"]].append(eid)
         for f in self.files:  # methods need every class of the module indexed first
             by_qn = self.file_qn[f.path]
             for d, eid in zip(f.facts["defs"], f.def_ids):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ltm import ids, progress
@@ -34,6 +35,8 @@ CHUNK_COMMITS = 1000
 LOOKAHEAD = 2  # chunks parsing while the rows of an earlier one are made
 FIRST_CHUNK_COMMITS = 125  # the first chunks are small, so the parsers start early; then they double
 CHUNK_FILES = 20_000
+INDEX_SPANS = 100_000  # spans of the indexed blobs kept for the next change
+BATCH_ROWS = 50_000  # rows a sink receives at a time: what a large history holds in memory
 _REGULAR = ("100644", "100755")
 _NO_SPANS = index_spans([])
 
@@ -81,6 +84,16 @@ class HistoryRows:
     span_cache_hits: int = 0
     spans_derived: int = 0  # versions whose query ran only where they differ from a newer version
 
+    def held(self) -> int:
+        """Rows held for the lake tables (commits, file changes, MODIFIES, RENAMED_FROM)."""
+        return len(self.commits) + len(self.file_changes) + len(self.modifies) + len(self.renamed_from)
+
+    def take(self) -> "HistoryRows":
+        """The held rows of the four streamed tables, which this object then forgets."""
+        out = HistoryRows(self.commits, [], self.file_changes, self.modifies, self.renamed_from)
+        self.commits, self.file_changes, self.modifies, self.renamed_from = [], [], [], []
+        return out
+
 
 def _edge(src: str, dst: str, src_label: str, dst_label: str, repo: str, **props: object) -> dict:
     return {"src": src, "dst": dst, "src_label": src_label, "dst_label": dst_label, "repo": repo, **props}
@@ -95,6 +108,7 @@ class _Miner:
         self.key, self.reader, self.skip = repo_key, reader, skip
         self.out = HistoryRows()
         self._indexes: dict[tuple[str, str], SpanIndex | None] = {}
+        self._indexed = 0  # spans in `_indexes`
 
     def _see(self, seen: Seen, sha: str, removed: bool) -> None:
         # Newest first: the first sighting is the newest state; a removal counts only if it is that.
@@ -111,9 +125,12 @@ class _Miner:
         if got is False:
             spans = self.reader.spans(blob, spec)
             got = None if spans is None else index_spans(spans)
-            if len(self._indexes) >= 4096:  # a blob is asked for by two neighbouring changes: keep few
+            # A blob is asked for by two neighbouring changes: keep few, and few spans (large files hold hundreds).
+            if len(self._indexes) >= 4096 or self._indexed >= INDEX_SPANS:
                 self._indexes.clear()
+                self._indexed = 0
             self._indexes[key] = got
+            self._indexed += len(got.by) if got is not None else 0
         return got
 
     def submit(self, chunk: list[tuple[dict, list[FileChange]]]) -> list:
@@ -189,9 +206,16 @@ def mine_history(
     repo: GitRepo, repo_key: str, rev: str, *, cache: SpanCache, since: str | None = None,
     max_commits: int | None = None, exclude: str | None = None,
     skip_patterns: tuple[str, ...] | list[str] = DEFAULT_SKIP_PATTERNS, max_file_bytes: int = MAX_FILE_BYTES,
-    workers: int = 1, chunk_commits: int = CHUNK_COMMITS,
+    workers: int = 1, chunk_commits: int = CHUNK_COMMITS, sink: Callable[[HistoryRows], None] | None = None,
+    batch_rows: int = BATCH_ROWS,
 ) -> HistoryRows:
     """Commits of `rev` (not reachable from `exclude`) with their changes and MODIFIES, newest first.
+
+    With a `sink`, the rows of commits, file changes, MODIFIES and RENAMED_FROM are handed to it
+    (in order) each time about `batch_rows` of them are held, and once at the end, and are not
+    kept: memory then follows `batch_rows`, not the length of the history. The returned rows
+    hold what was not handed over (all of it without a sink), the parents, what was seen and
+    the counts.
 
     Commits are handled in chunks: the blobs a chunk needs are read in one `cat-file` round trip
     and parsed (in `workers` processes when more than one) before its rows are made; with workers,
@@ -221,6 +245,10 @@ def mine_history(
                     for row, files in rows:
                         for fc in files:
                             miner.file(row, fc)
+                        if sink is not None and miner.out.held() >= batch_rows:
+                            sink(miner.out.take())
+                if sink is not None and last:
+                    sink(miner.out.take())
 
             total = count_commits(repo, rev, since, max_commits, exclude) if progress.listened() else None
             bar = progress.tracker("commits", total, "commits")

@@ -24,6 +24,7 @@ from ltm.extract.parse import _DEF_KINDS, _first, _split_name, _text
 
 _VERSION = "3"  # bump when the cached fields change
 _MEMORY_ENTRIES = 65536
+_MEMORY_SPANS = 400_000  # spans held in memory (about 150 MB): the rest are read back from sqlite
 
 
 @dataclass(frozen=True)
@@ -184,10 +185,11 @@ def spans_of(spec: LanguageSpec, src: bytes) -> list[Span]:
 
 
 class SpanCache:
-    """Blob id -> spans: an in-memory map in front of a sqlite file (committed in batches)."""
+    """Blob id -> spans: an in-memory map (bounded by entries and spans) in front of a sqlite file (committed in batches)."""
 
     def __init__(self, path: Path | None, commit_every: int = 500):
         self._mem: dict[tuple[str, str], list[Span] | None] = {}
+        self._spans_held = 0
         self._db: sqlite3.Connection | None = None
         self._pending = 0
         self._commit_every = commit_every
@@ -231,8 +233,11 @@ class SpanCache:
                 self.flush()
 
     def _remember(self, key: tuple[str, str], spans: list[Span] | None) -> None:
-        if len(self._mem) >= _MEMORY_ENTRIES:
-            self._mem.pop(next(iter(self._mem)))
+        # Bounded by entries and by spans: a large file's versions hold hundreds of spans each.
+        while self._mem and (len(self._mem) >= _MEMORY_ENTRIES or self._spans_held >= _MEMORY_SPANS):
+            self._spans_held -= len(self._mem.pop(next(iter(self._mem))) or ())
+        old = self._mem.pop(key, None)
+        self._spans_held += len(spans or ()) - len(old or ())
         self._mem[key] = spans
 
     def flush(self) -> None:

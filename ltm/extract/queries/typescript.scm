@@ -31,6 +31,21 @@
     function: (identifier) @_require
     arguments: (arguments . (string (string_fragment) @import.module)))
   (#eq? @_require "require")) @import
+;; `var compileTrust = require('./utils').compileTrust`: a name imported from the module
+(variable_declarator
+  name: (identifier) @import.alias
+  value: (member_expression
+    object: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string (string_fragment) @import.module)))
+    property: (property_identifier) @import.name)
+  (#eq? @_require "require")) @import
+;; any other require: `require('./utils').compileTrust`, `module.exports = require('./lib/x')`,
+;; destructuring, `require('debug')('app')` (the declarator form above adds the alias)
+(call_expression
+  function: (identifier) @_require
+  arguments: (arguments . (string (string_fragment) @import.module))
+  (#eq? @_require "require")) @import
 
 (call_expression function: (identifier) @call.name)
 (call_expression

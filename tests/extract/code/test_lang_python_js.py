@@ -1,6 +1,6 @@
 """Python, JavaScript, TypeScript and TSX fixture projects: entities and edges, written from the source."""
 
-from tests.extract.graphs import assert_graph, confidences, extract
+from tests.extract.graphs import assert_graph, confidences, extract, graph
 
 PY = {
     "pkg/__init__.py": "",
@@ -207,6 +207,32 @@ exports.handle = function handle(req) {
     assert confidences(out)[("fn:lib/app.js:exports.handle", "fn:lib/response.js:res.send")] == 0.3
     send = next(r for r in out.tables["Function"] if r["name"] == "send")
     assert send["docstring"] == "Send a body." and send["is_method"] is True
+
+
+def test_javascript_requires_in_any_form_import_their_module(tmp_path):
+    """`require` outside a `var x = require(...)` still imports: a member of it, a re-export, a
+    destructuring, a call of what it returns (express's lib/application.js and index.js)."""
+    out = extract(tmp_path, {
+        "lib/utils.js": "exports.compileTrust = function compileTrust(v) { return v; };\n",
+        "lib/view.js": "module.exports = View;\nfunction View(name) { this.name = name; }\n",
+        "lib/express.js": "exports.View = require('./view');\n",
+        "lib/application.js": """var compileTrust = require('./utils').compileTrust;
+var { join } = require('path');
+var debug = require('debug')('express:application');
+var View = require('./view');
+
+exports.set = function set(v) { return compileTrust(join(v, 'x')); };
+""",
+        "index.js": "module.exports = require('./lib/express');\n",
+    })
+    assert_graph(out, {"IMPORTS": {
+        ("file:lib/application.js", "mod:lib/utils"), ("file:lib/application.js", "ext:path"),
+        ("file:lib/application.js", "ext:debug"), ("file:lib/application.js", "mod:lib/view"),
+        ("file:lib/express.js", "mod:lib/view"), ("file:index.js", "mod:lib/express"),
+    }})
+    app_imports = [r for r in out.tables["IMPORTS"] if r["src"].endswith("lib/application.js")]
+    assert len(app_imports) == 4  # one row per require, not one per pattern that matches it
+    assert ("fn:lib/application.js:exports.set", "fn:lib/utils.js:exports.compileTrust") in graph(out)["CALLS"]
 
 
 STAR = {

@@ -4,7 +4,7 @@ import pytest
 
 from ltm.extract.parse import parse_definitions
 from ltm.extract.languages import language_for
-from ltm.extract.history.spans import Span, SpanCache, spans_of
+from ltm.extract.history.spans import _MEMORY_SPANS, Span, SpanCache, spans_of
 from tests.extract.code import test_lang_managed, test_lang_python_js, test_lang_systems
 
 FIXTURES = {
@@ -45,6 +45,17 @@ def test_span_cache_survives_a_reopen(tmp_path):
     again = SpanCache(tmp_path / "spans.sqlite")
     assert again.get(key) == spans and again.get(("1" * 40, "python-x")) is None
     again.close()
+
+
+def test_span_cache_memory_is_bounded_by_spans_and_the_file_still_answers(tmp_path):
+    many = [Span("function", f"f{i}", f"f{i}", i, i, "h") for i in range(1000)]  # a large file's version
+    c = SpanCache(tmp_path / "spans.sqlite")
+    keys = [(f"{n:040d}", "python-x") for n in range(_MEMORY_SPANS // 1000 + 20)]
+    for k in keys:
+        c.put(k, many)
+    assert c._spans_held <= _MEMORY_SPANS  # the oldest versions left memory...
+    assert c.get(keys[0]) == many and c.get(keys[-1]) == many  # ...and are read back from the file
+    c.close()
 
 
 VERSIONS = [

@@ -1,0 +1,156 @@
+"""Memories that evolve (#19): SIMILAR_TO and SUPERSEDES against a hand-labelled set, and whether a
+question about a fact that changed gets its newest version first through `HybridLTM.query`.
+
+    .venv/bin/python bench/memory_evolution.py [--embedder local|hash] [--split report|tune|holdout|holdout2|all] [--json]
+
+The set, `bench/eval/memory_evolution.jsonl`: sequences of memories written for it (duplicates,
+paraphrases, updates, contradictions, unrelated look-alikes), each memory labelled with the fact it
+states and the value it gives; the expected pairs follow from the labels: SIMILAR_TO every pair of
+one fact (newer -> older), SUPERSEDES a later memory of the fact with another value (every older
+version), TRANSITIONED_TO the direct steps of SUPERSEDES, reversed. The first 64 sequences alternate
+between the `tune` half (the rules' thresholds were set on it) and the `report` half; after the
+report half's first figures (BENCHMARKS.md) the rules were revised on both, and 20 sequences
+written afterwards were the `holdout` half; after its figures the rules were revised once more (on
+all three), and the last 16 sequences, written afterwards, are the `holdout2` half no rule has seen.
+
+All sequences go into one home, as one agent's memories: `ltm memory import`, then `ltm ingest` of a
+one-file repository through the real pipeline (the `memory_links` asset computes the edges), and
+the scores read the edges the lake holds (the graph build copies them). A predicted pair between
+two sequences counts against the half of its newer memory. "Newest first": among the hits of the
+question's fact, the first one holds the fact's current value (`current`); "hidden": no older
+version of the fact among the top 10 hits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import polars as pl  # noqa: E402
+
+from ltm.lake import Lake  # noqa: E402
+from ltm.query import HybridLTM  # noqa: E402
+
+SET = Path(__file__).resolve().parent / "eval" / "memory_evolution.jsonl"
+PREFIX = "mem:jsonl:"
+
+
+def load(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def build_home(seqs: list[dict], work: Path, embedder: str) -> tuple[Path, float]:
+    """A home holding every memory of the set, ingested through the real pipeline; (home, seconds)."""
+    repo, home, notes = work / "repo", work / "home", work / "memories.jsonl"
+    repo.mkdir()
+    (repo / "README.md").write_text("# notes\n\nA repository whose memories are the subject.\n")
+    git = ["git", "-C", str(repo), "-c", "user.name=bench", "-c", "user.email=bench@example.com"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "README.md"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    notes.write_text("".join(
+        json.dumps({"id": m["id"], "content": m["content"], "metadata": {"created_at": m["created_at"]}}) + "\n"
+        for s in seqs for m in s["memories"]))
+    ltm = str(Path(sys.executable).with_name("ltm"))
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    started = time.perf_counter()
+    run = lambda *a: subprocess.run([ltm, *a, "--home", str(home)], check=True, env=env, stdout=subprocess.DEVNULL)  # noqa: E731
+    run("memory", "import", str(notes))
+    run("ingest", str(repo), "--embedder", embedder)
+    return home, time.perf_counter() - started
+
+
+def edges(home: Path, table: str) -> set[tuple[str, str]]:
+    df = pl.from_arrow(Lake(home / "lake").read(table, "memories", columns=["src", "dst"]))
+    return {(s.removeprefix(PREFIX), d.removeprefix(PREFIX)) for s, d in df.iter_rows()}
+
+
+def score(expected: set, predicted: set) -> dict:
+    tp = len(expected & predicted)
+    p = tp / len(predicted) if predicted else 1.0
+    r = tp / len(expected) if expected else 1.0
+    return {"precision": round(p, 3), "recall": round(r, 3), "expected": len(expected), "predicted": len(predicted), "correct": tp}
+
+
+def pair_scores(seqs: list[dict], home: Path, half_of: dict[str, str], halves: list[str]) -> tuple[dict, dict]:
+    out, wrong = {}, {}
+    for table, key in (("SIMILAR_TO", "similar"), ("SUPERSEDES", "supersedes"), ("TRANSITIONED_TO", "transitions")):
+        got = edges(home, table)
+        for half in halves:
+            exp = {tuple(p) for s in seqs if s["half"] == half for p in s[key]}
+            pred = {p for p in got if half_of.get(p[0] if table != "TRANSITIONED_TO" else p[1]) == half}
+            out.setdefault(table, {})[half] = score(exp, pred)
+            wrong.setdefault(table, {})[half] = {"false": sorted(pred - exp)[:8], "missed": sorted(exp - pred)[:8]}
+    return out, wrong
+
+
+def newest_first(seqs: list[dict], home: Path, halves: list[str]) -> dict:
+    out: dict[str, dict] = {}
+    with HybridLTM(home) as ltm:
+        for half in halves:
+            first = hidden = n = 0
+            misses = []
+            for s in seqs:
+                if s["half"] != half:
+                    continue
+                for q in s.get("questions", []):
+                    n += 1
+                    fact = {m["id"] for m in s["memories"] if m["fact"] == q["fact"]}
+                    hits = [h["graph_entity_id"].removeprefix(PREFIX) for h in ltm.query(q["question"], top_k=10)]
+                    mine = [h for h in hits if h in fact]
+                    ok = bool(mine) and mine[0] in q["current"]
+                    first += ok
+                    hidden += not (set(hits) & set(q["older"]))
+                    if not ok:
+                        misses.append({"question": q["question"], "expected": q["current"], "got": mine[:3]})
+            out[half] = {"questions": n, "newest_first": round(first / n, 3) if n else None,
+                         "older_hidden": round(hidden / n, 3) if n else None, "misses": misses[:6]}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--embedder", default="local", choices=["local", "hash"])
+    ap.add_argument("--split", default="report", choices=["report", "tune", "holdout", "holdout2", "all"])
+    ap.add_argument("--set", type=Path, default=SET)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    seqs = load(args.set)
+    halves = ["tune", "report", "holdout", "holdout2"] if args.split == "all" else [args.split]
+    half_of = {m["id"]: s["half"] for s in seqs for m in s["memories"]}
+    with tempfile.TemporaryDirectory(prefix="ltm-evolve-") as work:
+        home, seconds = build_home(seqs, Path(work), args.embedder)
+        pairs, wrong = pair_scores(seqs, home, half_of, halves)
+        newest = newest_first(seqs, home, halves)
+    result = {"embedder": args.embedder, "memories": len(half_of), "sequences": len(seqs),
+              "ingest_seconds": round(seconds, 1), "pairs": pairs, "newest_first": newest, "errors": wrong}
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return
+    print(f"embedder={args.embedder} memories={len(half_of)} sequences={len(seqs)} ingest={seconds:.1f}s")
+    for half in halves:
+        for table, by in pairs.items():
+            s = by[half]
+            print(f"{half:6} {table:15} precision={s['precision']:.3f} recall={s['recall']:.3f} "
+                  f"(expected {s['expected']}, predicted {s['predicted']}, correct {s['correct']})")
+        nf = newest[half]
+        print(f"{half:6} newest first    {nf['newest_first']} older hidden {nf['older_hidden']} ({nf['questions']} questions)")
+    for table, by in wrong.items():
+        for half, w in by.items():
+            if w["false"] or w["missed"]:
+                print(f"  {half} {table} false: {w['false']}  missed: {w['missed']}")
+    for half in halves:
+        for m in newest[half]["misses"]:
+            print(f"  {half} not newest first: {m}")
+
+
+if __name__ == "__main__":
+    main()

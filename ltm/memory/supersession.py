@@ -1,0 +1,199 @@
+"""Whether a newer memory updates or contradicts an older one: simple rules over the two texts.
+
+No model decides: each memory is read once into `Facts` (its subject words, its values, whether it
+negates, whether it speaks of a change, its content words in order), and a pair is judged from
+those and the cosine of the two vectors. The rules, each named in the edge's `reason`:
+
+- values: numbers and versions, quoted or `code` spans, capitalised names inside a sentence
+  (Postgres, CockroachDB), snake_case or camelCase names, hyphenated names with a digit
+  (us-east-1) and state words (optional, required, enabled, weekly, ...); acronyms (HTTP) and
+  the other content words are subject words;
+- same subject: the subject words overlap by `SUBJECT_MIN` of the smaller set, and the texts do
+  not swap a subject word ("*access* tokens expire" against "*refresh* tokens expire",
+  `swapped_subject`: an unrelated look-alike says another subject in the same words);
+- SIMILAR_TO: same subject and a cosine of at least `SIMILAR_MIN` (`SIMILAR_LINKED_MIN` when the
+  two link to the same code entity);
+- it contradicts when the newer one has a value the older lacks and drops one of the older's or
+  speaks of a change (`value changed`), when one of them negates and the other does not
+  (`negation`), or when the newer one speaks of a change ("now", "no longer", "instead of",
+  "switched", "raised", "from A to B", ...) without merely repeating the older's values
+  (`update marker`);
+- a contradicting later memory SUPERSEDES the older one.
+
+The thresholds were set on the `tune` and `report` halves of `bench/eval/memory_evolution.jsonl`
+and measured on its `holdout` half; what the rules get wrong is in BENCHMARKS.md
+(bench/memory_evolution.py): look-alikes that differ late in the sentence ("the *events* table"
+after "vacuums"), or by a word the other text also has elsewhere, still pass as one subject.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+SUBJECT_MIN = 0.3
+SIMILAR_MIN = 0.6
+SIMILAR_LINKED_MIN = 0.4
+SWAP_ALIGNED = 0.2  # word sequences this alike that swap words one for one before a shared word: look-alikes
+SWAP_LOOSE = 0.5  # this alike, a swap of up to SWAP_WORDS words on either side counts too
+SWAP_WORDS = 3
+SWAP_HEAD = 0.8  # the swap starts within this share of the shorter sequence
+_LABEL = re.compile(r"^\s*[A-Za-z][\w -]{0,40}:\s+(?=\S)")  # "Security review: ..." speaks of what follows
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*")
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*|\d+(?:[.:]\d+)*[A-Za-z%]*")
+_NUMBER = re.compile(r"(?<![\w.-])v?\d+(?:[.:]\d+)*(?:[a-z%]{1,3})?(?![\w])", re.I)
+_QUOTED = re.compile(r"`([^`]{1,80})`|\"([^\"]{1,80})\"|'([^'\s][^']{0,78}[^'\s])'")
+_NAME = re.compile(r"(?<=[a-z0-9,;:)] )[A-Z](?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[a-z0-9]+_[a-z0-9_]+\b")
+_STATE = re.compile(r"\b(?:optional|required|mandatory|enabled|disabled|allowed|forbidden|public|private|on|off|"
+                    r"true|false|daily|weekly|monthly|hourly|nightly|yearly)\b", re.I)
+_NEGATION = re.compile(r"\b(?:not|never|no longer|n't|cannot|none|nobody|nothing|avoid|stop(?:ped)? using)\b", re.I)
+_MARKER = re.compile(
+    r"\b(?:now|no longer|any ?more|instead of|changed|switched|replaced|moved|migrated|renamed|upgraded|"
+    r"downgraded|bumped|raised|lowered|increased|decreased|reduced|deprecated|retired|dropped|from \S+ to|"
+    r"was wrong|correction|actually|turns out|as of|took over)\b", re.I)
+STOP = frozenset(
+    """
+    a an the and or but if of to in on at by for with from into onto as is are was were be been being it its
+    this that these those there here we our us you your they their them i my me he she his her has have had do
+    does did done can could should would will shall may might must so than then too very also just only about
+    over under after before when while which who whom what where why how all any each every some such no nor
+    not never now longer anymore any more instead use used uses using set sets default defaults value values
+    changed change changes switched switch replaced moved migrated renamed upgraded downgraded bumped raised
+    lowered increased decreased reduced deprecated updated update actually turns out correction wrong note
+    remember keep always team project repo code again still yet already per via retired dropped took
+    second seconds minute minutes hour hours day days week weeks month months year years ms mb gb kb mib gib
+    percent times version versions
+    """.split()
+)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the rules read of one memory: `words` its content words in order (values included)."""
+
+    subject: frozenset[str]
+    values: frozenset[str]
+    negated: bool
+    marker: bool
+    words: tuple[str, ...] = ()  # content words in order, values included, a leading "label:" left out
+    value_words: frozenset[str] = frozenset()
+
+
+def _stem(word: str) -> str:
+    w = word.lower().strip("'-_")
+    for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("e", "")):
+        if len(w) > 4 and w.endswith(suffix) and not w.endswith("ss"):
+            return w[: -len(suffix)] + repl
+    return w
+
+
+def read_facts(text: str) -> Facts:
+    """The subject words, values, negation and change marker of one memory's text."""
+    text = text or ""
+    values: set[str] = set()
+    for m in _QUOTED.finditer(text):
+        values.add(next(g for g in m.groups() if g).lower())
+    for m in _NUMBER.finditer(text):
+        values.add(m.group(0).lower().lstrip("v"))
+    values |= {_stem(m.group(0)) for m in _NAME.finditer(text)}
+    values |= {m.group(0).lower() for m in _STATE.finditer(text)}
+    values |= {w.lower() for w in _WORD.findall(text) if "-" in w and any(c.isdigit() for c in w)}  # us-east-1
+    value_words = {_stem(w) for v in values for w in _TOKEN.findall(v)}
+    value_words |= {_stem(w) for w in _TOKEN.findall(text) if any(c.isdigit() for c in w)}
+
+    def content(w: str) -> bool:  # acronyms (CI, QA) are content words too
+        return (len(w) >= 3 or (len(w) == 2 and w.isupper())) and w.lower() not in STOP and not w.lower().endswith("n't")
+
+    subject = {_stem(w) for w in _WORD.findall(text) if content(w)} - value_words
+    body = _LABEL.sub("", text, count=1)
+    seq = tuple(_stem(w) for w in _TOKEN.findall(body) if content(w) or w[0].isdigit())  # numbers keep their place
+    return Facts(frozenset(subject), frozenset(values), bool(_NEGATION.search(text)), bool(_MARKER.search(text)),
+                 seq, frozenset(value_words))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The rules' verdict on (newer, older)."""
+
+    similar: bool
+    contradicts: bool
+    reason: str
+
+
+def swapped_subject(a: Facts, b: Facts) -> bool:
+    """Whether two otherwise alike texts swap early words one for one ("*access* tokens expire"
+    against "*refresh* tokens expire"): two subjects said alike, not one subject said twice."""
+    m = SequenceMatcher(None, a.words, b.words, autojunk=False)
+    ratio = m.ratio()
+    if ratio < SWAP_ALIGNED:
+        return False
+    short = max(1, min(len(a.words), len(b.words)))
+    values = a.value_words | b.value_words
+    ops = m.get_opcodes()
+    for k, (op, i1, i2, j1, j2) in enumerate(ops):
+        if op != "replace" or min(i1, j1) >= SWAP_HEAD * short:
+            continue
+        # a word the other text has elsewhere moved, not swapped; values alone swapped: the value changed
+        mine = tuple(w for w in a.words[i1:i2] if w not in b.words)
+        theirs = tuple(w for w in b.words[j1:j2] if w not in a.words)
+        if not mine or not theirs or all(w in values for w in mine + theirs):
+            continue
+        if any(w[0].isdigit() for w in mine + theirs):
+            continue  # "runs *3* replicas" / "scaled to *6* replicas": the words around a changed number
+        if k + 1 == len(ops) or ops[k + 1][0] != "equal":
+            continue  # a swap qualifies what follows: "the *events* table" / "the *orders* table"
+        head = i1 == 0 and j1 == 0  # "the *log* index" / "the *product search* index": the sentence's subject
+        if len(mine) == len(theirs) or head or (ratio >= SWAP_LOOSE and max(len(mine), len(theirs)) <= SWAP_WORDS):
+            return True
+    return False
+
+
+def same_subject(a: Facts, b: Facts) -> bool:
+    """Whether two memories speak of one subject (see the module doc)."""
+    if not a.subject or not b.subject:
+        return False
+    common = len(a.subject & b.subject)
+    return common / min(len(a.subject), len(b.subject)) >= SUBJECT_MIN and not swapped_subject(a, b)
+
+
+def _kind(value: str) -> str:
+    """number, state or name: only values of one kind replace each other."""
+    if value[:1].isdigit():
+        return "number"
+    return "state" if _STATE.fullmatch(value) else "name"
+
+
+def judge(newer: Facts, older: Facts, cosine: float, shared_link: bool) -> Verdict:
+    """SIMILAR_TO and contradiction of one candidate pair, with the rule that decided."""
+    floor = SIMILAR_LINKED_MIN if shared_link else SIMILAR_MIN
+    if cosine < floor or not same_subject(newer, older):
+        return Verdict(False, False, "")
+    basis = "shared code" if shared_link else "same subject"
+    gained, lost = newer.values - older.values, older.values - newer.values
+    if lost and gained and not {_kind(v) for v in lost} & {_kind(v) for v in gained}:
+        gained = frozenset()  # "5 shards" does not replace "Elasticsearch": values of another kind
+    if gained and older.values and (lost or newer.marker):
+        return Verdict(True, True, f"value changed: {', '.join(sorted(lost)) or '-'} -> {', '.join(sorted(gained))}")
+    if newer.negated != older.negated:
+        return Verdict(True, True, "negation: " + ("the newer negates" if newer.negated else "the older negated"))
+    repeats = bool(newer.values) and newer.values <= older.values
+    if newer.marker and not older.marker and not repeats:
+        return Verdict(True, True, "update marker")
+    return Verdict(True, False, basis)
+
+
+def transitive_reduction(pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """(newer, older) pairs without those another pair chain implies (C->B->A drops C->A)."""
+    older_of: dict[str, set[str]] = {}
+    for n, o in pairs:
+        older_of.setdefault(n, set()).add(o)
+    return {(n, o) for n, o in pairs if not any(o in older_of.get(m, ()) for m in older_of[n] if m != o)}
+
+
+def value_change(older: Facts, newer: Facts) -> tuple[str, str]:
+    """(from_value, to_value) of a supersession: the values only the older, only the newer has."""
+    was = sorted(older.values - newer.values) or sorted(older.values)
+    now = sorted(newer.values - older.values) or sorted(newer.values)
+    return ", ".join(was), ", ".join(now)
