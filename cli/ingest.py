@@ -73,8 +73,9 @@ def ingest(paths: tuple[str, ...], embedder: str | None, graph_engine: str | Non
         def done(summary: Any) -> None:
             run_stamp.record(h, summary.repo, options, heads[summary.repo])
             seconds = round(time.perf_counter() - started, 1)
-            view.done(f"done: {summary.repo} in {seconds:.1f}s (run {summary.run_id})", repo=summary.repo,
-                      run_id=summary.run_id, seconds=seconds)
+            view.done(f"done: {summary.repo} in {seconds:.1f}s (run {summary.run_id}; stores run "
+                      f"{summary.stores_run_id})", repo=summary.repo, run_id=summary.run_id,
+                      stores_run_id=summary.stores_run_id, seconds=seconds)
 
         with progress.listening(view.progress):
             run_module.ingest_partitions(h, todo, provider, on_done=done, commits_config=history, bugs_config=bugs,

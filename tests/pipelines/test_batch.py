@@ -117,13 +117,12 @@ def test_an_asset_backfill_over_three_repositories_builds_the_graph_once(tmp_pat
     home = _home(tmp_path)
     keys = [register_local(home, _repo(tmp_path, n).path) for n in NAMES]
     monkeypatch.setenv("LTM_HOME", str(home.root))  # what `ltm ui` gives the code location
-    monkeypatch.setenv("LTM_EXECUTOR", "in_process")
     (tmp_path / "dagster").mkdir()
     # runs launched by the backfill execute at once, in this process
     with instance_for_test(synchronous_run_launcher=True, synchronous_run_coordinator=True, temp_dir=str(tmp_path / "dagster")) as instance:
         instance.add_dynamic_partitions("repos", keys)
-        target = ModuleTarget(module_name="pipelines.definitions", attribute="defs", working_directory=None,
-                              location_name="ltm")
+        target = ModuleTarget(module_name="tests.pipelines.backfill_defs", attribute="defs",
+                              working_directory=None, location_name="ltm")
         with create_test_daemon_workspace_context(target, instance) as workspace:
             asset_graph = workspace.create_request_context().asset_graph
             backfill = PartitionBackfill.from_asset_partitions(
