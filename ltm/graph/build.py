@@ -264,6 +264,7 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: s
         return BuildStats(current.name.removesuffix(eng.suffix), eng.name, kept["nodes"], kept["rels"],
                           kept["dangling_edges"], seconds=time.perf_counter() - started, reused=True)
     check_space(graph_root)
+    copied = build_inputs.overlay_files(lake)  # before the copy: a file added meanwhile is read by the overlay
     build_id = new_build_id()
     path, staging = builds / f"{build_id}{eng.suffix}", builds / f"{build_id}.staging"
     staging.mkdir()
@@ -287,7 +288,8 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: s
         shutil.rmtree(staging, ignore_errors=True)
         raise
     shutil.rmtree(staging, ignore_errors=True)
-    build_inputs.record(path, digest, {"nodes": stats.nodes, "rels": stats.rels, "dangling_edges": stats.dangling_edges})
+    build_inputs.record(path, digest, {"nodes": stats.nodes, "rels": stats.rels, "dangling_edges": stats.dangling_edges,
+                                       "overlay_files": copied})
     _switch(graph_root, path.name)
     prune_builds(graph_root, retention)
     stats.seconds = time.perf_counter() - started

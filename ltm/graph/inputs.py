@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ltm.graph.overlay import LINK_TABLES, PARTITION
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, REL_TABLES, SIDE_TABLES
 
@@ -67,3 +68,30 @@ def reusable(build: Path | None, inputs: str) -> dict[str, Any] | None:
         return noted if noted.get("inputs") == inputs and noted.get("file") == _file_state(build) else None
     except (OSError, ValueError):
         return None
+
+
+def overlay_files(lake: Lake) -> list[list[Any]]:
+    """[path under the lake, size, mtime_ns] of the online memories' files (the `memories` partition
+    of Memory and the links) as they are now: taken before a build copies them, recorded beside it,
+    so the overlay of that build never reads a file whose rows the build already holds."""
+    out = []
+    for table in ("Memory", *LINK_TABLES):
+        folder = lake.root / table / PARTITION
+        for f in sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []:
+            try:
+                st = f.stat()
+            except FileNotFoundError:
+                continue
+            out.append([str(f.relative_to(lake.root)), st.st_size, st.st_mtime_ns])
+    return out
+
+
+def copied_overlay_files(build: Path | None, lake_root: Path) -> frozenset[tuple[str, int, int]]:
+    """The (file, size, mtime_ns) keys `overlay_files` recorded for `build`; empty when unknown."""
+    if build is None:
+        return frozenset()
+    try:
+        noted = json.loads(_sidecar(build).read_text(encoding="utf-8")).get("overlay_files") or []
+        return frozenset((str(Path(lake_root) / p), int(size), int(mtime)) for p, size, mtime in noted)
+    except (OSError, ValueError, TypeError):
+        return frozenset()

@@ -58,7 +58,8 @@ class _Files:
     columns: list[str]
     by_file: dict[tuple[str, int, int], list[dict[str, Any]]] = field(default_factory=dict)
 
-    def refresh(self, lake_root: Path) -> bool:
+    def refresh(self, lake_root: Path, skip: Container[tuple[str, int, int]] = frozenset()) -> bool:
+        """Re-read the files that changed; `skip`: files the build copied (their rows are in it)."""
         folder = lake_root / self.table / PARTITION
         keys = []
         for f in sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []:
@@ -71,7 +72,7 @@ class _Files:
             return False
         fresh = {}
         for key in keys:
-            rows = self.by_file.get(key)
+            rows = [] if key in skip else self.by_file.get(key)
             if rows is None:
                 try:
                     rows = _read(key[0], self.columns)
@@ -102,9 +103,11 @@ class MemoryOverlay:
     `links_to` entity id -> links.
     """
 
-    def __init__(self, lake_root: Path, built: Callable[[], Container[str]]):
+    def __init__(self, lake_root: Path, built: Callable[[], Container[str]],
+                 copied: Container[tuple[str, int, int]] = frozenset()):
         self.lake_root = Path(lake_root)
         self._built = built
+        self._copied = copied  # (file, size, mtime_ns) of the files the build copied: never read
         self._memories = _Files("Memory", MEMORY_COLUMNS)
         self._links = [_Files(t, LINK_COLUMNS) for t in LINK_TABLES]
         self.memories: dict[str, dict[str, Any]] = {}
@@ -113,9 +116,9 @@ class MemoryOverlay:
         self._words: dict[str, set[str]] = {}
 
     def refresh(self) -> "MemoryOverlay":
-        changed = self._memories.refresh(self.lake_root)
+        changed = self._memories.refresh(self.lake_root, self._copied)
         for files in self._links:
-            changed = files.refresh(self.lake_root) or changed
+            changed = files.refresh(self.lake_root, self._copied) or changed
         if changed:
             self._rebuild()
         return self

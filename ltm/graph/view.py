@@ -30,6 +30,7 @@ from ltm.graph.entity_ids import by_label, name_from_id
 from ltm.graph.access import MemoryAccess
 from ltm.graph.engine import Connection, PreparedStatement, prepare, query, query_arrow
 from ltm.graph import reader_index
+from ltm.graph.inputs import copied_overlay_files
 from ltm.graph.name_words import NameWords
 from ltm.graph.node import Node, shown_props
 from ltm.graph.overlay import MemoryOverlay
@@ -102,7 +103,8 @@ class GraphView:
     # --- online memories the build lacks (`overlay.py`) ---------------------------------------
     def attach_overlay(self, lake_root: Path) -> "GraphView":
         """Merge the lake's online memories this build lacks into every answer of this view."""
-        self._overlay = MemoryOverlay(lake_root, lambda: self.index("Memory").offset if "Memory" in self.props else ())
+        self._overlay = MemoryOverlay(lake_root, lambda: self.index("Memory").offset if "Memory" in self.props else (),
+                                      copied_overlay_files(self.build, lake_root))
         return self
 
     @property

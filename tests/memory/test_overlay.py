@@ -77,6 +77,9 @@ def test_the_next_build_folds_the_overlay_in_once_and_the_overlay_empties(ingest
         ltm.add("parse_header is hot", {"id": "k4"})  # after the build: the overlay again, and only it
         with open_view(home.graph) as view:
             assert set(view.overlay.memories) == {"mem:online:k4"}
+            # a cold reader reads only the files added after the build (the build's own are skipped)
+            memory_files = [k for k, rows in view.overlay._memories.by_file.items() if rows]
+            assert len(memory_files) == 1 and [r["id"] for r in view.overlay._memories.by_file[memory_files[0]]] == ["mem:online:k4"]
     assert reconcile(home.graph, home.vectors).ok
 
 
