@@ -7,5 +7,13 @@ inside the commands, so `ltm --help` and a query start fast.
 
 from cli import conversations, ingest, mcp, memory, query, repo, store, ui  # noqa: F401  (each registers its commands)
 from cli.app import main
+from cli.errors import PROCESS
 
-__all__ = ["main"]
+
+def entry() -> None:
+    """The `ltm` process: `main`, ending read-only commands without the interpreter's teardown."""
+    PROCESS.entry = True
+    main()
+
+
+__all__ = ["entry", "main"]

@@ -193,3 +193,19 @@ def test_reconcile_out_of_step_exits_6_with_its_report(repo, tmp_path):
     report = json.loads(res.stdout)
     assert res.exit_code == EXIT_CODES["check"] and report["ok"] is False
     assert report["orphan_counts"]["nodes_without_vector_row"] > 0
+
+
+def test_a_read_only_command_run_as_a_process_delivers_all_its_output_then_exits(repo, tmp_path):
+    """`ltm query` as a process skips the interpreter's teardown: everything it printed must
+    still arrive, through a pipe, and a failure still exits with its code."""
+    home = tmp_path / "home"
+    subprocess.run([LTM, "ingest", str(repo.path), "--embedder", "hash", "--home", str(home), "-q"], check=True)
+    res = subprocess.run([LTM, "query", "validate tokens", "--top-k", "50", "--json", "--home", str(home)],
+                         capture_output=True, text=True)
+    hits = json.loads(res.stdout)  # the whole JSON, not a cut-off buffer
+    assert res.returncode == 0 and len(hits) > 5 and all("graph_entity_id" in h for h in hits)
+    cut = subprocess.run(f"{LTM} query 'validate tokens' --top-k 50 --home {home} | head -1", shell=True,
+                         capture_output=True, text=True)
+    assert cut.returncode == 0 and cut.stdout.startswith(" 1.") and "Traceback" not in cut.stderr
+    missing = subprocess.run([LTM, "query", "x", "--home", str(tmp_path / "nowhere")], capture_output=True, text=True)
+    assert missing.returncode == 5 and "ltm ingest" in missing.stderr  # no such home: its exit code, its line
