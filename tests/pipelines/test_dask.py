@@ -56,7 +56,11 @@ def test_ingest_on_dask_equals_an_in_process_run(repo, tmp_path, monkeypatch):
     # state, so two steps must not run as threads of one process.
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         (tmp_path / "dagster").mkdir()
-        with instance_for_test(temp_dir=str(tmp_path / "dagster")) as instance:
+        # No captured compute logs: each capture starts `tail -F` processes that inherit the Dask
+        # worker's signal dispositions, and Dagster then waits up to 2 x 30 s per step to stop them.
+        no_log_capture = {"compute_logs": {"module": "dagster._core.storage.noop_compute_log_manager",
+                                           "class": "NoOpComputeLogManager"}}
+        with instance_for_test(temp_dir=str(tmp_path / "dagster"), overrides=no_log_capture) as instance:
             instance.add_dynamic_partitions("repos", [key])
             result = execute_job(
                 reconstructable(dask_ingest_job), instance=instance,
