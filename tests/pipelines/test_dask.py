@@ -56,8 +56,9 @@ def test_ingest_on_dask_equals_an_in_process_run(repo, tmp_path, monkeypatch):
     # state, so two steps must not run as threads of one process.
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         (tmp_path / "dagster").mkdir()
-        # No captured compute logs: each capture starts `tail -F` processes that inherit the Dask
-        # worker's signal dispositions, and Dagster then waits up to 2 x 30 s per step to stop them.
+        # No captured compute logs: each capture starts `tail -F` and watcher processes, and in a
+        # `make test` run under the Dask worker each step then waited ~60 s (Dagster's 2 x 30 s
+        # cleanup timeouts) before the next began, past the test's 600 s limit.
         no_log_capture = {"compute_logs": {"module": "dagster._core.storage.noop_compute_log_manager",
                                            "class": "NoOpComputeLogManager"}}
         with instance_for_test(temp_dir=str(tmp_path / "dagster"), overrides=no_log_capture) as instance:
