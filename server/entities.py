@@ -21,12 +21,14 @@ MEMORY_REL = {"Function": "RELATES_TO_FUNCTION", "Class": "RELATES_TO_CLASS", "F
 MAX_RENAMES = 50
 CANDIDATES_SHOWN = 8
 
+# `{repo}`: " AND e.repo = $repo" when a repository is named, else nothing. A null parameter beside
+# `$repo IS NULL OR e.repo = $repo` is typed BOOL by LadybugDB, which then fails on every repo string.
 _BY_NAME = {
-    "Function": "MATCH (e:Function) WHERE (e.qualified_name = $q OR e.name = $q) AND ($repo IS NULL OR e.repo = $repo) "
+    "Function": "MATCH (e:Function) WHERE (e.qualified_name = $q OR e.name = $q) {repo}"
                 "RETURN e.id, e.qualified_name, e.file_path, e.repo, e.qualified_name = $q, e.removed_in IS NULL",
-    "Class": "MATCH (e:Class) WHERE (e.qualified_name = $q OR e.name = $q) AND ($repo IS NULL OR e.repo = $repo) "
+    "Class": "MATCH (e:Class) WHERE (e.qualified_name = $q OR e.name = $q) {repo}"
              "RETURN e.id, e.qualified_name, e.file_path, e.repo, e.qualified_name = $q, e.removed_in IS NULL",
-    "File": "MATCH (e:File) WHERE e.path = $q AND ($repo IS NULL OR e.repo = $repo) "
+    "File": "MATCH (e:File) WHERE e.path = $q {repo}"
             "RETURN e.id, e.path, e.path AS file_path, e.repo, true, e.removed_in IS NULL",
 }
 _BY_ID = {
@@ -55,7 +57,9 @@ def resolve(reads: GraphReads, ref: str, repo: str | None = None) -> dict[str, A
         return {**rows[0], "label": label}
     found = []
     for lbl, cypher in _BY_NAME.items():
-        for r in reads.rows(cypher, {"q": ref, "repo": repo}, [*_ENTITY_KEYS, "exact", "present"]):
+        cypher = cypher.format(repo=" AND e.repo = $repo" if repo is not None else "")
+        params = {"q": ref, **({"repo": repo} if repo is not None else {})}
+        for r in reads.rows(cypher, params, [*_ENTITY_KEYS, "exact", "present"]):
             found.append({**r, "label": lbl})
     if not found:
         raise QueryError(f"no function, class or file named {ref!r}: pass a qualified name (Class.method), a path "
@@ -186,9 +190,10 @@ def co_changed(reads: GraphReads, entity: dict[str, Any], limit: int) -> list[di
     a function or class is defined in goes without saying and is left out)."""
     own = ids.file_id(entity["repo"], entity["file_path"]) if entity["label"] != "File" and entity.get("file_path") else None
     cypher = (f"MATCH (c:Commit)-[:MODIFIES]->(e:{entity['label']}) WHERE e.id = $id "
-              "MATCH (c)-[:MODIFIES]->(o) WHERE o.id <> $id AND ($own IS NULL OR o.id <> $own) "
+              f"MATCH (c)-[:MODIFIES]->(o) WHERE o.id <> $id{' AND o.id <> $own' if own else ''} "
               "RETURN o.id, label(o), count(DISTINCT c) AS n ORDER BY n DESC, o.id LIMIT $limit")
-    return reads.rows(cypher, {"id": entity["id"], "own": own, "limit": limit}, ["id", "label", "commits"])
+    params = {"id": entity["id"], "limit": limit, **({"own": own} if own else {})}
+    return reads.rows(cypher, params, ["id", "label", "commits"])
 
 
 def defect_signals(reads: GraphReads, entity: dict[str, Any]) -> dict[str, Any]:

@@ -439,9 +439,10 @@ class GraphView:
     def dependents(self, name: str, repo: str | None = None) -> list[dict[str, Any]]:
         """Every module with a DEPENDS_ON edge to the module named `name` (internal or external)."""
         keys = ["module", "external", "dependent", "dependent_path", "dependent_pagerank"]
-        rows = self.run(
-            "MATCH (m:Module)-[:DEPENDS_ON]->(target:Module) WHERE target.name = $name AND ($repo IS NULL OR target.repo = $repo) "
-            "RETURN target.name, target.external, m.name, m.path, m.pagerank ORDER BY m.name",
-            {"name": name, "repo": repo},
+        rows = self.run(  # no null parameter beside `$repo IS NULL OR`: LadybugDB types it BOOL
+            "MATCH (m:Module)-[:DEPENDS_ON]->(target:Module) WHERE target.name = $name"
+            + (" AND target.repo = $repo" if repo is not None else "")
+            + " RETURN target.name, target.external, m.name, m.path, m.pagerank ORDER BY m.name",
+            {"name": name, **({"repo": repo} if repo is not None else {})},
         )
         return [dict(zip(keys, row)) for row in rows]
