@@ -18,16 +18,15 @@ and mtime), so an add that appended one small file costs its readers one small r
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable, Container
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
 
-log = logging.getLogger(__name__)
+from ltm.part_files import PartFiles
 
 PARTITION = "repo=memories"  # ltm.memory.records.MEMORY_PARTITION (the graph layer sits below ltm.memory)
 ONLINE_SOURCE = "online"  # ltm.memory.online.SOURCE
@@ -50,41 +49,8 @@ class Link:
     context: str | None
 
 
-@dataclass
-class _Files:
-    """The rows of one lake table's partition, by file (re-read only when a file changes)."""
-
-    table: str
-    columns: list[str]
-    by_file: dict[tuple[str, int, int], list[dict[str, Any]]] = field(default_factory=dict)
-
-    def refresh(self, lake_root: Path, skip: Container[tuple[str, int, int]] = frozenset()) -> bool:
-        """Re-read the files that changed; `skip`: files the build copied (their rows are in it)."""
-        folder = lake_root / self.table / PARTITION
-        keys = []
-        for f in sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []:
-            try:
-                st = f.stat()
-            except FileNotFoundError:  # swapped out by a writer between glob and stat: next refresh
-                continue
-            keys.append((str(f), st.st_size, st.st_mtime_ns))
-        if list(self.by_file) == keys:
-            return False
-        fresh = {}
-        for key in keys:
-            rows = [] if key in skip else self.by_file.get(key)
-            if rows is None:
-                try:
-                    rows = _read(key[0], self.columns)
-                except (OSError, ValueError) as e:  # a writer replaced it meanwhile: read again next time
-                    log.debug("overlay: %s not read (%s)", key[0], e)
-                    continue
-            fresh[key] = rows
-        self.by_file = fresh
-        return True
-
-    def rows(self) -> list[dict[str, Any]]:
-        return [r for rows in self.by_file.values() for r in rows]
+def _rows(files: PartFiles[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [r for rows in files.values() for r in rows]
 
 
 def _read(path: str, columns: list[str]) -> list[dict[str, Any]]:
@@ -93,6 +59,11 @@ def _read(path: str, columns: list[str]) -> list[dict[str, Any]]:
     rows = pq.read_table(path, columns=[c for c in columns if c in have]).to_pylist()
     missing = [c for c in columns if c not in have]
     return [{**r, **dict.fromkeys(missing)} for r in rows] if missing else rows
+
+
+def _files(lake_root: Path, table: str, columns: list[str]) -> PartFiles[list[dict[str, Any]]]:
+    """The rows of one table's `memories` partition, by part file."""
+    return PartFiles(lake_root / table / PARTITION, lambda f: _read(str(f), columns), list)
 
 
 class MemoryOverlay:
@@ -108,17 +79,17 @@ class MemoryOverlay:
         self.lake_root = Path(lake_root)
         self._built = built
         self._copied = copied  # (file, size, mtime_ns) of the files the build copied: never read
-        self._memories = _Files("Memory", MEMORY_COLUMNS)
-        self._links = [_Files(t, LINK_COLUMNS) for t in LINK_TABLES]
+        self._memories = _files(self.lake_root, "Memory", MEMORY_COLUMNS)
+        self._links = [_files(self.lake_root, t, LINK_COLUMNS) for t in LINK_TABLES]
         self.memories: dict[str, dict[str, Any]] = {}
         self.links_from: dict[str, list[Link]] = {}
         self.links_to: dict[str, list[Link]] = {}
         self._words: dict[str, set[str]] = {}
 
     def refresh(self) -> "MemoryOverlay":
-        changed = self._memories.refresh(self.lake_root, self._copied)
+        changed = self._memories.refresh(self._copied)
         for files in self._links:
-            changed = files.refresh(self.lake_root, self._copied) or changed
+            changed = files.refresh(self._copied) or changed
         if changed:
             self._rebuild()
         return self
@@ -126,7 +97,7 @@ class MemoryOverlay:
     def _rebuild(self) -> None:
         built = self._built()
         mems: dict[str, dict[str, Any]] = {}
-        for row in self._memories.rows():  # files in name order: a later part (a later add) wins
+        for row in _rows(self._memories):  # files in name order: a later part (a later add) wins
             # Imported memories wait for the ingest that embeds and links them; online ones are whole.
             if row["source"] == ONLINE_SOURCE and row["id"] not in built:
                 mems[row["id"]] = row
@@ -134,7 +105,7 @@ class MemoryOverlay:
         to: dict[str, list[Link]] = {}
         seen: set[tuple[str, str, str]] = set()
         for rel, files in zip(LINK_TABLES, self._links):
-            for r in files.rows():
+            for r in _rows(files):
                 key = (rel, r["src"], r["dst"])
                 if r["src"] not in mems or key in seen:
                     continue

@@ -32,6 +32,7 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from ltm.lake import Lake
+from ltm.part_files import PartFiles
 from ltm.memory.records import MEMORY_PARTITION
 from ltm.memory.similarity import group_pairs, top_pairs, vector_pairs
 from ltm.memory.supersession import (
@@ -164,26 +165,19 @@ def memory_links(lake: Lake) -> pl.DataFrame:
     return pl.concat(parts, how="vertical")  # type: ignore[arg-type]
 
 
-_LINK_FILES: dict[tuple[str, int, int], pl.DataFrame] = {}  # (file, size, mtime) -> its (src, dst) rows
+_LINK_FILES: dict[tuple[str, str], PartFiles[pl.DataFrame]] = {}  # (lake root, table) -> its part files
 
 
 def memory_links_cached(lake: Lake) -> pl.DataFrame:
     """`memory_links`, re-reading only the part files that changed since the last call in this
     process: an online add appends one small part file per table, so the next add reads that alone."""
-    keys, frames = [], []
+    frames = []
     for t in LINK_TABLES:
-        for f in lake.files(t, MEMORY_PARTITION):
-            try:
-                st = f.stat()
-            except FileNotFoundError:  # swapped out by a writer between the listing and now
-                return memory_links(lake)
-            key = (str(f), st.st_size, st.st_mtime_ns)
-            keys.append(key)
-            if key not in _LINK_FILES:
-                _LINK_FILES[key] = pl.from_arrow(pq.read_table(f, columns=["src", "dst"]))  # type: ignore[assignment]
-            frames.append(_LINK_FILES[key])
-    for stale in set(_LINK_FILES) - set(keys):
-        del _LINK_FILES[stale]
+        files = _LINK_FILES.setdefault((str(lake.root), t), PartFiles(
+            lake.root / t / f"repo={MEMORY_PARTITION}",
+            lambda f: pl.from_arrow(pq.read_table(f, columns=["src", "dst"]))))  # type: ignore[arg-type,return-value]
+        files.refresh()
+        frames += files.values()
     return pl.concat(frames, how="vertical") if frames else memory_links(lake)
 
 

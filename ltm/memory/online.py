@@ -50,6 +50,7 @@ from ltm.memory.records import (
     with_scope,
 )
 from ltm.memory.store import code_index, merge_table
+from ltm.part_files import PartFiles
 from ltm.redact import redact_row
 from ltm.schema import lake_schema
 from ltm.stages.embeddings import embeddings_table
@@ -225,7 +226,7 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
 
 
 _STORES: dict[Path, VectorStore] = {}
-_IDS: dict[tuple[str, int, int], frozenset[str]] = {}
+_IDS: dict[str, PartFiles[frozenset[str]]] = {}  # lake root -> its Memory part files' ids
 
 
 def _vector_store(home: Home) -> VectorStore:
@@ -238,14 +239,11 @@ def _vector_store(home: Home) -> VectorStore:
 
 def _stored_ids(lake: Lake) -> set[str]:
     """Ids in the lake's `memories` partition; each part file is read once (by name, size and mtime)."""
-    out: set[str] = set()
-    for f in lake.files("Memory", MEMORY_PARTITION):
-        st = f.stat()
-        key = (str(f), st.st_size, st.st_mtime_ns)
-        if key not in _IDS:
-            _IDS[key] = frozenset(pq.read_table(f, columns=["id"]).column("id").to_pylist())
-        out |= _IDS[key]
-    return out
+    files = _IDS.setdefault(str(lake.root), PartFiles(
+        lake.root / "Memory" / f"repo={MEMORY_PARTITION}",
+        lambda f: frozenset(pq.read_table(f, columns=["id"]).column("id").to_pylist())))
+    files.refresh()
+    return set().union(*files.values())
 
 
 def _which(i: int, n: int, message: str) -> str:

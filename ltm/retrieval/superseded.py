@@ -12,12 +12,11 @@ it reaches (their score, when higher, passes to it) and leaves the older ones ou
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
-log = logging.getLogger(__name__)
+from ltm.part_files import PartFiles
 
 TABLE, PARTITION = "SUPERSEDES", "repo=memories"  # ltm.memory.records.MEMORY_PARTITION
 
@@ -26,34 +25,14 @@ class Superseded:
     """older memory id -> the id of the memory that supersedes it (the newest, when several do)."""
 
     def __init__(self, lake_root: Path):
-        self.folder = Path(lake_root) / TABLE / PARTITION
-        self._keys: list[tuple[str, int, int]] = []
-        self._rows: dict[tuple[str, int, int], list[tuple[str, str, int]]] = {}
+        self.files = PartFiles(Path(lake_root) / TABLE / PARTITION, _read)
         self.by: dict[str, str] = {}
 
     def refresh(self) -> "Superseded":
-        keys = []
-        for f in sorted(self.folder.glob("part-*.parquet")) if self.folder.is_dir() else []:
-            try:
-                st = f.stat()
-            except FileNotFoundError:  # replaced by a writer between glob and stat
-                continue
-            keys.append((str(f), st.st_size, st.st_mtime_ns))
-        if keys == self._keys:
+        if not self.files.refresh():
             return self
-        rows = {}
-        for key in keys:
-            if key not in self._rows:
-                try:
-                    t = pq.read_table(key[0], columns=["src", "dst", "temporal_delta"])
-                except (OSError, ValueError) as e:  # replaced meanwhile: read again next time
-                    log.debug("superseded: %s not read (%s)", key[0], e)
-                    continue
-                self._rows[key] = list(zip(*(t.column(c).to_pylist() for c in ("src", "dst", "temporal_delta"))))
-            rows[key] = self._rows[key]
-        self._rows, self._keys = rows, keys
         best: dict[str, tuple[int, str]] = {}
-        for part in rows.values():
+        for part in self.files.values():
             for newer, older, delta in part:
                 if older not in best or (delta or 0) > best[older][0]:
                     best[older] = (delta or 0, newer)
@@ -70,3 +49,8 @@ class Superseded:
 
     def __contains__(self, memory_id: object) -> bool:
         return memory_id in self.by
+
+
+def _read(path: Path) -> list[tuple[str, str, int]]:
+    t = pq.read_table(path, columns=["src", "dst", "temporal_delta"])
+    return list(zip(*(t.column(c).to_pylist() for c in ("src", "dst", "temporal_delta"))))
