@@ -49,13 +49,17 @@ def _new_commit(repo: Path, n: int) -> None:
                     "commit", "-q", "-m", f"bench change {n}"], check=True)
 
 
+def _clones(paths: list[Path], into: Path) -> list[Path]:
+    """A clone of every path in `into` (the benches change them; the originals stay as they are)."""
+    for p in paths:
+        subprocess.run(["git", "clone", "-q", str(p), str(into / p.name)], check=True)
+    return [into / p.name for p in paths]
+
+
 def multi(paths: list[Path], embedder: str) -> dict:
     """No change and one new commit for paths[0], alone and beside the other repositories."""
     with tempfile.TemporaryDirectory() as tmp:
-        clones = []
-        for p in paths:
-            clones.append(Path(tmp) / p.name)
-            subprocess.run(["git", "clone", "-q", str(p), str(clones[-1])], check=True)
+        clones = _clones(paths, Path(tmp))
         first = clones[0]
         out: dict = {"repo": str(paths[0]), "home_repos": len(paths), "embedder": embedder}
         alone, shared = Path(tmp) / "alone", Path(tmp) / "shared"
@@ -86,10 +90,7 @@ def _graph_builds(home: Path) -> dict:
 def batch(paths: list[Path], embedder: str) -> dict:
     """One `ltm ingest` of every path into a new home, cold, then after one new commit in each."""
     with tempfile.TemporaryDirectory() as tmp:
-        clones = []
-        for p in paths:
-            clones.append(Path(tmp) / p.name)
-            subprocess.run(["git", "clone", "-q", str(p), str(clones[-1])], check=True)
+        clones = _clones(paths, Path(tmp))
         home = Path(tmp) / "home"
         out: dict = {"repos": [p.name for p in paths], "embedder": embedder}
         out["cold_s"] = _ltm("ingest", *clones, "--home", home, "--embedder", embedder)

@@ -18,6 +18,18 @@ T = TypeVar("T")
 FileKey = tuple[str, int, int]  # (path, size, mtime_ns)
 
 
+def part_file_keys(folder: Path) -> list[FileKey]:
+    """(path, size, mtime_ns) of the `part-*.parquet` files in `folder` as they are now, in name order."""
+    out = []
+    for f in sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []:
+        try:
+            st = f.stat()
+        except FileNotFoundError:  # swapped out by a writer between the listing and the stat
+            continue
+        out.append((str(f), st.st_size, st.st_mtime_ns))
+    return out
+
+
 class PartFiles(Generic[T]):
     """`load(path)` of every `part-*.parquet` in `folder`, by file, kept while a file is unchanged."""
 
@@ -29,14 +41,7 @@ class PartFiles(Generic[T]):
 
     def keys(self) -> list[FileKey]:
         """The folder's part files as they are now, in name order."""
-        out = []
-        for f in sorted(self.folder.glob("part-*.parquet")) if self.folder.is_dir() else []:
-            try:
-                st = f.stat()
-            except FileNotFoundError:  # swapped out by a writer between the listing and the stat
-                continue
-            out.append((str(f), st.st_size, st.st_mtime_ns))
-        return out
+        return part_file_keys(self.folder)
 
     def refresh(self, skip: Container[FileKey] = frozenset()) -> bool:
         """Read the files that are new or changed, forget the ones gone; True when anything changed.

