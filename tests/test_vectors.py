@@ -47,6 +47,7 @@ def test_online_appends_are_compacted_before_searches_pay_for_them(tmp_path):
     store.upsert_repo("r", _rows("r", ["a", "b", "c"]))
     for i in range(COMPACT_AFTER_FRAGMENTS + 8):
         store.upsert_rows(_rows("memories", [f"m{i}"]), new=True)
+        assert store.compact_fragments() == (i == COMPACT_AFTER_FRAGMENTS - 1)  # due once, at the threshold
         assert store.table().stats()["fragment_stats"]["num_small_fragments"] <= COMPACT_AFTER_FRAGMENTS
     assert store.count() == 3 + COMPACT_AFTER_FRAGMENTS + 8  # nothing lost in the compaction
     assert {"vec_m0", f"vec_m{COMPACT_AFTER_FRAGMENTS + 7}"} <= set(store.links())

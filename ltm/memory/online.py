@@ -11,6 +11,8 @@ Under the home's `memories` lock, in this order:
    small part file per table; an id stored before merges the partition, as an import does;
 4. the vector row, carrying the node id (appended for a new id; visible to search at once); the
    journal is removed.
+Then, outside the lock, a fold of the many small files adds leave is queued if one is due
+(`ltm.memory.compaction`: it runs on a worker thread after the add has returned).
 The graph is not written: readers overlay the lake's memories their build lacks
 (`ltm.graph.overlay`), and the next build holds them. A linking failure never fails the add: it
 is logged and returned in `link_errors`.
@@ -38,6 +40,7 @@ from ltm.errors import DimensionMismatchError
 from ltm.graph.build import current_build
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.memory import compaction
 from ltm.memory.evolution import EVOLUTION_TABLES, Evolution, evolve_added
 from ltm.memory.neighbours import IN_PROCESS_MAX
 from ltm.memory.journal import begin, end, recover
@@ -59,7 +62,6 @@ from ltm.vectors import VectorStore, entry_rows
 
 log = logging.getLogger(__name__)
 SOURCE = "online"
-MAX_PARTS = 64  # part files of the memories partition before an add merges them into one
 
 
 def online_embedder(home: Home, store: VectorStore) -> Embedder:
@@ -208,17 +210,17 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
         links, errors = _links(lake, unique)
         stored = _stored_ids(lake)
         evolution = _evolution(lake, store, unique, vectors, links, len(stored))
-        # New ids append; an id stored before, or a partition of many small parts, is merged (compacted).
+        # New ids append; an id stored before is merged. Many small parts are folded after the add.
         new_ids = not (stored & {r["id"] for r in unique})
-        append = new_ids and len(lake.files("Memory", MEMORY_PARTITION)) < MAX_PARTS
         emb = embeddings_table([r["vector_id"] for r in unique], [ids.text_hash(r["text"]) for r in unique],
                                embedder.model_id, embedder.dim, vectors.astype(np.float32).reshape(-1))
         begin(home, unique)
-        _commit(lake, unique, emb, {**_link_rows(links, now), **evolution}, append)
+        _commit(lake, unique, emb, {**_link_rows(links, now), **evolution}, new_ids)
         new_rows = entry_rows("Memory", pa.Table.from_pylist(unique, schema=lake_schema("Memory")), emb)
         with home.lock("vectors", timeout=600):
             store.upsert_rows(new_rows, new=new_ids)  # a merge on a large table costs ~0.5 s
         end(home)
+    compaction.schedule(home, lake, store)  # folding many small files, if due, runs after we return
     linked: dict[str, list[dict[str, str]]] = {}
     for src, rel, dst in (links.select("src", "rel", "dst").sort("rel", "dst").iter_rows() if links.height else ()):
         linked.setdefault(src, []).append({"relation": rel, "target": dst})
