@@ -102,6 +102,29 @@ class LakeWriter:
         self.rows[table] = new.num_rows
         return new.num_rows
 
+    def replace_files(self, table: str, files: list[Path], merged: pa.Table) -> bool:
+        """Stage the partition with `files` replaced by one file of `merged` (their rows, read by the
+        caller without a lock: part files never change once written), the files added since kept.
+
+        False, with nothing staged, when one of `files` is gone (the partition was rewritten
+        meanwhile). The merged file takes the first name of `files`, so it still reads before the
+        files added after them. Its rows were redacted when first written: not scanned again.
+        """
+        self._lake.recover(table, self._repo)
+        final = self._lake.partition(table, self._repo)
+        current = sorted(final.glob("part-*.parquet")) if final.is_dir() else []
+        if not files or not set(files) <= set(current):
+            return False
+        stage = self._lake.root / table / f".stage-{self._repo}-{uuid.uuid4().hex[:8]}"
+        stage.mkdir(parents=True)
+        self._staged[table] = stage
+        pq.write_table(merged.cast(lake_schema(table)), stage / min(files).name)
+        for f in current:
+            if f not in files:
+                os.link(f, stage / f.name)
+        self.rows[table] = merged.num_rows
+        return True
+
     def stream(self, table: str, keep: bool = False) -> "TableStream":
         """Stage `table` to be written in pieces: `add(rows)` as they come, memory held per piece.
 

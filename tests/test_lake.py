@@ -88,3 +88,24 @@ def test_an_append_to_a_new_partition_creates_it(tmp_path):
         w.append("Class", [])
     assert lake.read("Function", "r").column("name").to_pylist() == ["f1"]
     assert lake.read("Class", "r").num_rows == 0 and lake.files("Class", "r")  # an empty file keeps the schema
+
+
+def test_replacing_files_keeps_the_parts_added_since_and_their_order(tmp_path):
+    import pyarrow.parquet as pq
+
+    lake = Lake(tmp_path / "lake")
+    for i in range(3):
+        with lake.write("r") as w:
+            w.append("Function", [_fn(i)])
+    snapshot = lake.files("Function", "r")
+    merged = lake.read("Function", "r")  # read without a lock, as the fold does
+    with lake.write("r") as w:
+        w.append("Function", [_fn(9)])  # an add lands between the read and the swap
+    with lake.write("r") as w:
+        assert w.replace_files("Function", snapshot, merged)
+    files = lake.files("Function", "r")
+    assert [f.name for f in files] == ["part-00000.parquet", "part-00003.parquet"]
+    assert [pq.read_table(f).column("name").to_pylist() for f in files] == [["f0", "f1", "f2"], ["f9"]]
+    with lake.write("r") as w:  # a snapshot whose files are gone (folded since) swaps nothing
+        assert not w.replace_files("Function", snapshot, merged)
+    assert lake.read("Function", "r").num_rows == 4

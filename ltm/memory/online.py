@@ -217,7 +217,7 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
         begin(home, unique)
         _commit(lake, unique, emb, {**_link_rows(links, now), **evolution}, new_ids)
         new_rows = entry_rows("Memory", pa.Table.from_pylist(unique, schema=lake_schema("Memory")), emb)
-        with home.lock("vectors", timeout=600):
+        with compaction.vectors_lock(home) if new_ids else home.lock("vectors", timeout=600):
             store.upsert_rows(new_rows, new=new_ids)  # a merge on a large table costs ~0.5 s
         end(home)
     compaction.schedule(home, lake, store)  # folding many small files, if due, runs after we return
