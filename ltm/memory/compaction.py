@@ -38,6 +38,8 @@ _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ltm-compaction")
 _QUEUED: dict[str, Future] = {}  # home root -> its fold queued or running
 _GUARD = threading.Lock()
 _OPTIMIZING: set[str] = set()  # homes whose vector table this process's worker is optimizing now
+CHECK_EVERY = 8  # adds of a home in this process between two looks at whether a fold is due (~5 ms each)
+_ADDS: dict[str, int] = {}
 
 
 def crowded_tables(lake: Lake) -> list[str]:
@@ -96,7 +98,8 @@ def schedule(home: Home, lake: Lake, store: VectorStore) -> Future | None:
         queued = _QUEUED.get(key)
         if queued is not None and not queued.done() and not queued.running():
             return queued
-        if not due(lake, store):
+        _ADDS[key] = n = _ADDS.get(key, 0) + 1
+        if (n - 1) % CHECK_EVERY or not due(lake, store):  # the first add of a process looks, then every 8th
             return None
         _QUEUED[key] = future = _WORKER.submit(_run, home)
         return future

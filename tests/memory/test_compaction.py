@@ -15,6 +15,7 @@ def _parts(lake: Lake, table: str) -> int:
 def test_adds_fold_the_partition_and_the_vector_fragments_after_returning(ingested, monkeypatch):  # noqa: F811
     home, _, _, _ = ingested
     monkeypatch.setattr(compaction, "MAX_PARTS", 4)
+    monkeypatch.setattr(compaction, "CHECK_EVERY", 1)
     monkeypatch.setattr("ltm.vectors.COMPACT_AFTER_FRAGMENTS", 3)
     lake = Lake(home.lake)
     texts = ["parse_header joins folded lines with one space", "the release train leaves every second Tuesday",
