@@ -22,7 +22,6 @@ from sqlalchemy.exc import DatabaseError
 from ltm.home import Home
 from pipelines.batch import EXTRACT_JOB, STORES_JOB
 from pipelines.definitions import build_definitions
-from pipelines.storage_sync import relax_sync
 
 # A failed step is reported by the CLI as one line (the LtmError); its traceback stays in the run log.
 log = logging.getLogger(__name__)
@@ -58,10 +57,7 @@ def home_instance(home: Home) -> DagsterInstance:
     processes doing that at the same instant (two `ltm` commands on a new home) fail in the
     migration. The lock makes the first one create everything while the second waits, then opens
     what exists. Afterwards the lock is held only for the moment it takes to open the instance.
-    This process's transactions on that storage are not flushed to disk one by one
-    (`pipelines.storage_sync`).
     """
-    relax_sync(home.dagster)
     with home.lock("dagster", timeout=600):
         try:
             return _open_instance(home)
