@@ -86,12 +86,14 @@ def main() -> None:
     ap.add_argument("--gitnexus", required=True, help="the gitnexus executable (node_modules/.bin/gitnexus)")
     ap.add_argument("--before", type=Path, default=None, help="a checkout to run as `ltm-before` (PYTHONPATH)")
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--rotate", type=int, default=0, help="start the rotation of the order this many places on "
+                    "(a later invocation continues an earlier one's alternation)")
     args = ap.parse_args()
     contenders = ["gitnexus", "ltm", *(["ltm-before"] if args.before else [])]
     runs: list[dict] = []
     for rnd in range(args.rounds):
         for i, repo in enumerate(args.repos):
-            shift = (rnd + i) % len(contenders)
+            shift = (rnd + i + args.rotate) % len(contenders)
             for contender in contenders[shift:] + contenders[:shift]:
                 with tempfile.TemporaryDirectory(prefix="peer-") as tmp:
                     fig = run_one(contender, repo.resolve(), Path(tmp), args.gitnexus, args.before)
