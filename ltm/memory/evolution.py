@@ -22,27 +22,29 @@ against their nearest neighbours with the same function (`ltm.memory.online`).
 
 from __future__ import annotations
 
+import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ltm.lake import Lake
 from ltm.part_files import PartFiles
+from ltm.memory.memory_vectors import read_vectors
 from ltm.memory.records import MEMORY_PARTITION
-from ltm.memory.similarity import group_pairs, top_pairs, vector_pairs
-from ltm.memory.supersession import (
-    SIMILAR_LINKED_MIN, SIMILAR_MIN, Facts, judge, read_facts, transitive_reduction, value_change,
-)
+from ltm.memory.similarity import clusters, group_pairs, normalize_rows, normalized, top_pairs, vector_pairs
+from ltm.memory.supersession import SIMILAR_LINKED_MIN, SIMILAR_MIN, judge, read_facts, value_change
 from ltm.schema import lake_schema
 
 EVOLUTION_TABLES = ("SIMILAR_TO", "SUPERSEDES", "TRANSITIONED_TO")
 LINK_TABLES = ("RELATES_TO_FILE", "RELATES_TO_FUNCTION", "RELATES_TO_CLASS")
 _KEYS = {"src_label": "Memory", "dst_label": "Memory", "repo": MEMORY_PARTITION.removeprefix("repo=")}
+BATCH_PAIRS = 50_000  # candidate pairs judged at once: the texts' facts and edge rows held at a time
 
 
 @dataclass
@@ -79,23 +81,38 @@ def _vectors(memories: pl.DataFrame) -> np.ndarray:
     return out
 
 
-def _candidates(memories: pl.DataFrame, links: pl.DataFrame, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Candidate pairs (i < j), their cosines, and whether they share linked code."""
-    n = memories.height
-    ij, cos = vector_pairs(v)
-    shared = np.empty((0, 2), dtype=np.int64)
+@dataclass
+class Candidates:
+    """Candidate pairs (row indices i < j, int32), their cosines (float32), whether they share linked
+    code, and each memory's nearest cluster (pairs are judged cluster by cluster)."""
+
+    ij: np.ndarray
+    cos: np.ndarray
+    shared: np.ndarray
+    label: np.ndarray
+
+
+def candidates(ids: pl.Series, links: pl.DataFrame, v: np.ndarray) -> Candidates:
+    """The candidate pairs of memories `ids` with unit-row vectors `v` (one row each) and code
+    `links` (src memory id, dst entity id): nearest neighbours plus shared code, each memory's
+    best `TOP_K` (`ltm.memory.similarity`)."""
+    n = len(ids)
+    groups, label = clusters(v)
+    ij, cos = vector_pairs(v, groups)
+    del groups
+    shared = np.empty((0, 2), dtype=np.int32)
     if links.height:
-        pos = pl.DataFrame({"src": memories["id"], "i": np.arange(n)})
+        pos = pl.DataFrame({"src": ids, "i": np.arange(n, dtype=np.int32)})
         grouped = links.select("src", "dst").unique().join(pos, on="src").group_by("dst").agg("i")
-        gij, gcos = group_pairs([np.asarray(g) for g in grouped["i"].to_list()], v)
-        shared = gij
-        ij, cos = np.concatenate([ij, gij]), np.concatenate([cos, gcos])
-        _, first = np.unique(ij[:, 0] * n + ij[:, 1], return_index=True)
-        ij, cos = ij[first], cos[first]
+        shared, gcos = group_pairs([np.asarray(g) for g in grouped["i"].to_list()], v)
+        both = np.concatenate([ij, shared])
+        _, first = np.unique(both[:, 0].astype(np.int64) * n + both[:, 1], return_index=True)
+        ij, cos = both[first], np.concatenate([cos, gcos])[first]
     keep = top_pairs(n, ij, cos)
     ij, cos = ij[keep], cos[keep]
-    is_shared = np.isin(ij[:, 0] * n + ij[:, 1], shared[:, 0] * n + shared[:, 1]) if shared.size else np.zeros(len(ij), bool)
-    return ij, cos, is_shared
+    key = ij[:, 0].astype(np.int64) * n + ij[:, 1]
+    is_shared = np.isin(key, shared[:, 0].astype(np.int64) * n + shared[:, 1]) if shared.size else np.zeros(len(ij), bool)
+    return Candidates(ij, cos, is_shared, label)
 
 
 def evolve(memories: pl.DataFrame, links: pl.DataFrame | None = None, vectors: np.ndarray | None = None) -> Evolution:
@@ -108,55 +125,115 @@ def evolve(memories: pl.DataFrame, links: pl.DataFrame | None = None, vectors: n
         vectors = _vectors(memories)
     if memories.height < 2:
         return Evolution(_frame([], "SIMILAR_TO"), _frame([], "SUPERSEDES"), _frame([], "TRANSITIONED_TO"))
-    return judge_pairs(memories, *_candidates(memories, links, vectors))
+    p = EvolutionPass(memories, candidates(memories["id"], links, normalized(vectors)))
+    similar = pl.from_arrow(pa.Table.from_batches(list(p.similar()), schema=lake_schema("SIMILAR_TO")))
+    return Evolution(similar, pl.from_arrow(p.supersedes()), pl.from_arrow(p.transitions()),  # type: ignore[arg-type]
+                     pairs_judged=p.pairs_judged)
 
 
-def judge_pairs(memories: pl.DataFrame, ij: np.ndarray, cos: np.ndarray, shared: np.ndarray) -> Evolution:
-    """The edges of candidate pairs (row indices i < j of `memories`, their cosines, whether they
-    share linked code), judged by `ltm.memory.supersession`."""
-    ids, texts = memories["id"].to_list(), memories["content"].to_list()
-    when: list[datetime | None] = memories["created_at"].to_list()
-    close = cos >= np.where(shared, SIMILAR_LINKED_MIN, SIMILAR_MIN)  # the rules' first test, for all pairs at once
-    ij, cos, shared = ij[close], cos[close], shared[close]
+class EvolutionPass:
+    """The rules (`ltm.memory.supersession`) over candidate pairs, `BATCH_PAIRS` at a time.
 
-    @lru_cache(maxsize=None)
-    def facts(i: int) -> Facts:
-        return read_facts(texts[i])
+    `similar()` yields the SIMILAR_TO rows batch by batch (pairs ordered by the cluster of their
+    first memory, so a batch reads the facts of few memories) and keeps the contradicting pairs as
+    compact arrays; `supersedes()` and `transitions()` are built from those afterwards. Memory held:
+    one batch's facts and rows, plus the contradicting pairs."""
 
-    def newer_first(i: int, j: int) -> tuple[int, int]:
-        a, b = when[i], when[j]
-        if a is not None and b is not None and a != b:
-            return (i, j) if a > b else (j, i)
-        return (i, j) if ids[i] > ids[j] else (j, i)
+    def __init__(self, memories: pl.DataFrame, cand: Candidates, batch: int = BATCH_PAIRS):
+        self.ids = memories["id"].to_arrow()
+        self.content, self.created = memories["content"], memories["created_at"]
+        close = cand.cos >= np.where(cand.shared, SIMILAR_LINKED_MIN, SIMILAR_MIN)  # the rules' first test, for all at once
+        self.ij, self.cos, self.shared = cand.ij[close], cand.cos[close], cand.shared[close]
+        self.order = np.lexsort((self.ij[:, 1], self.ij[:, 0], cand.label[self.ij[:, 0]]))
+        self.batch, self.pairs_judged = batch, int(self.ij.shape[0])
+        self._contra: list[tuple] = []  # per batch: newer, older (int32), reasons, transition fields
 
-    similar, contra = [], {}
-    for (i, j), c, s in zip(ij.tolist(), cos.tolist(), shared.tolist()):
-        n, o = newer_first(i, j)
-        verdict = judge(facts(n), facts(o), c, s)
-        if not verdict.similar:
-            continue
-        similar.append((ids[n], ids[o], round(c, 4), verdict.contradicts, verdict.reason))
-        if verdict.contradicts and when[n] is not None and when[o] is not None and when[n] > when[o]:
-            contra[(n, o)] = verdict.reason
-    supersedes = [(ids[n], ids[o], contra[(n, o)], int((when[n] - when[o]).total_seconds())) for n, o in sorted(contra)]
-    kept = transitive_reduction(set(contra))
-    below: dict[int, list[int]] = {}
-    for n, o in kept:
-        below.setdefault(n, []).append(o)
+    def _ids(self, rows: np.ndarray) -> pa.Array:
+        return self.ids.take(pa.array(rows))
 
-    @lru_cache(maxsize=None)
-    def depth(i: int) -> int:  # the longest chain of older versions under i (chains are acyclic: time)
-        return max((1 + depth(o) for o in below.get(i, ())), default=0)
+    def similar(self) -> Iterator[pa.RecordBatch]:
+        """SIMILAR_TO rows in lake columns, one record batch per `batch` candidate pairs."""
+        schema = lake_schema("SIMILAR_TO")
+        for s in range(0, self.order.size, self.batch):
+            sel = self.order[s:s + self.batch]
+            ij, cos, shared = self.ij[sel], self.cos[sel], self.shared[sel]
+            members = np.unique(ij)
+            at = dict(zip(members.tolist(), range(members.size)))
+            texts = self.content.gather(members).to_list()
+            ids: list[str] = self._ids(members).to_pylist()
+            when: list[datetime | None] = self.created.gather(members).to_list()
+            facts = [read_facts(t) for t in texts]
+            new, old, weight, contradicts, reason = [], [], [], [], []
+            c_new, c_old, c_reason, c_delta, c_subject, c_was, c_now = [], [], [], [], [], [], []
+            for (i, j), c, sh in zip(ij.tolist(), cos.tolist(), shared.tolist()):
+                a, b = at[i], at[j]
+                ta, tb = when[a], when[b]
+                newer_a = ta > tb if ta is not None and tb is not None and ta != tb else ids[a] > ids[b]
+                (n, o, gn, go) = (a, b, i, j) if newer_a else (b, a, j, i)
+                verdict = judge(facts[n], facts[o], c, sh)
+                if not verdict.similar:
+                    continue
+                new.append(gn)
+                old.append(go)
+                weight.append(round(c, 4))
+                contradicts.append(verdict.contradicts)
+                reason.append(verdict.reason)
+                tn, to = when[n], when[o]
+                if verdict.contradicts and tn is not None and to is not None and tn > to:
+                    fn, fo = facts[n], facts[o]
+                    was, now = value_change(fo, fn) if fn.values and fo.values else (None, None)
+                    c_new.append(gn)
+                    c_old.append(go)
+                    c_reason.append(verdict.reason)
+                    c_delta.append(int((tn - to).total_seconds()))
+                    c_subject.append(" ".join(sorted(fn.subject & fo.subject)[:8]) if was is not None else None)
+                    c_was.append(was)
+                    c_now.append(now)
+            if c_new:
+                self._contra.append((np.asarray(c_new, np.int32), np.asarray(c_old, np.int32), c_reason, c_delta,
+                                     c_subject, c_was, c_now))
+            if new:
+                yield pa.RecordBatch.from_arrays(
+                    [self._ids(np.asarray(new)), self._ids(np.asarray(old)), *(pa.array([v]* len(new), pa.string()) for v in _KEYS.values()),
+                     pa.array(weight, pa.float64()), pa.array(contradicts, pa.bool_()), pa.array(reason, pa.string())],
+                    schema=schema)
 
-    transitions = []
-    for n, o in sorted(kept):
-        fn, fo = facts(n), facts(o)
-        if fn.values and fo.values:
-            was, now = value_change(fo, fn)
-            subject = " ".join(sorted(fn.subject & fo.subject)[:8])
-            transitions.append((ids[o], ids[n], subject, was, now, depth(o) + 1))
-    return Evolution(_frame(similar, "SIMILAR_TO"), _frame(supersedes, "SUPERSEDES"),
-                     _frame(transitions, "TRANSITIONED_TO"), pairs_judged=int(ij.shape[0]))
+    def _contradicting(self) -> pl.DataFrame:
+        """Every contradicting pair with a later newer memory: n, o (row indices) and their fields."""
+        cols = ["n", "o", "reason", "temporal_delta", "subject", "from_value", "to_value"]
+        if not self._contra:
+            return pl.DataFrame(schema={"n": pl.Int32, "o": pl.Int32, "reason": pl.String, "temporal_delta": pl.Int64,
+                                        "subject": pl.String, "from_value": pl.String, "to_value": pl.String})
+        parts = [pl.DataFrame(dict(zip(cols, c)), schema_overrides={"temporal_delta": pl.Int64, "subject": pl.String,
+                                                                     "from_value": pl.String, "to_value": pl.String})
+                 for c in self._contra]
+        return pl.concat(parts).sort("n", "o")
+
+    def supersedes(self) -> pa.Table:
+        """SUPERSEDES newer -> older for every contradicting pair whose newer one is strictly later."""
+        c = self._contradicting()
+        return self._edges(c["n"], c["o"], {"reason": c["reason"], "temporal_delta": c["temporal_delta"]}, "SUPERSEDES")
+
+    def transitions(self) -> pa.Table:
+        """TRANSITIONED_TO older -> newer along the direct steps of SUPERSEDES (both with values)."""
+        c = self._contradicting()
+        implied = (c.select("n", m="o").join(c.select(m="n", o="o"), on="m").select("n", "o").unique())
+        kept = c.join(implied, on=["n", "o"], how="anti").sort("n", "o")  # C -> B -> A drops C -> A
+        depth = np.zeros(len(self.ids), dtype=np.int64)  # the longest chain of older versions under a memory
+        when = self.created.dt.epoch("us").to_numpy()
+        n, o = kept["n"].to_numpy(), kept["o"].to_numpy()
+        for k in np.argsort(when[n], kind="stable"):  # an older memory's depth is final before a newer one reads it
+            depth[n[k]] = max(depth[n[k]], depth[o[k]] + 1)
+        kept = kept.with_columns(turn=pl.Series(depth[o] + 1)).filter(pl.col("from_value").is_not_null())
+        props = {c: kept[c] for c in ("subject", "from_value", "to_value", "turn")}
+        return self._edges(kept["o"], kept["n"], props, "TRANSITIONED_TO")
+
+    def _edges(self, src: pl.Series, dst: pl.Series, props: dict[str, pl.Series], table: str) -> pa.Table:
+        schema = lake_schema(table)
+        cols = {"src": self._ids(src.to_numpy()), "dst": self._ids(dst.to_numpy()),
+                **{k: pa.array([v] * len(src), pa.string()) for k, v in _KEYS.items()},
+                **{k: v.to_arrow() for k, v in props.items()}}
+        return pa.table([cols[name] for name in schema.names], names=schema.names).cast(schema)
 
 
 def memory_links(lake: Lake) -> pl.DataFrame:
@@ -181,14 +258,13 @@ def memory_links_cached(lake: Lake) -> pl.DataFrame:
     return pl.concat(frames, how="vertical") if frames else memory_links(lake)
 
 
-def memories_with_vectors(lake: Lake) -> pl.DataFrame:
-    """id, content, created_at and vector of every memory of the `memories` partition but the turns
-    of a conversation (the conversation graph orders those: a later turn does not supersede one)."""
+def memories_of(lake: Lake) -> pl.DataFrame:
+    """id, content, created_at and vector_id of every memory of the `memories` partition (each id once,
+    its last row) but the turns of a conversation (the conversation graph orders those: a later
+    turn does not supersede one)."""
     mem = pl.from_arrow(lake.read("Memory", MEMORY_PARTITION, columns=["id", "content", "created_at", "vector_id", "conversation"]))
     mem = mem.filter(pl.col("conversation").is_null()).drop("conversation")  # type: ignore[union-attr]
-    emb = pl.from_arrow(lake.read("embeddings", MEMORY_PARTITION, columns=["vector_id", "vector"]))
-    emb = emb.unique("vector_id", keep="last")  # type: ignore[union-attr]
-    return mem.join(emb, on="vector_id", how="left").select("id", "content", "created_at", "vector")  # type: ignore[union-attr]
+    return mem.unique("id", keep="last", maintain_order=True)  # type: ignore[union-attr]
 
 
 @dataclass
@@ -201,16 +277,33 @@ class EvolutionStats:
     seconds: float = 0.0
 
 
-def evolve_lake(lake: Lake) -> EvolutionStats:
-    """Recompute the evolution edges of the `memories` partition and replace their tables (one commit)."""
+def write_evolution(lake: Lake, memories: pl.DataFrame, links: pl.DataFrame, v: np.ndarray,
+                    cand: Candidates | None = None) -> EvolutionStats:
+    """Judge the candidate pairs of `memories` (id, content, created_at; `v` their unit-row vectors,
+    possibly a memmap; `cand` their candidates when already found) and replace the three tables of
+    the `memories` partition in one commit, SIMILAR_TO written batch by batch as it is judged."""
     started = time.perf_counter()
-    memories = memories_with_vectors(lake)
-    result = evolve(memories, memory_links(lake))
+    p = EvolutionPass(memories, cand if cand is not None else candidates(memories["id"], links, v))
     with lake.write(MEMORY_PARTITION) as w:
-        for table, df in result.tables().items():
-            w.write(table, df.sort("src", "dst").to_arrow().cast(lake_schema(table)))
-    return EvolutionStats(memories.height, result.pairs_judged,
-                          {t: df.height for t, df in result.tables().items()}, time.perf_counter() - started)
+        w.write("SIMILAR_TO", p.similar())
+        w.write("SUPERSEDES", p.supersedes())
+        w.write("TRANSITIONED_TO", p.transitions())
+    return EvolutionStats(memories.height, p.pairs_judged, {t: w.rows[t] for t in EVOLUTION_TABLES},
+                          time.perf_counter() - started)
+
+
+def evolve_lake(lake: Lake) -> EvolutionStats:
+    """Recompute the evolution edges of the `memories` partition and replace their tables (one
+    commit), in memory bounded by the settings (`ltm.memory.memory_vectors`, `BATCH_PAIRS`): the
+    vectors are read into a matrix (a memmap in a scratch folder under the lake when large)."""
+    started = time.perf_counter()
+    memories = memories_of(lake)
+    with tempfile.TemporaryDirectory(prefix=".evolution-", dir=lake.root) as scratch:
+        v = normalize_rows(read_vectors(lake, memories["vector_id"], scratch))
+        stats = write_evolution(lake, memories.drop("vector_id"), memory_links(lake), v)
+        del v  # the memmap's file goes with the folder
+    stats.seconds = time.perf_counter() - started
+    return stats
 
 
 NEIGHBOURS = 10  # stored memories an online add is judged against, per new memory

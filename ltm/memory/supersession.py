@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 SUBJECT_MIN = 0.3
 SIMILAR_MIN = 0.6
@@ -81,12 +82,19 @@ class Facts:
     value_words: frozenset[str] = frozenset()
 
 
+@lru_cache(maxsize=1 << 16)  # a million memories say a few thousand distinct words: stem each once
 def _stem(word: str) -> str:
     w = word.lower().strip("'-_")
     for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("e", "")):
         if len(w) > 4 and w.endswith(suffix) and not w.endswith("ss"):
             return w[: -len(suffix)] + repl
     return w
+
+
+@lru_cache(maxsize=1 << 16)
+def content(w: str) -> bool:
+    """Whether a word is a content word (acronyms such as CI and QA are)."""
+    return (len(w) >= 3 or (len(w) == 2 and w.isupper())) and w.lower() not in STOP and not w.lower().endswith("n't")
 
 
 def read_facts(text: str) -> Facts:
@@ -102,9 +110,6 @@ def read_facts(text: str) -> Facts:
     values |= {w.lower() for w in _WORD.findall(text) if "-" in w and any(c.isdigit() for c in w)}  # us-east-1
     value_words = {_stem(w) for v in values for w in _TOKEN.findall(v)}
     value_words |= {_stem(w) for w in _TOKEN.findall(text) if any(c.isdigit() for c in w)}
-
-    def content(w: str) -> bool:  # acronyms (CI, QA) are content words too
-        return (len(w) >= 3 or (len(w) == 2 and w.isupper())) and w.lower() not in STOP and not w.lower().endswith("n't")
 
     subject = {_stem(w) for w in _WORD.findall(text) if content(w)} - value_words
     body = _LABEL.sub("", text, count=1)
