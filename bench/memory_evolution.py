@@ -1,7 +1,7 @@
 """Memories that evolve (#19): SIMILAR_TO and SUPERSEDES against a hand-labelled set, and whether a
 question about a fact that changed gets its newest version first through `HybridLTM.query`.
 
-    .venv/bin/python bench/memory_evolution.py [--embedder local|hash] [--split report|tune|holdout|holdout2|all] [--json]
+    .venv/bin/python bench/memory_evolution.py [--embedder local|hash] [--split report|tune|holdout|holdout2|holdout3|all] [--json]
 
 The set, `bench/eval/memory_evolution.jsonl`: sequences of memories written for it (duplicates,
 paraphrases, updates, contradictions, unrelated look-alikes), each memory labelled with the fact it
@@ -11,7 +11,9 @@ version), TRANSITIONED_TO the direct steps of SUPERSEDES, reversed. The first 64
 between the `tune` half (the rules' thresholds were set on it) and the `report` half; after the
 report half's first figures (BENCHMARKS.md) the rules were revised on both, and 20 sequences
 written afterwards were the `holdout` half; after its figures the rules were revised once more (on
-all three), and the last 16 sequences, written afterwards, are the `holdout2` half no rule has seen.
+all three), and the 16 sequences written afterwards are the `holdout2` half. The last 17 sequences
+(`holdout3`, 56 memories) were written for #19's second round before any rule was changed, their
+expected pairs derived from the fact and value labels as above.
 
 All sequences go into one home, as one agent's memories: `ltm memory import`, then `ltm ingest` of a
 one-file repository through the real pipeline (the `memory_links` asset computes the edges), and
@@ -119,12 +121,12 @@ def newest_first(seqs: list[dict], home: Path, halves: list[str]) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--embedder", default="local", choices=["local", "hash"])
-    ap.add_argument("--split", default="report", choices=["report", "tune", "holdout", "holdout2", "all"])
+    ap.add_argument("--split", default="report", choices=["report", "tune", "holdout", "holdout2", "holdout3", "all"])
     ap.add_argument("--set", type=Path, default=SET)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     seqs = load(args.set)
-    halves = ["tune", "report", "holdout", "holdout2"] if args.split == "all" else [args.split]
+    halves = ["tune", "report", "holdout", "holdout2", "holdout3"] if args.split == "all" else [args.split]
     half_of = {m["id"]: s["half"] for s in seqs for m in s["memories"]}
     with tempfile.TemporaryDirectory(prefix="ltm-evolve-") as work:
         home, seconds = build_home(seqs, Path(work), args.embedder)
