@@ -26,7 +26,6 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 
 import numpy as np
 import polars as pl
@@ -38,7 +37,7 @@ from ltm.part_files import PartFiles
 from ltm.memory.memory_vectors import read_vectors
 from ltm.memory.records import MEMORY_PARTITION
 from ltm.memory.similarity import clusters, group_pairs, normalize_rows, normalized, top_pairs, vector_pairs
-from ltm.memory.supersession import SIMILAR_LINKED_MIN, SIMILAR_MIN, judge, read_facts, value_change
+from ltm.memory.supersession import SIMILAR_LINKED_MIN, SIMILAR_MIN, judge_batch
 from ltm.schema import lake_schema
 
 EVOLUTION_TABLES = ("SIMILAR_TO", "SUPERSEDES", "TRANSITIONED_TO")
@@ -139,62 +138,42 @@ class EvolutionPass:
     compact arrays; `supersedes()` and `transitions()` are built from those afterwards. Memory held:
     one batch's facts and rows, plus the contradicting pairs."""
 
-    def __init__(self, memories: pl.DataFrame, cand: Candidates, batch: int = BATCH_PAIRS):
+    def __init__(self, memories: pl.DataFrame, cand: Candidates, batch: int | None = None):
         self.ids = memories["id"].to_arrow()
         self.content, self.created = memories["content"], memories["created_at"]
         close = cand.cos >= np.where(cand.shared, SIMILAR_LINKED_MIN, SIMILAR_MIN)  # the rules' first test, for all at once
         self.ij, self.cos, self.shared = cand.ij[close], cand.cos[close], cand.shared[close]
         self.order = np.lexsort((self.ij[:, 1], self.ij[:, 0], cand.label[self.ij[:, 0]]))
-        self.batch, self.pairs_judged = batch, int(self.ij.shape[0])
+        self.batch, self.pairs_judged = batch or BATCH_PAIRS, int(self.ij.shape[0])
         self._contra: list[tuple] = []  # per batch: newer, older (int32), reasons, transition fields
 
     def _ids(self, rows: np.ndarray) -> pa.Array:
         return self.ids.take(pa.array(rows))
 
+    def _batches(self) -> Iterator[tuple[np.ndarray, tuple]]:
+        """(members, `judge_batch` arguments) per batch: the pairs as positions into the members."""
+        for s in range(0, self.order.size, self.batch):
+            sel = self.order[s:s + self.batch]
+            members = np.unique(self.ij[sel])
+            local = np.searchsorted(members, self.ij[sel])
+            yield members, (self.content.gather(members).to_list(), self._ids(members).to_pylist(),
+                            self.created.gather(members).to_list(), [tuple(p) for p in local.tolist()],
+                            self.cos[sel].tolist(), self.shared[sel].tolist())
+
     def similar(self) -> Iterator[pa.RecordBatch]:
         """SIMILAR_TO rows in lake columns, one record batch per `batch` candidate pairs."""
         schema = lake_schema("SIMILAR_TO")
-        for s in range(0, self.order.size, self.batch):
-            sel = self.order[s:s + self.batch]
-            ij, cos, shared = self.ij[sel], self.cos[sel], self.shared[sel]
-            members = np.unique(ij)
-            at = dict(zip(members.tolist(), range(members.size)))
-            texts = self.content.gather(members).to_list()
-            ids: list[str] = self._ids(members).to_pylist()
-            when: list[datetime | None] = self.created.gather(members).to_list()
-            facts = [read_facts(t) for t in texts]
-            new, old, weight, contradicts, reason = [], [], [], [], []
-            c_new, c_old, c_reason, c_delta, c_subject, c_was, c_now = [], [], [], [], [], [], []
-            for (i, j), c, sh in zip(ij.tolist(), cos.tolist(), shared.tolist()):
-                a, b = at[i], at[j]
-                ta, tb = when[a], when[b]
-                newer_a = ta > tb if ta is not None and tb is not None and ta != tb else ids[a] > ids[b]
-                (n, o, gn, go) = (a, b, i, j) if newer_a else (b, a, j, i)
-                verdict = judge(facts[n], facts[o], c, sh)
-                if not verdict.similar:
-                    continue
-                new.append(gn)
-                old.append(go)
-                weight.append(round(c, 4))
-                contradicts.append(verdict.contradicts)
-                reason.append(verdict.reason)
-                tn, to = when[n], when[o]
-                if verdict.contradicts and tn is not None and to is not None and tn > to:
-                    fn, fo = facts[n], facts[o]
-                    was, now = value_change(fo, fn) if fn.values and fo.values else (None, None)
-                    c_new.append(gn)
-                    c_old.append(go)
-                    c_reason.append(verdict.reason)
-                    c_delta.append(int((tn - to).total_seconds()))
-                    c_subject.append(" ".join(sorted(fn.subject & fo.subject)[:8]) if was is not None else None)
-                    c_was.append(was)
-                    c_now.append(now)
-            if c_new:
-                self._contra.append((np.asarray(c_new, np.int32), np.asarray(c_old, np.int32), c_reason, c_delta,
-                                     c_subject, c_was, c_now))
-            if new:
+        for members, args in self._batches():
+            similar, contra = judge_batch(*args)
+            if contra:
+                n, o, reason, delta, subject, was, now = zip(*contra)
+                self._contra.append((members[list(n)].astype(np.int32), members[list(o)].astype(np.int32),
+                                     list(reason), list(delta), list(subject), list(was), list(now)))
+            if similar:
+                n, o, weight, contradicts, reason = zip(*similar)
                 yield pa.RecordBatch.from_arrays(
-                    [self._ids(np.asarray(new)), self._ids(np.asarray(old)), *(pa.array([v]* len(new), pa.string()) for v in _KEYS.values()),
+                    [self._ids(members[list(n)]), self._ids(members[list(o)]),
+                     *(pa.array([v] * len(n), pa.string()) for v in _KEYS.values()),
                      pa.array(weight, pa.float64()), pa.array(contradicts, pa.bool_()), pa.array(reason, pa.string())],
                     schema=schema)
 

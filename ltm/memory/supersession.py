@@ -109,7 +109,7 @@ def read_facts(text: str) -> Facts:
     values |= {m.group(0).lower() for m in _STATE.finditer(text)}
     values |= {w.lower() for w in _WORD.findall(text) if "-" in w and any(c.isdigit() for c in w)}  # us-east-1
     value_words = {_stem(w) for v in values for w in _TOKEN.findall(v)}
-    value_words |= {_stem(w) for w in _TOKEN.findall(text) if any(c.isdigit() for c in w)}
+    value_words |= {_stem(w) for w in _TOKEN.findall(text) if any(map(str.isdigit, w))}
 
     subject = {_stem(w) for w in _WORD.findall(text) if content(w)} - value_words
     body = _LABEL.sub("", text, count=1)
@@ -189,16 +189,34 @@ def judge(newer: Facts, older: Facts, cosine: float, shared_link: bool) -> Verdi
     return Verdict(True, False, basis)
 
 
-def transitive_reduction(pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
-    """(newer, older) pairs without those another pair chain implies (C->B->A drops C->A)."""
-    older_of: dict[str, set[str]] = {}
-    for n, o in pairs:
-        older_of.setdefault(n, set()).add(o)
-    return {(n, o) for n, o in pairs if not any(o in older_of.get(m, ()) for m in older_of[n] if m != o)}
-
-
 def value_change(older: Facts, newer: Facts) -> tuple[str, str]:
     """(from_value, to_value) of a supersession: the values only the older, only the newer has."""
     was = sorted(older.values - newer.values) or sorted(older.values)
     now = sorted(newer.values - older.values) or sorted(newer.values)
     return ", ".join(was), ", ".join(now)
+
+
+def judge_batch(texts: list[str], ids: list[str], when: list, pairs: list[tuple[int, int]], cosines: list[float],
+                shared: list[bool]) -> tuple[list, list]:
+    """The verdicts on a batch of candidate pairs, given as positions into `texts`, `ids` and `when`
+    (created_at or None); each text is read once. Returns (similar, contradicting): similar rows
+    (newer, older, weight, contradicts, reason) and, for the contradicting pairs whose newer one is
+    strictly later, (newer, older, reason, seconds apart, subject, from_value, to_value), the
+    last three None unless both carry values. A pair's newer one is the later, else the larger id.
+    Plain lists in and out: a worker process can run it (`ltm.memory.evolution`)."""
+    facts = [read_facts(t) for t in texts]
+    similar, contradicting = [], []
+    for (a, b), c, sh in zip(pairs, cosines, shared):
+        ta, tb = when[a], when[b]
+        n, o = (a, b) if (ta > tb if ta is not None and tb is not None and ta != tb else ids[a] > ids[b]) else (b, a)
+        verdict = judge(facts[n], facts[o], c, sh)
+        if not verdict.similar:
+            continue
+        similar.append((n, o, round(c, 4), verdict.contradicts, verdict.reason))
+        tn, to = when[n], when[o]
+        if verdict.contradicts and tn is not None and to is not None and tn > to:
+            fn, fo = facts[n], facts[o]
+            was, now = value_change(fo, fn) if fn.values and fo.values else (None, None)
+            subject = " ".join(sorted(fn.subject & fo.subject)[:8]) if was is not None else None
+            contradicting.append((n, o, verdict.reason, int((tn - to).total_seconds()), subject, was, now))
+    return similar, contradicting
