@@ -43,6 +43,7 @@ from ltm.schema import lake_schema
 EVOLUTION_TABLES = ("SIMILAR_TO", "SUPERSEDES", "TRANSITIONED_TO")
 LINK_TABLES = ("RELATES_TO_FILE", "RELATES_TO_FUNCTION", "RELATES_TO_CLASS")
 _KEYS = {"src_label": "Memory", "dst_label": "Memory", "repo": MEMORY_PARTITION.removeprefix("repo=")}
+NEAR_BEST: float | None = 0.2  # see `near_best`; None: off
 BATCH_PAIRS = 50_000  # candidate pairs judged at once: the texts' facts and edge rows held at a time
 
 
@@ -130,6 +131,16 @@ def evolve(memories: pl.DataFrame, links: pl.DataFrame | None = None, vectors: n
                      pairs_judged=p.pairs_judged)
 
 
+def near_best(n: int, ij: np.ndarray, cos: np.ndarray, margin: float) -> np.ndarray:
+    """Whether each pair's cosine is within `margin` of the best candidate cosine of both its
+    memories: a look-alike of another subject is usually less close than the memory's own other
+    versions, so it loses to them (a memory with no other version keeps its look-alike)."""
+    best = np.full(n, -np.inf, dtype=np.float32)
+    np.maximum.at(best, ij[:, 0], cos)
+    np.maximum.at(best, ij[:, 1], cos)
+    return cos >= np.maximum(best[ij[:, 0]], best[ij[:, 1]]) - margin
+
+
 class EvolutionPass:
     """The rules (`ltm.memory.supersession`) over candidate pairs, `BATCH_PAIRS` at a time.
 
@@ -142,6 +153,8 @@ class EvolutionPass:
         self.ids = memories["id"].to_arrow()
         self.content, self.created = memories["content"], memories["created_at"]
         close = cand.cos >= np.where(cand.shared, SIMILAR_LINKED_MIN, SIMILAR_MIN)  # the rules' first test, for all at once
+        if NEAR_BEST is not None:
+            close &= near_best(len(self.ids), cand.ij, cand.cos, NEAR_BEST)
         self.ij, self.cos, self.shared = cand.ij[close], cand.cos[close], cand.shared[close]
         self.order = np.lexsort((self.ij[:, 1], self.ij[:, 0], cand.label[self.ij[:, 0]]))
         self.batch, self.pairs_judged = batch or BATCH_PAIRS, int(self.ij.shape[0])
