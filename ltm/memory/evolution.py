@@ -16,8 +16,11 @@ shared linked code, never all pairs) and the rules of `ltm.memory.supersession` 
 The batch (`evolve_lake`) recomputes all three from the lake's `memories` partition (imported and
 online memories; documentation chunks follow their files, and conversation turns their
 conversation, not each other) and replaces their
-tables there in one commit; the graph build copies them. An online add judges the new memories
-against their nearest neighbours with the same function (`ltm.memory.online`).
+tables there in one commit; the graph build copies them. It streams: vectors read into one matrix
+(`ltm.memory.memory_vectors`, a memmap when large), candidates as compact arrays, the rules judged
+`BATCH_PAIRS` pairs at a time in cluster order and SIMILAR_TO written as judged (`EvolutionPass`),
+so its memory is bounded by those settings rather than by the number of memories. An online add
+judges the new memories against their nearest neighbours with the same function (`ltm.memory.online`).
 """
 
 from __future__ import annotations

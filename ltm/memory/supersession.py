@@ -20,6 +20,10 @@ those and the cosine of the two vectors. The rules, each named in the edge's `re
   (`update marker`);
 - a contradicting later memory SUPERSEDES the older one.
 
+Before these rules, `ltm.memory.evolution.near_best` drops candidate pairs much less close than
+either memory's closest candidate (the vectors, not the words, keep look-alikes apart there).
+`judge_batch` applies the rules to a batch of pairs as plain lists.
+
 The thresholds were set on the `tune` and `report` halves of `bench/eval/memory_evolution.jsonl`
 and measured on its `holdout` half; what the rules get wrong is in BENCHMARKS.md
 (bench/memory_evolution.py): look-alikes that differ late in the sentence ("the *events* table"
