@@ -7,7 +7,8 @@ import numpy as np
 import polars as pl
 
 from ltm.embed.hashing import HashEmbedder
-from ltm.memory.evolution import evolve, near_best
+from ltm.memory.evolution import evolve
+from ltm.memory.evolution_pass import near_best
 
 T0 = datetime(2024, 3, 1, tzinfo=timezone.utc)
 

@@ -10,7 +10,7 @@ import pytest
 
 from ltm.embed.hashing import HashEmbedder
 from ltm.lake import Lake
-from ltm.memory import evolution, memory_vectors
+from ltm.memory import evolution, evolution_pass, memory_vectors
 from ltm.memory.evolution import evolve_lake
 from ltm.memory.memory_vectors import read_vectors
 
@@ -70,7 +70,7 @@ def test_batches_and_memmap_give_the_same_edges_and_leave_no_scratch(lake, monke
     assert {("m1", "m0"), ("m2", "m1"), ("m5", "m4"), ("m7", "m6")} <= sup
     assert not any(d == "m8" or s == "m8" for s, d in sup)  # the look-alike stays apart
     monkeypatch.setattr(memory_vectors, "IN_MEMORY_BYTES", 0)
-    monkeypatch.setattr(evolution, "BATCH_PAIRS", 1)
+    monkeypatch.setattr(evolution_pass, "BATCH_PAIRS", 1)
     stats = evolve_lake(lake)
     assert all(_tables(lake)[t].equals(whole[t]) for t in whole)
     assert stats.edges == {t: df.height for t, df in whole.items()}
