@@ -69,7 +69,8 @@ def imported_memories(
     owners=OWNERS,
     metadata=lake_table("RELATES_TO_FUNCTION"),  # RELATES_TO_FILE and _CLASS have the same columns
     code_version=code_version("ltm.memory.backfill", "ltm.memory.linking", "ltm.memory.conversations",
-                              "ltm.memory.evolution", "ltm.memory.similarity", "ltm.memory.supersession"),
+                              "ltm.memory.evolution", "ltm.memory.evolution_pass", "ltm.memory.memory_vectors",
+                              "ltm.memory.similarity", "ltm.memory.supersession"),
     description="Backfill: every memory of the home relinked to the code of every repository "
     "(RELATES_TO_FILE / FUNCTION / CLASS); metadata shows links added and removed since the last run. "
     "Then the memories' SIMILAR_TO, SUPERSEDES and TRANSITIONED_TO edges, recomputed from all of them.",

@@ -11,8 +11,11 @@ machine's 2 cores may be shared.
 `--similarity` adds the evolution pass (`ltm.memory.evolution`) over the same memories and links:
 synthetic 384-dimension vectors (2,000 topics; memories in groups of four near-duplicates, cosine
 about 0.8 within a group, scattered in order), candidate pairs by the clustered nearest-neighbour
-search plus shared linked code, then the rules on every candidate. Printed: seconds of each step
-and the recall of the planted pairs among the candidates.
+search plus shared linked code, then the rules on every candidate, the edges written batch by batch
+into a lake in a scratch folder, as `memory_links` runs it. The vectors are drawn a chunk at a time
+straight into a memmap the pass reads (float32 on disk: no 1.5 GB temporaries at 1,000,000).
+Printed: seconds of each step and the recall of the planted pairs among the candidates;
+`--edges-out PREFIX` writes the edges, sorted, to compare two versions row for row.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -89,32 +93,51 @@ def naive(memories: pl.DataFrame, ents: pl.DataFrame, sample: int) -> tuple[floa
             return time.perf_counter() - started, links
 
 
-def similarity_pass(memories: pl.DataFrame, links: pl.DataFrame) -> dict:
-    """Time the evolution pass over the memories (see the module doc)."""
-    import numpy as np
-
-    from ltm.memory.evolution import _candidates, judge_pairs
-
-    n = memories.height
+def synthetic_vectors(n: int, path: Path, chunk: int = 65_536) -> tuple[np.ndarray, np.ndarray]:
+    """n 384-d float32 vectors (2,000 topics, groups of `GROUP` near-duplicates scattered in order)
+    drawn `chunk` rows at a time straight into a memmap at `path`; and each memory's group."""
     rng = np.random.default_rng(7)
     groups = rng.permutation(n) // GROUP  # memory -> its group of near-duplicates
     topics = rng.standard_normal((TOPICS, DIM), dtype=np.float32)
-    base = topics[rng.integers(0, TOPICS, groups.max() + 1)] + 0.8 * rng.standard_normal((groups.max() + 1, DIM), dtype=np.float32)
-    vectors = base[groups] + 0.5 * rng.standard_normal((n, DIM), dtype=np.float32)
+    base = topics[rng.integers(0, TOPICS, groups.max() + 1)]
+    base += 0.8 * rng.standard_normal((groups.max() + 1, DIM), dtype=np.float32)
+    out = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(n, DIM))
+    for s in range(0, n, chunk):  # the same draws as one (n, DIM) call, a chunk of rows at a time
+        out[s:s + chunk] = base[groups[s:s + chunk]] + 0.5 * rng.standard_normal((min(chunk, n - s), DIM), dtype=np.float32)
+    return out, groups
+
+
+def similarity_pass(memories: pl.DataFrame, links: pl.DataFrame, edges_out: str | None = None) -> dict:
+    """Time the evolution pass over the memories (see the module doc), as `memory_links` runs it:
+    candidates, then the rules with the edges written batch by batch into a lake in a scratch folder."""
+    from ltm.lake import Lake
+    from ltm.memory.evolution import candidates, write_evolution
+    from ltm.memory.similarity import normalize_rows
+
+    n = memories.height
     frame = memories.select("id", "content").with_columns(
         pl.datetime(2024, 1, 1, time_zone="UTC").dt.offset_by(pl.format("{}m", pl.int_range(n))).alias("created_at"))
-    started = time.perf_counter()
-    ij, cos, shared = _candidates(frame, links.select("src", "dst"), vectors)
-    candidates_s = time.perf_counter() - started
-    result = judge_pairs(frame, ij, cos, shared)
-    total_s = time.perf_counter() - started
-    planted = int((groups[ij[:, 0]] == groups[ij[:, 1]]).sum())
-    expected = int(sum(k * (k - 1) // 2 for k in np.bincount(groups)))
+    with tempfile.TemporaryDirectory(prefix="ltm-bench-similarity-") as tmp:
+        vectors, groups = synthetic_vectors(n, Path(tmp) / "vectors.npy")
+        links = links.select("src", "dst")
+        started = time.perf_counter()
+        v = normalize_rows(vectors)
+        cand = candidates(frame["id"], links, v)
+        candidates_s = time.perf_counter() - started
+        lake = Lake(Path(tmp) / "lake")
+        stats = write_evolution(lake, frame, links, v, cand)
+        total_s = time.perf_counter() - started
+        ij = cand.ij
+        planted = int((groups[ij[:, 0]] == groups[ij[:, 1]]).sum())
+        expected = int(sum(k * (k - 1) // 2 for k in np.bincount(groups)))
+        if edges_out:  # sorted, to compare two versions of the pass row for row
+            for t in stats.edges:
+                pl.from_arrow(lake.read(t, "memories")).sort("src", "dst").write_parquet(f"{edges_out}-{t}.parquet")
+        del vectors, v
     return {
         "similarity_memories": n, "similarity_total_s": round(total_s, 1), "similarity_candidates_s": round(candidates_s, 1),
         "similarity_judge_s": round(total_s - candidates_s, 1), "candidate_pairs": int(ij.shape[0]),
-        "planted_pair_recall": round(planted / expected, 3),
-        "edges": {t: df.height for t, df in result.tables().items()},
+        "pairs_judged": stats.pairs_judged, "planted_pair_recall": round(planted / expected, 3), "edges": stats.edges,
     }
 
 
@@ -127,13 +150,14 @@ def main() -> None:
     ap.add_argument("--skip-naive", action="store_true", help="leave out the naive CONTAINS sample")
     ap.add_argument("--similarity-only", action="store_true",
                     help="time only the evolution pass, over memories with no code links (less memory)")
+    ap.add_argument("--edges-out", help="write the pass's edges, sorted, to <prefix>-<table>.parquet")
     args = ap.parse_args()
     rnd = random.Random(7)
     if args.similarity_only:
         files, ents = synthetic_code(1000, rnd)
         memories = synthetic_memories(args.memories, ents["name"].to_list(), files["path"].to_list(), rnd)
         no_links = pl.DataFrame(schema={"src": pl.String, "dst": pl.String})
-        print(json.dumps({**similarity_pass(memories, no_links), "load_avg_before": os.getloadavg(),
+        print(json.dumps({**similarity_pass(memories, no_links, args.edges_out), "load_avg_before": os.getloadavg(),
                           "cpus": os.cpu_count()}, indent=2))
         return
     files, ents = synthetic_code(args.functions, rnd)
@@ -157,7 +181,7 @@ def main() -> None:
         "sample_links_fast": fast_sample, "sample_links_naive_contains": naive_links,
         "load_avg_before": [round(x, 2) for x in load_before], "load_avg_after": [round(x, 2) for x in os.getloadavg()],
         "cpus": os.cpu_count(),
-        **(similarity_pass(memories, result.links) if args.similarity else {}),
+        **(similarity_pass(memories, result.links, args.edges_out) if args.similarity else {}),
     }, indent=2))
 
 

@@ -1,7 +1,8 @@
 """Memories that evolve (#19): SIMILAR_TO and SUPERSEDES against a hand-labelled set, and whether a
 question about a fact that changed gets its newest version first through `HybridLTM.query`.
 
-    .venv/bin/python bench/memory_evolution.py [--embedder local|hash] [--split report|tune|holdout|holdout2|all] [--json]
+    .venv/bin/python bench/memory_evolution.py [--embedder local|hash] [--split report|tune|holdout|holdout2|holdout3|seen|all]
+        [--sweep-near-best none,0.3,0.2] [--json]
 
 The set, `bench/eval/memory_evolution.jsonl`: sequences of memories written for it (duplicates,
 paraphrases, updates, contradictions, unrelated look-alikes), each memory labelled with the fact it
@@ -11,7 +12,9 @@ version), TRANSITIONED_TO the direct steps of SUPERSEDES, reversed. The first 64
 between the `tune` half (the rules' thresholds were set on it) and the `report` half; after the
 report half's first figures (BENCHMARKS.md) the rules were revised on both, and 20 sequences
 written afterwards were the `holdout` half; after its figures the rules were revised once more (on
-all three), and the last 16 sequences, written afterwards, are the `holdout2` half no rule has seen.
+all three), and the 16 sequences written afterwards are the `holdout2` half. The last 17 sequences
+(`holdout3`, 56 memories) were written for #19's second round before any rule was changed, their
+expected pairs derived from the fact and value labels as above.
 
 All sequences go into one home, as one agent's memories: `ltm memory import`, then `ltm ingest` of a
 one-file repository through the real pipeline (the `memory_links` asset computes the edges), and
@@ -116,22 +119,55 @@ def newest_first(seqs: list[dict], home: Path, halves: list[str]) -> dict:
     return out
 
 
+def sweep_near_best(seqs: list[dict], home: Path, half_of: dict[str, str], halves: list[str], margins: list[str]) -> dict:
+    """SIMILAR_TO and SUPERSEDES per half with the pass recomputed in-process on the home's lake for
+    each `NEAR_BEST` margin ("none": off), as `memory_links` computes it."""
+    import pyarrow as pa
+
+    from ltm.memory import evolution_pass
+    from ltm.memory.evolution import memories_of, memory_links
+    from ltm.memory.memory_vectors import read_vectors
+    from ltm.memory.similarity import normalize_rows
+    from ltm.schema import lake_schema
+
+    lake = Lake(home / "lake")
+    mem, links = memories_of(lake), memory_links(lake)
+    v = normalize_rows(read_vectors(lake, mem["vector_id"], None))
+    out: dict[str, dict] = {}
+    for margin in margins:
+        evolution_pass.NEAR_BEST = None if margin == "none" else float(margin)
+        p = evolution_pass.EvolutionPass(mem.drop("vector_id"), evolution_pass.candidates(mem["id"], links, v))
+        tables = {"similar": pa.Table.from_batches(list(p.similar()), schema=lake_schema("SIMILAR_TO")), "supersedes": p.supersedes()}
+        for key, t in tables.items():
+            got = {(a.removeprefix(PREFIX), b.removeprefix(PREFIX)) for a, b in zip(t["src"].to_pylist(), t["dst"].to_pylist())}
+            for half in halves:
+                exp = {tuple(x) for s in seqs if s["half"] == half for x in s[key]}
+                out.setdefault(margin, {}).setdefault(key, {})[half] = score(exp, {x for x in got if half_of.get(x[0]) == half})
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--embedder", default="local", choices=["local", "hash"])
-    ap.add_argument("--split", default="report", choices=["report", "tune", "holdout", "holdout2", "all"])
+    ap.add_argument("--split", default="report", choices=["report", "tune", "holdout", "holdout2", "holdout3", "seen", "all"],
+                    help="seen: the four halves before holdout3 (what settings may be chosen on)")
     ap.add_argument("--set", type=Path, default=SET)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--sweep-near-best", help="comma-separated NEAR_BEST margins (or none) to recompute the pass with, "
+                    "in-process on the same home: SIMILAR_TO and SUPERSEDES per half")
     args = ap.parse_args()
     seqs = load(args.set)
-    halves = ["tune", "report", "holdout", "holdout2"] if args.split == "all" else [args.split]
+    seen = ["tune", "report", "holdout", "holdout2"]
+    halves = seen + ["holdout3"] if args.split == "all" else seen if args.split == "seen" else [args.split]
     half_of = {m["id"]: s["half"] for s in seqs for m in s["memories"]}
     with tempfile.TemporaryDirectory(prefix="ltm-evolve-") as work:
         home, seconds = build_home(seqs, Path(work), args.embedder)
         pairs, wrong = pair_scores(seqs, home, half_of, halves)
         newest = newest_first(seqs, home, halves)
+        swept = sweep_near_best(seqs, home, half_of, halves, args.sweep_near_best.split(",")) if args.sweep_near_best else {}
     result = {"embedder": args.embedder, "memories": len(half_of), "sequences": len(seqs),
-              "ingest_seconds": round(seconds, 1), "pairs": pairs, "newest_first": newest, "errors": wrong}
+              "ingest_seconds": round(seconds, 1), "pairs": pairs, "newest_first": newest, "errors": wrong,
+              **({"near_best_sweep": swept} if swept else {})}
     if args.json:
         print(json.dumps(result, indent=1))
         return
@@ -150,6 +186,10 @@ def main() -> None:
     for half in halves:
         for m in newest[half]["misses"]:
             print(f"  {half} not newest first: {m}")
+    for margin, by in swept.items():
+        print(f"NEAR_BEST={margin}: " + " | ".join(
+            f"{h} " + " ".join(f"{by[k][h]['precision']:.3f}/{by[k][h]['recall']:.3f}" for k in ("similar", "supersedes"))
+            for h in halves))
 
 
 if __name__ == "__main__":

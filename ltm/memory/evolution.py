@@ -16,16 +16,18 @@ shared linked code, never all pairs) and the rules of `ltm.memory.supersession` 
 The batch (`evolve_lake`) recomputes all three from the lake's `memories` partition (imported and
 online memories; documentation chunks follow their files, and conversation turns their
 conversation, not each other) and replaces their
-tables there in one commit; the graph build copies them. An online add judges the new memories
-against their nearest neighbours with the same function (`ltm.memory.online`).
+tables there in one commit; the graph build copies them. It streams: vectors read into one matrix
+(`ltm.memory.memory_vectors`, a memmap when large), candidates as compact arrays, the rules judged
+`BATCH_PAIRS` pairs at a time in cluster order and SIMILAR_TO written as judged (`EvolutionPass`),
+so its memory is bounded by those settings rather than by the number of memories. An online add
+judges the new memories against their nearest neighbours with the same function (`ltm.memory.online`).
 """
 
 from __future__ import annotations
 
+import tempfile
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
-from functools import lru_cache
 
 import numpy as np
 import polars as pl
@@ -34,17 +36,16 @@ import pyarrow.parquet as pq
 
 from ltm.lake import Lake
 from ltm.part_files import PartFiles
+from ltm.memory.evolution_pass import EDGE_KEYS, Candidates, EvolutionPass, candidates
+from ltm.memory.memory_vectors import read_vectors
 from ltm.memory.neighbours import IN_PROCESS_MAX, Neighbour, nearest_in_lake, nearest_in_table
 from ltm.memory.records import MEMORY_PARTITION
-from ltm.memory.similarity import group_pairs, top_pairs, vector_pairs
-from ltm.memory.supersession import (
-    SIMILAR_LINKED_MIN, SIMILAR_MIN, Facts, judge, read_facts, transitive_reduction, value_change,
-)
+from ltm.memory.similarity import normalize_rows, normalized
+from ltm.memory.supersession import SIMILAR_LINKED_MIN
 from ltm.schema import lake_schema
 
 EVOLUTION_TABLES = ("SIMILAR_TO", "SUPERSEDES", "TRANSITIONED_TO")
 LINK_TABLES = ("RELATES_TO_FILE", "RELATES_TO_FUNCTION", "RELATES_TO_CLASS")
-_KEYS = {"src_label": "Memory", "dst_label": "Memory", "repo": MEMORY_PARTITION.removeprefix("repo=")}
 
 
 @dataclass
@@ -63,9 +64,9 @@ class Evolution:
 def _frame(rows: list[tuple], table: str) -> pl.DataFrame:
     """`rows` (the table's columns but the keys, in schema order) as a frame of the lake schema."""
     schema = lake_schema(table)
-    cols = [n for n in schema.names if n not in _KEYS]
+    cols = [n for n in schema.names if n not in EDGE_KEYS]
     data = {c: [r[k] for r in rows] for k, c in enumerate(cols)}
-    arrays = [pa.array(data[f.name] if f.name in data else [_KEYS[f.name]] * len(rows), type=f.type) for f in schema]
+    arrays = [pa.array(data[f.name] if f.name in data else [EDGE_KEYS[f.name]] * len(rows), type=f.type) for f in schema]
     return pl.from_arrow(pa.Table.from_arrays(arrays, schema=schema))  # type: ignore[return-value]
 
 
@@ -82,25 +83,6 @@ def _vectors(memories: pl.DataFrame) -> np.ndarray:
     return out
 
 
-def _candidates(memories: pl.DataFrame, links: pl.DataFrame, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Candidate pairs (i < j), their cosines, and whether they share linked code."""
-    n = memories.height
-    ij, cos = vector_pairs(v)
-    shared = np.empty((0, 2), dtype=np.int64)
-    if links.height:
-        pos = pl.DataFrame({"src": memories["id"], "i": np.arange(n)})
-        grouped = links.select("src", "dst").unique().join(pos, on="src").group_by("dst").agg("i")
-        gij, gcos = group_pairs([np.asarray(g) for g in grouped["i"].to_list()], v)
-        shared = gij
-        ij, cos = np.concatenate([ij, gij]), np.concatenate([cos, gcos])
-        _, first = np.unique(ij[:, 0] * n + ij[:, 1], return_index=True)
-        ij, cos = ij[first], cos[first]
-    keep = top_pairs(n, ij, cos)
-    ij, cos = ij[keep], cos[keep]
-    is_shared = np.isin(ij[:, 0] * n + ij[:, 1], shared[:, 0] * n + shared[:, 1]) if shared.size else np.zeros(len(ij), bool)
-    return ij, cos, is_shared
-
-
 def evolve(memories: pl.DataFrame, links: pl.DataFrame | None = None, vectors: np.ndarray | None = None) -> Evolution:
     """The evolution edges of `memories` (columns id, content, created_at, vector) given their code
     links (`links`: src memory id, dst entity id); see the module doc. `vectors`, one row per
@@ -111,59 +93,10 @@ def evolve(memories: pl.DataFrame, links: pl.DataFrame | None = None, vectors: n
         vectors = _vectors(memories)
     if memories.height < 2:
         return Evolution(_frame([], "SIMILAR_TO"), _frame([], "SUPERSEDES"), _frame([], "TRANSITIONED_TO"))
-    return judge_pairs(memories, *_candidates(memories, links, vectors))
-
-
-# Facts of a text, kept across calls: an online add judges the same stored neighbours again and again.
-_facts_of = lru_cache(maxsize=16_384)(read_facts)
-
-
-def judge_pairs(memories: pl.DataFrame, ij: np.ndarray, cos: np.ndarray, shared: np.ndarray) -> Evolution:
-    """The edges of candidate pairs (row indices i < j of `memories`, their cosines, whether they
-    share linked code), judged by `ltm.memory.supersession`."""
-    ids, texts = memories["id"].to_list(), memories["content"].to_list()
-    when: list[datetime | None] = memories["created_at"].to_list()
-    close = cos >= np.where(shared, SIMILAR_LINKED_MIN, SIMILAR_MIN)  # the rules' first test, for all pairs at once
-    ij, cos, shared = ij[close], cos[close], shared[close]
-
-    @lru_cache(maxsize=None)
-    def facts(i: int) -> Facts:
-        return _facts_of(texts[i])
-
-    def newer_first(i: int, j: int) -> tuple[int, int]:
-        a, b = when[i], when[j]
-        if a is not None and b is not None and a != b:
-            return (i, j) if a > b else (j, i)
-        return (i, j) if ids[i] > ids[j] else (j, i)
-
-    similar, contra = [], {}
-    for (i, j), c, s in zip(ij.tolist(), cos.tolist(), shared.tolist()):
-        n, o = newer_first(i, j)
-        verdict = judge(facts(n), facts(o), c, s)
-        if not verdict.similar:
-            continue
-        similar.append((ids[n], ids[o], round(c, 4), verdict.contradicts, verdict.reason))
-        if verdict.contradicts and when[n] is not None and when[o] is not None and when[n] > when[o]:
-            contra[(n, o)] = verdict.reason
-    supersedes = [(ids[n], ids[o], contra[(n, o)], int((when[n] - when[o]).total_seconds())) for n, o in sorted(contra)]
-    kept = transitive_reduction(set(contra))
-    below: dict[int, list[int]] = {}
-    for n, o in kept:
-        below.setdefault(n, []).append(o)
-
-    @lru_cache(maxsize=None)
-    def depth(i: int) -> int:  # the longest chain of older versions under i (chains are acyclic: time)
-        return max((1 + depth(o) for o in below.get(i, ())), default=0)
-
-    transitions = []
-    for n, o in sorted(kept):
-        fn, fo = facts(n), facts(o)
-        if fn.values and fo.values:
-            was, now = value_change(fo, fn)
-            subject = " ".join(sorted(fn.subject & fo.subject)[:8])
-            transitions.append((ids[o], ids[n], subject, was, now, depth(o) + 1))
-    return Evolution(_frame(similar, "SIMILAR_TO"), _frame(supersedes, "SUPERSEDES"),
-                     _frame(transitions, "TRANSITIONED_TO"), pairs_judged=int(ij.shape[0]))
+    p = EvolutionPass(memories, candidates(memories["id"], links, normalized(vectors)))
+    similar = pl.from_arrow(pa.Table.from_batches(list(p.similar()), schema=lake_schema("SIMILAR_TO")))
+    return Evolution(similar, pl.from_arrow(p.supersedes()), pl.from_arrow(p.transitions()),  # type: ignore[arg-type]
+                     pairs_judged=p.pairs_judged)
 
 
 def memory_links(lake: Lake) -> pl.DataFrame:
@@ -188,14 +121,13 @@ def memory_links_cached(lake: Lake) -> pl.DataFrame:
     return pl.concat(frames, how="vertical") if frames else memory_links(lake)
 
 
-def memories_with_vectors(lake: Lake) -> pl.DataFrame:
-    """id, content, created_at and vector of every memory of the `memories` partition but the turns
-    of a conversation (the conversation graph orders those: a later turn does not supersede one)."""
+def memories_of(lake: Lake) -> pl.DataFrame:
+    """id, content, created_at and vector_id of every memory of the `memories` partition (each id once,
+    its last row) but the turns of a conversation (the conversation graph orders those: a later
+    turn does not supersede one)."""
     mem = pl.from_arrow(lake.read("Memory", MEMORY_PARTITION, columns=["id", "content", "created_at", "vector_id", "conversation"]))
     mem = mem.filter(pl.col("conversation").is_null()).drop("conversation")  # type: ignore[union-attr]
-    emb = pl.from_arrow(lake.read("embeddings", MEMORY_PARTITION, columns=["vector_id", "vector"]))
-    emb = emb.unique("vector_id", keep="last")  # type: ignore[union-attr]
-    return mem.join(emb, on="vector_id", how="left").select("id", "content", "created_at", "vector")  # type: ignore[union-attr]
+    return mem.unique("id", keep="last", maintain_order=True)  # type: ignore[union-attr]
 
 
 @dataclass
@@ -208,16 +140,33 @@ class EvolutionStats:
     seconds: float = 0.0
 
 
-def evolve_lake(lake: Lake) -> EvolutionStats:
-    """Recompute the evolution edges of the `memories` partition and replace their tables (one commit)."""
+def write_evolution(lake: Lake, memories: pl.DataFrame, links: pl.DataFrame, v: np.ndarray,
+                    cand: Candidates | None = None) -> EvolutionStats:
+    """Judge the candidate pairs of `memories` (id, content, created_at; `v` their unit-row vectors,
+    possibly a memmap; `cand` their candidates when already found) and replace the three tables of
+    the `memories` partition in one commit, SIMILAR_TO written batch by batch as it is judged."""
     started = time.perf_counter()
-    memories = memories_with_vectors(lake)
-    result = evolve(memories, memory_links(lake))
+    p = EvolutionPass(memories, cand if cand is not None else candidates(memories["id"], links, v))
     with lake.write(MEMORY_PARTITION) as w:
-        for table, df in result.tables().items():
-            w.write(table, df.sort("src", "dst").to_arrow().cast(lake_schema(table)))
-    return EvolutionStats(memories.height, result.pairs_judged,
-                          {t: df.height for t, df in result.tables().items()}, time.perf_counter() - started)
+        w.write("SIMILAR_TO", p.similar())
+        w.write("SUPERSEDES", p.supersedes())
+        w.write("TRANSITIONED_TO", p.transitions())
+    return EvolutionStats(memories.height, p.pairs_judged, {t: w.rows[t] for t in EVOLUTION_TABLES},
+                          time.perf_counter() - started)
+
+
+def evolve_lake(lake: Lake) -> EvolutionStats:
+    """Recompute the evolution edges of the `memories` partition and replace their tables (one
+    commit), in memory bounded by the settings (`ltm.memory.memory_vectors`, `BATCH_PAIRS`): the
+    vectors are read into a matrix (a memmap in a scratch folder under the lake when large)."""
+    started = time.perf_counter()
+    memories = memories_of(lake)
+    with tempfile.TemporaryDirectory(prefix=".evolution-", dir=lake.root) as scratch:
+        v = normalize_rows(read_vectors(lake, memories["vector_id"], scratch))
+        stats = write_evolution(lake, memories.drop("vector_id"), memory_links(lake), v)
+        del v  # the memmap's file goes with the folder
+    stats.seconds = time.perf_counter() - started
+    return stats
 
 
 def evolve_added(lake: Lake, table, rows: list[dict], vectors: np.ndarray, links: pl.DataFrame,
@@ -225,9 +174,9 @@ def evolve_added(lake: Lake, table, rows: list[dict], vectors: np.ndarray, links
     """The evolution edges of memories being added online (`rows`: Memory lake rows, `vectors`
     theirs) against their nearest stored memories of the `memories` partition
     (`ltm.memory.neighbours`: held in this process when `stored`, the partition's size, is at most
-    `IN_PROCESS_MAX`, else from the LanceDB `table`; None: no table yet), judged by the batch's
-    rules (`judge_pairs`) on every pair of them: only edges that touch a new memory come back; the
-    next batch recomputes them all."""
+    `IN_PROCESS_MAX`, else from the LanceDB `table`; None: no table yet), judged by `evolve`, the
+    batch's function: only edges that touch a new memory come back; the next batch recomputes them
+    all."""
     new_ids = [r["id"] for r in rows]
     exclude = set(new_ids)
     found: dict[str, Neighbour] = {}
@@ -247,19 +196,10 @@ def evolve_added(lake: Lake, table, rows: list[dict], vectors: np.ndarray, links
         "created_at": [r["created_at"] for r in rows] + [n.created_at for n in found.values()],
     }, schema={"id": pl.String, "content": pl.String, "created_at": pl.Datetime("us", "UTC")})
     v = np.vstack([np.asarray(vectors, dtype=np.float32).reshape(len(rows), -1)] + [n.vector[None, :] for n in found.values()])
-    v /= np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
-    # Every pair, the neighbours' among themselves too: a chain of older versions (B -> C) decides
-    # which of them the new memory's TRANSITIONED_TO starts from, and its turn.
-    n = len(ids)
-    ij = np.array([(i, j) for i in range(n) for j in range(i + 1, n)], dtype=np.int64).reshape(-1, 2)
-    cos = np.einsum("ij,ij->i", v[ij[:, 0]], v[ij[:, 1]]) if ij.size else np.empty(0)
-    linked: dict[str, set[str]] = {}
-    old_links = memory_links_cached(lake).filter(pl.col("src").is_in(list(found))) if found else None
-    for src, dst in (links.select("src", "dst").iter_rows() if links.height else ()):
-        linked.setdefault(src, set()).add(dst)
-    for src, dst in (old_links.iter_rows() if old_links is not None else ()):
-        linked.setdefault(src, set()).add(dst)
-    shared = np.array([bool(linked.get(ids[i], set()) & linked.get(ids[j], set())) for i, j in ij.tolist()], dtype=bool)
-    result = judge_pairs(frame, ij, cos, shared)
+    old_links = memory_links_cached(lake).filter(pl.col("src").is_in(list(found))) if found else links.select("src", "dst").clear()
+    new_links = links.select("src", "dst") if links.height else old_links.clear()
+    # The batch's own function over the new memories and their neighbours (their pairs among
+    # themselves too: a chain of older versions decides where the new TRANSITIONED_TO starts).
+    result = evolve(frame, pl.concat([new_links, old_links], how="vertical"), vectors=v)
     touches = pl.col("src").is_in(new_ids) | pl.col("dst").is_in(new_ids)
     return Evolution(*(df.filter(touches) for df in result.tables().values()), pairs_judged=result.pairs_judged)

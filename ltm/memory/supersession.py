@@ -20,6 +20,10 @@ those and the cosine of the two vectors. The rules, each named in the edge's `re
   (`update marker`);
 - a contradicting later memory SUPERSEDES the older one.
 
+Before these rules, `ltm.memory.evolution.near_best` drops candidate pairs much less close than
+either memory's closest candidate (the vectors, not the words, keep look-alikes apart there).
+`judge_batch` applies the rules to a batch of pairs as plain lists.
+
 The thresholds were set on the `tune` and `report` halves of `bench/eval/memory_evolution.jsonl`
 and measured on its `holdout` half; what the rules get wrong is in BENCHMARKS.md
 (bench/memory_evolution.py): look-alikes that differ late in the sentence ("the *events* table"
@@ -31,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 SUBJECT_MIN = 0.3
 SIMILAR_MIN = 0.6
@@ -81,12 +86,19 @@ class Facts:
     value_words: frozenset[str] = frozenset()
 
 
+@lru_cache(maxsize=1 << 16)  # a million memories say a few thousand distinct words: stem each once
 def _stem(word: str) -> str:
     w = word.lower().strip("'-_")
     for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("e", "")):
         if len(w) > 4 and w.endswith(suffix) and not w.endswith("ss"):
             return w[: -len(suffix)] + repl
     return w
+
+
+@lru_cache(maxsize=1 << 16)
+def content(w: str) -> bool:
+    """Whether a word is a content word (acronyms such as CI and QA are)."""
+    return (len(w) >= 3 or (len(w) == 2 and w.isupper())) and w.lower() not in STOP and not w.lower().endswith("n't")
 
 
 def read_facts(text: str) -> Facts:
@@ -101,10 +113,7 @@ def read_facts(text: str) -> Facts:
     values |= {m.group(0).lower() for m in _STATE.finditer(text)}
     values |= {w.lower() for w in _WORD.findall(text) if "-" in w and any(c.isdigit() for c in w)}  # us-east-1
     value_words = {_stem(w) for v in values for w in _TOKEN.findall(v)}
-    value_words |= {_stem(w) for w in _TOKEN.findall(text) if any(c.isdigit() for c in w)}
-
-    def content(w: str) -> bool:  # acronyms (CI, QA) are content words too
-        return (len(w) >= 3 or (len(w) == 2 and w.isupper())) and w.lower() not in STOP and not w.lower().endswith("n't")
+    value_words |= {_stem(w) for w in _TOKEN.findall(text) if any(map(str.isdigit, w))}
 
     subject = {_stem(w) for w in _WORD.findall(text) if content(w)} - value_words
     body = _LABEL.sub("", text, count=1)
@@ -184,16 +193,34 @@ def judge(newer: Facts, older: Facts, cosine: float, shared_link: bool) -> Verdi
     return Verdict(True, False, basis)
 
 
-def transitive_reduction(pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
-    """(newer, older) pairs without those another pair chain implies (C->B->A drops C->A)."""
-    older_of: dict[str, set[str]] = {}
-    for n, o in pairs:
-        older_of.setdefault(n, set()).add(o)
-    return {(n, o) for n, o in pairs if not any(o in older_of.get(m, ()) for m in older_of[n] if m != o)}
-
-
 def value_change(older: Facts, newer: Facts) -> tuple[str, str]:
     """(from_value, to_value) of a supersession: the values only the older, only the newer has."""
     was = sorted(older.values - newer.values) or sorted(older.values)
     now = sorted(newer.values - older.values) or sorted(newer.values)
     return ", ".join(was), ", ".join(now)
+
+
+def judge_batch(texts: list[str], ids: list[str], when: list, pairs: list[tuple[int, int]], cosines: list[float],
+                shared: list[bool]) -> tuple[list, list]:
+    """The verdicts on a batch of candidate pairs, given as positions into `texts`, `ids` and `when`
+    (created_at or None); each text is read once. Returns (similar, contradicting): similar rows
+    (newer, older, weight, contradicts, reason) and, for the contradicting pairs whose newer one is
+    strictly later, (newer, older, reason, seconds apart, subject, from_value, to_value), the
+    last three None unless both carry values. A pair's newer one is the later, else the larger id.
+    Plain lists in and out: a worker process can run it (`ltm.memory.evolution`)."""
+    facts = [read_facts(t) for t in texts]
+    similar, contradicting = [], []
+    for (a, b), c, sh in zip(pairs, cosines, shared):
+        ta, tb = when[a], when[b]
+        n, o = (a, b) if (ta > tb if ta is not None and tb is not None and ta != tb else ids[a] > ids[b]) else (b, a)
+        verdict = judge(facts[n], facts[o], c, sh)
+        if not verdict.similar:
+            continue
+        similar.append((n, o, round(c, 4), verdict.contradicts, verdict.reason))
+        tn, to = when[n], when[o]
+        if verdict.contradicts and tn is not None and to is not None and tn > to:
+            fn, fo = facts[n], facts[o]
+            was, now = value_change(fo, fn) if fn.values and fo.values else (None, None)
+            subject = " ".join(sorted(fn.subject & fo.subject)[:8]) if was is not None else None
+            contradicting.append((n, o, verdict.reason, int((tn - to).total_seconds()), subject, was, now))
+    return similar, contradicting

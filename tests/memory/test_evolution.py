@@ -3,10 +3,12 @@ contradictions supersede, look-alikes stay apart, chains record the value's tran
 
 from datetime import datetime, timedelta, timezone
 
+import numpy as np
 import polars as pl
 
 from ltm.embed.hashing import HashEmbedder
 from ltm.memory.evolution import evolve
+from ltm.memory.evolution_pass import near_best
 
 T0 = datetime(2024, 3, 1, tzinfo=timezone.utc)
 
@@ -79,3 +81,12 @@ def test_shared_linked_code_makes_a_candidate_the_vectors_alone_would_miss():
     mem = _memories(rows)
     links = pl.DataFrame({"src": ["x", "y"], "dst": ["fn:r:a.py:validate_token"] * 2})
     assert _pairs(evolve(mem, links).supersedes) == {("y", "x")}
+
+
+def test_a_look_alike_loses_to_the_memorys_own_other_version():
+    # 0 and 1: one fact (cosine 0.9); 2: a look-alike of another subject, 0.65 from 1 and 0.62 from 0
+    ij = np.array([[0, 1], [1, 2], [0, 2]], dtype=np.int32)
+    cos = np.array([0.9, 0.65, 0.62], dtype=np.float32)
+    assert near_best(3, ij, cos, 0.2).tolist() == [True, False, False]
+    # with no other version of its fact, a memory keeps its closest look-alike
+    assert near_best(3, ij[1:2], cos[1:2], 0.2).tolist() == [True]
