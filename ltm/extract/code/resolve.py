@@ -17,11 +17,16 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ltm.extract.languages import LanguageSpec
+from ltm.extract.parse import NEW, REF
 
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
 OVERRIDE = 0.5  # an override of the abstract or stub method a call names (the code that runs)
 UNIQUE_METHOD = 0.3  # `x.m()` with x of unknown type: m is the only method of that name in the repository
+# A function passed as a value (`partial(f)`, `map(f, xs)`, `Thread(target=self.run)`, a callback): the
+# name is resolved as surely as a call's, but whether the receiving code runs it is not seen here.
+REFERENCE = 0.7
 _GENERIC = re.compile(r"[<\[(]")
+_ATTRIBUTE = re.compile(r"\w+(?:\.\w+)+")  # `self.file`, `c.engine.trees`: attributes, no call or index
 
 
 @dataclass
@@ -143,11 +148,16 @@ class Resolver:
         head, name = _base_name(raw)
         b = self.bindings[f.path]
         if head:
-            mid = b.aliases.get(head.split(".")[0])
+            root = head.split(".")[0]
+            if root in b.external:  # `httpx.Response`: a class of another package, never ours
+                return None
+            mid = b.aliases.get(root)
             if mid and len(self.classes[mid].get(name, [])) == 1:
                 return self.classes[mid][name][0]
         if (cid := self.file_class_names[f.path].get(name)) is not None:
             return cid
+        if not head and name in b.external:  # `from httpx import Response`: not our `Response`
+            return None
         if name in b.symbols:
             mid, symbol = b.symbols[name]
             if len(hits := self.classes[mid].get(symbol, [])) == 1:
@@ -189,6 +199,18 @@ class Resolver:
                     return hit[0], IMPORTED
         return None
 
+    def _own_method(self, f: ParsedFile, d: dict, cls: str | None, name: str, fn: str) -> bool:
+        """Whether `fn` is method `name` of the caller's class (or a base), or a sibling on its JS object."""
+        if cls is not None:
+            return self._inherits(cls, self.owner.get(fn))
+        return d["parent_kind"] == "class" and self.file_qn[f.path].get(f"{d['parent_qualified']}.{name}") == fn
+
+    def _inherits(self, cls: str, other: str | None, depth: int = 0) -> bool:
+        """`cls` is `other` or extends it (four levels up at most)."""
+        if other is None or cls == other:
+            return other is not None
+        return depth < 4 and any(self._inherits(b, other, depth + 1) for b in self.bases.get(cls, ()))
+
     def _constructor(self, spec: LanguageSpec, cls: str) -> str | None:
         for name in (*spec.constructors, self.class_name[cls]):
             hit = self._method(cls, name)
@@ -206,7 +228,8 @@ class Resolver:
     def resolve_call(self, f: ParsedFile, call: tuple) -> tuple[str, float] | None:
         """The function a call site (name, receiver, new, caller) names and the confidence, or None (counted)."""
         spec, b = f.spec, self.bindings[f.path]
-        name, recv, new, caller_index = call
+        name, recv, kind, caller_index = call
+        new = kind == NEW
         d = f.facts["defs"][caller_index]
         caller = f.def_ids[caller_index]
         cls = self.owner.get(caller)
@@ -275,11 +298,31 @@ class Resolver:
                 hit = (ctor, IMPORTED) if ctor else None
             if hit:
                 return hit[0], IMPORTED
-        return self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD)
+        elif (spec.capitalized_types and recv[:1].isupper() and recv.isidentifier()
+              and recv not in b.aliases and recv not in b.symbols):
+            # `Object.create()`, `Math.max()`: a class-like name that no class here or import binds is
+            # a built-in or another package's; a method of the same name here is a coincidence
+            self.stats["calls_external"] += 1
+            return None
+        hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD)
+        if (hit and head in (*spec.self_names, d["self_name"]) and _ATTRIBUTE.fullmatch(recv)
+                and self._own_method(f, d, cls, name, hit[0])):
+            # `self.file.write()`: an attribute of self is another object; the caller's own class
+            # (or a base of it) defines `write` only by coincidence of names (`this.location(x).get()`
+            # is a method's result, often self again: not this rule)
+            self.stats["calls_unknown"] += 1
+            return None
+        return hit
 
     def resolve_calls(self) -> None:
         for f in self.files:
             for call in f.facts["calls"]:
+                if call[2] == REF:
+                    hit = self.resolve_reference(f, call) if call[3] is not None else None
+                    self.stats["refs_resolved" if hit else "refs_unresolved"] += 1
+                    if hit:
+                        self._edge("CALLS", f.def_ids[call[3]], hit[0], hit[1])
+                    continue
                 if call[3] is None:
                     self.stats["calls_outside_functions"] += 1
                     continue
@@ -295,6 +338,36 @@ class Resolver:
                         impls = self._override_cache[hit[0]] = self._overrides(*self.stubs[hit[0]])
                     for impl in impls:
                         self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
+
+    def resolve_reference(self, f: ParsedFile, ref: tuple) -> tuple[str, float] | None:
+        """The function a name passed as a value denotes (REFERENCE), or None.
+
+        Only the rules that know what a name is bind a reference: a nested or top-level function
+        of the file or module, an imported function, a method of the caller's own class through
+        `self`/`this`, a function of an imported module. Never a class (`isinstance(x, Foo)`), never
+        the repository-wide guesses: most names passed to a call are variables.
+        """
+        spec, b = f.spec, self.bindings[f.path]
+        name, recv, _, caller_index = ref
+        d, caller = f.facts["defs"][caller_index], f.def_ids[caller_index]
+        hit: str | None = None
+        if recv is None:
+            scope = d["qualified_name"]
+            while scope and hit is None:
+                hit = self.nested[f.path].get((scope, name))
+                scope = scope.rpartition(".")[0]
+            hit = hit or self.file_top[f.path].get(name)
+            if hit is None and len(same := self.top[f.module_id].get(name, [])) == 1:
+                hit = same[0]
+            if hit is None and name in b.symbols:
+                mid, symbol = b.symbols[name]
+                hit = hits[0] if len(hits := self.top[mid].get(symbol, [])) == 1 else None
+        elif recv in spec.self_names or recv == d["self_name"]:
+            cls = self.owner.get(caller)
+            hit = m[0] if cls is not None and (m := self._method(cls, name)) else None
+        elif recv in b.aliases:
+            hit = hits[0] if len(hits := self.top[b.aliases[recv]].get(name, [])) == 1 else None
+        return (hit, REFERENCE) if hit is not None and hit != caller else None
 
     def _overrides(self, cls: str, name: str) -> list[str]:
         """Methods `name` of the classes that extend or implement `cls` (four levels down at most)."""
