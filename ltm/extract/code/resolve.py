@@ -7,7 +7,11 @@ class's static method or constructor), then by a name unique in the repository's
 family (0.5; 0.3 for `x.m()` with a receiver of unknown type). A call that lands on an abstract or
 stub method (no body, or only `...`, `pass` or `raise`) also gets an edge to each override in the
 classes that extend or implement its class (0.5). Each edge carries the confidence of the rule that
-found it; a call no rule resolves is counted in `stats`, never guessed into an edge.
+found it; a call no rule resolves is counted in `stats`, never guessed into an edge. A function
+passed as a value is a call at 0.7 when it resolves (`references.py`). `self.x.m()` never lands on
+the caller's own class; a class-like receiver (`Object`, `Math`) that names no class here is
+another package's; a base class or constructor named through an import of another package is
+external, never a local class of the same name.
 """
 
 from __future__ import annotations
@@ -17,14 +21,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ltm.extract.languages import LanguageSpec
+from ltm.extract.code.references import resolve_reference
 from ltm.extract.parse import NEW, REF
 
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
 OVERRIDE = 0.5  # an override of the abstract or stub method a call names (the code that runs)
 UNIQUE_METHOD = 0.3  # `x.m()` with x of unknown type: m is the only method of that name in the repository
-# A function passed as a value (`partial(f)`, `map(f, xs)`, `Thread(target=self.run)`, a callback): the
-# name is resolved as surely as a call's, but whether the receiving code runs it is not seen here.
-REFERENCE = 0.7
 _GENERIC = re.compile(r"[<\[(]")
 _ATTRIBUTE = re.compile(r"\w+(?:\.\w+)+")  # `self.file`, `c.engine.trees`: attributes, no call or index
 
@@ -189,12 +191,13 @@ class Resolver:
 
     # ---- calls ---------------------------------------------------------------------------
 
-    def _method(self, cls: str, name: str, depth: int = 0) -> tuple[str, float] | None:
+    def method(self, cls: str, name: str, depth: int = 0) -> tuple[str, float] | None:
+        """Method `name` of class `cls` or of a base (four levels up), with SCOPE (its own) or IMPORTED."""
         if name in self.methods[cls]:
             return self.methods[cls][name], SCOPE if depth == 0 else IMPORTED
         if depth < 4:
             for base in self.bases.get(cls, []):
-                hit = self._method(base, name, depth + 1)
+                hit = self.method(base, name, depth + 1)
                 if hit:
                     return hit[0], IMPORTED
         return None
@@ -213,7 +216,7 @@ class Resolver:
 
     def _constructor(self, spec: LanguageSpec, cls: str) -> str | None:
         for name in (*spec.constructors, self.class_name[cls]):
-            hit = self._method(cls, name)
+            hit = self.method(cls, name)
             if hit:
                 return hit[0]
         return None
@@ -243,7 +246,7 @@ class Resolver:
                 return None
         if recv is not None and (recv in spec.self_names or recv == d["self_name"]):
             if cls is not None:
-                hit = self._method(cls, name)
+                hit = self.method(cls, name)
                 if hit:
                     return hit
             elif d["parent_kind"] == "class":  # `this` of a JS object whose methods are assigned
@@ -258,7 +261,7 @@ class Resolver:
                 if (scope, name) in self.nested[f.path]:
                     return self.nested[f.path][(scope, name)], SCOPE
                 scope = scope.rpartition(".")[0]
-            if spec.implicit_self and cls is not None and (hit := self._method(cls, name)):
+            if spec.implicit_self and cls is not None and (hit := self.method(cls, name)):
                 return hit
             if name in self.file_top[f.path]:
                 return self.file_top[f.path][name], SCOPE
@@ -292,7 +295,7 @@ class Resolver:
             return None
         target = self.find_class(f, recv) if recv[:1].isupper() else None
         if target is not None:
-            hit = self._method(target, name)
+            hit = self.method(target, name)
             if hit is None and name == "new":  # Ruby's Foo.new runs initialize
                 ctor = self._constructor(spec, target)
                 hit = (ctor, IMPORTED) if ctor else None
@@ -318,7 +321,7 @@ class Resolver:
         for f in self.files:
             for call in f.facts["calls"]:
                 if call[2] == REF:
-                    hit = self.resolve_reference(f, call) if call[3] is not None else None
+                    hit = resolve_reference(self, f, call) if call[3] is not None else None
                     self.stats["refs_resolved" if hit else "refs_unresolved"] += 1
                     if hit:
                         self._edge("CALLS", f.def_ids[call[3]], hit[0], hit[1])
@@ -338,36 +341,6 @@ class Resolver:
                         impls = self._override_cache[hit[0]] = self._overrides(*self.stubs[hit[0]])
                     for impl in impls:
                         self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
-
-    def resolve_reference(self, f: ParsedFile, ref: tuple) -> tuple[str, float] | None:
-        """The function a name passed as a value denotes (REFERENCE), or None.
-
-        Only the rules that know what a name is bind a reference: a nested or top-level function
-        of the file or module, an imported function, a method of the caller's own class through
-        `self`/`this`, a function of an imported module. Never a class (`isinstance(x, Foo)`), never
-        the repository-wide guesses: most names passed to a call are variables.
-        """
-        spec, b = f.spec, self.bindings[f.path]
-        name, recv, _, caller_index = ref
-        d, caller = f.facts["defs"][caller_index], f.def_ids[caller_index]
-        hit: str | None = None
-        if recv is None:
-            scope = d["qualified_name"]
-            while scope and hit is None:
-                hit = self.nested[f.path].get((scope, name))
-                scope = scope.rpartition(".")[0]
-            hit = hit or self.file_top[f.path].get(name)
-            if hit is None and len(same := self.top[f.module_id].get(name, [])) == 1:
-                hit = same[0]
-            if hit is None and name in b.symbols:
-                mid, symbol = b.symbols[name]
-                hit = hits[0] if len(hits := self.top[mid].get(symbol, [])) == 1 else None
-        elif recv in spec.self_names or recv == d["self_name"]:
-            cls = self.owner.get(caller)
-            hit = m[0] if cls is not None and (m := self._method(cls, name)) else None
-        elif recv in b.aliases:
-            hit = hits[0] if len(hits := self.top[b.aliases[recv]].get(name, [])) == 1 else None
-        return (hit, REFERENCE) if hit is not None and hit != caller else None
 
     def _overrides(self, cls: str, name: str) -> list[str]:
         """Methods `name` of the classes that extend or implement `cls` (four levels down at most)."""
