@@ -4,7 +4,9 @@ Capture names are the contract between the `.scm` files and this module (see que
 `@class`, `@function` (with `.name`, `.doc`, `.owner`, `.self`), `@scope` (a namespace that
 qualifies names), `@impl` (a block whose functions are methods of `@impl.type`), `@import`
 (`.module`, `.name`, `.alias`, `.kind`), `@call.name` or `@call.new` (one per call site) with `@call.receiver`,
-`@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`), `@extends`,
+`@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
+`@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@local` (a
+name a function binds itself), `@extends`,
 `@implements`, `@base` and `@module.name`. The output is plain data, so it crosses processes.
 """
 
@@ -157,7 +159,7 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
 _MAX_RECEIVER = 80
 _ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name", "local")
 _PARSERS: dict[str, Parser] = {}
-_CALL, _CALL_RECV, _CALL_NEW, _REF = "call", "call.receiver", "call.new", "ref"
+_CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR = "call", "call.receiver", "call.new", "ref", "attr"
 CALL, NEW, REF = "call", "new", "ref"  # what a call site is: a call, a constructor call, a function passed as a value
 _COMMENT = re.compile(r";[^\n]*")
 _CAPTURE = re.compile(r"@([\w.]+)")
@@ -176,6 +178,8 @@ def _pattern_roles(language: str) -> tuple[str, ...]:
             roles.append(_CALL_NEW)
         elif "ref.name" in caps:
             roles.append(_REF)
+        elif "attr.name" in caps:
+            roles.append(_ATTR)
         elif "call.name" in caps:
             roles.append(_CALL_RECV if "call.receiver" in caps else _CALL)
         else:
@@ -218,7 +222,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     Keys: `defs` (as `parse_definitions`), `had_error`, `module` (a declared package or
     namespace, or None), `imports` (module, name, alias, kind, line), `calls` (tuples of name,
     receiver or None, kind: CALL, NEW or REF, caller: index into defs or None), `bases` (owner: index into
-    defs, or owner_name for an impl block; name; relation extends/implements/base).
+    defs, or owner_name for an impl block; name; relation extends/implements/base), `attrs` (tuples of
+    the innermost definition holding it, the object (`self`; None for a Go struct field), the
+    attribute's name and its type as written).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -234,6 +240,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     scopes: list[tuple[Node, str, str]] = []  # (node, scope|impl, name)
     imports, raw_calls, raw_bases, declared = [], [], [], None
     bound: list[tuple[int, bytes]] = []  # (start, name) of names a function binds itself
+    raw_attrs: list[tuple[int, str | None, str, str]] = []  # (start, object, attribute, type as written)
     add_call = raw_calls.append
     for pattern, caps in QueryCursor(ts_query(spec.name)).matches(tree.root_node):
         role = roles[pattern]
@@ -276,6 +283,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 scopes.append((caps[role][0], role, _split_name(name)[1]))
         elif role == "module.name":
             declared = declared or _text(caps[role][0])
+        elif role is _ATTR:
+            obj, typ = _text(_first(caps, "attr.object")), _text(caps["attr.type"][0])
+            for n in caps["attr.name"]:
+                raw_attrs.append((n.start_byte, obj, _text(n), typ))
         elif role == "local":
             for n in caps["local"]:
                 bound.append((n.start_byte, n.text))
@@ -315,8 +326,11 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         bases.append({"owner": owner if owner >= 0 else None,
                       "owner_name": scopes[-1 - owner][2] if owner < 0 else None,
                       "name": _text(node), "relation": rel})
+    raw_attrs.sort(key=_first_item)
+    attrs = [(owner, obj, name, typ) for (_, obj, name, typ), owner in
+             zip(raw_attrs, _innermost([a[0] for a in raw_attrs], spans)) if owner is not None and owner >= 0]
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
-            "imports": imports, "calls": calls, "bases": bases}
+            "imports": imports, "calls": calls, "bases": bases, "attrs": attrs}
 
 
 def _bound_names(bound: list[tuple[int, bytes]], fn_spans: list, parents: dict[int, int]) -> set[tuple[int, bytes]]:

@@ -29,6 +29,10 @@ OVERRIDE = 0.5  # an override of the abstract or stub method a call names (the c
 UNIQUE_METHOD = 0.3  # `x.m()` with x of unknown type: m is the only method of that name in the repository
 _GENERIC = re.compile(r"[<\[(]")
 _ATTRIBUTE = re.compile(r"\w+(?:\.\w+)+")  # `self.file`, `c.engine.trees`: attributes, no call or index
+_SELF_ATTRIBUTE = re.compile(r"(\w+)\.(\w+)")  # `self.router`: one attribute of self
+# `self.router.mount()` where the class assigns `self.router = Router(...)` (or declares the field's
+# type, Go): the attribute's class is known, though another assignment could replace the object
+ATTRIBUTE = 0.8
 
 
 @dataclass
@@ -87,11 +91,14 @@ class Resolver:
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # extends and implements, reversed
         self.stubs: dict[str, tuple[str, str]] = {}  # stub method id -> (its class id, its name)
+        self.attributes: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))  # cls -> attr -> {(file, type)}
+        self._attribute_cache: dict[tuple[str, str], str | None] = {}
         self._override_cache: dict[str, list[str]] = {}
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
         self.global_classes = defaultdict(lambda: defaultdict(list))
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
+        self._file = {f.path: f for f in files}
         self._index()
 
     def _edge(self, rel: str, src: str, dst: str, confidence: float = 1.0) -> None:
@@ -136,6 +143,31 @@ class Resolver:
                             self.stubs[eid] = (cls, d["name"])
                 elif d["parent_kind"] == "function" and by_qn.get(d["parent_qualified"]) in self.owner:
                     self.owner[eid] = self.owner[by_qn[d["parent_qualified"]]]
+
+        for f in self.files:  # attributes need every method's class
+            for owner, obj, name, typ in f.facts.get("attrs", ()):
+                d, eid = f.facts["defs"][owner], f.def_ids[owner]
+                if d["kind"] == "class":
+                    cls = eid
+                elif obj is not None and (obj in f.spec.self_names or obj == d["self_name"]):
+                    cls = self.owner.get(eid)
+                else:
+                    continue
+                if cls is not None:
+                    self.attributes[cls][name].add((f.path, typ.lstrip("*&")))
+
+    def attribute_class(self, cls: str, name: str, depth: int = 0) -> str | None:
+        """The class attribute `name` of class `cls` (or a base) holds, when every assignment names one class."""
+        key = (cls, name)
+        if key not in self._attribute_cache:
+            hit = None
+            if held := self.attributes[cls].get(name):  # None when a class of another package is held
+                found = {self.find_class(self._file[path], typ) for path, typ in held}
+                hit = next(iter(found)) if len(found) == 1 else None
+            elif depth < 4:
+                hit = next((c for b in self.bases.get(cls, ()) if (c := self.attribute_class(b, name, depth + 1))), None)
+            self._attribute_cache[key] = hit
+        return self._attribute_cache[key]
 
     def _owner_class(self, f: ParsedFile, qualified: str) -> str | None:
         if qualified in self.file_classes[f.path]:
@@ -307,6 +339,11 @@ class Resolver:
             # a built-in or another package's; a method of the same name here is a coincidence
             self.stats["calls_external"] += 1
             return None
+        if cls is not None and (m := _SELF_ATTRIBUTE.fullmatch(recv)) and m[1] in (*spec.self_names, d["self_name"]):
+            held = self.attribute_class(cls, m[2])
+            # `self.router.mount()`: Router's mount (an interface without the method, Go's, goes on to the guesses)
+            if held is not None and (hit := self.method(held, name)):
+                return hit[0], ATTRIBUTE
         hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD)
         if (hit and head in (*spec.self_names, d["self_name"]) and _ATTRIBUTE.fullmatch(recv)
                 and self._own_method(f, d, cls, name, hit[0])):

@@ -62,3 +62,7 @@
 (formal_parameters (assignment_pattern left: (identifier) @local))
 (assignment_expression left: (identifier) @local)
 (new_expression constructor: (identifier) @call.new)
+; `this.router = new Router()`: what `this.router.handle()` calls
+(assignment_expression
+  left: (member_expression object: (this) @attr.object property: (property_identifier) @attr.name)
+  right: (new_expression constructor: [(identifier) (member_expression)] @attr.type))

@@ -3,6 +3,7 @@
 ;   @import @import.module @import.name @import.alias
 ;   @call.name (or @call.new: a constructor) @call.receiver: one call site   @extends @implements
 ;   @ref.name @ref.receiver: a function passed as a value (resolved by resolve.py, never to a class)
+;   @attr.object @attr.name @attr.type: an attribute of self and the class it holds (`self.x = Foo()`)
 (class_definition
   name: (identifier) @class.name
   body: (block . (expression_statement (string) @class.doc)?)) @class
@@ -52,6 +53,14 @@
 (for_statement left: [(identifier) @local (pattern_list (identifier) @local) (tuple_pattern (identifier) @local)])
 (as_pattern alias: (as_pattern_target (identifier) @local))
 (named_expression name: (identifier) @local)
+
+; `self.router = Router(...)`, `self.router: Router = ...`: what `self.router.mount()` calls
+(assignment
+  left: (attribute object: (identifier) @attr.object attribute: (identifier) @attr.name)
+  right: (call function: [(identifier) (attribute)] @attr.type))
+(assignment
+  left: (attribute object: (identifier) @attr.object attribute: (identifier) @attr.name)
+  type: (type [(identifier) (attribute)] @attr.type))
 
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @extends))
 (class_definition superclasses: (argument_list (subscript value: [(identifier) (attribute)] @extends)))

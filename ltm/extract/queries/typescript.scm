@@ -66,3 +66,7 @@
 (assignment_expression left: (identifier) @local)
 (formal_parameters [(required_parameter pattern: (identifier) @local) (optional_parameter pattern: (identifier) @local)])
 (new_expression constructor: (identifier) @call.new)
+; `this.router = new Router()`: what `this.router.handle()` calls
+(assignment_expression
+  left: (member_expression object: (this) @attr.object property: (property_identifier) @attr.name)
+  right: (new_expression constructor: [(identifier) (member_expression)] @attr.type))

@@ -150,6 +150,56 @@ def test_base_classes_and_constructors_follow_the_file_imports(tmp_path):
     assert not {(src, dst) for src, dst in g["CALLS"] if dst == "fn:app/responses.py:Response.__init__"}
 
 
+HELD = {
+    "app/routing.py": '''class Router:
+    def mount(self, path):
+        return path
+
+
+class Host:
+    def mount(self, path):
+        return path
+''',
+    "app/applications.py": '''from app.routing import Router
+
+
+class App:
+    def __init__(self):
+        self.router = Router()
+
+    def mount(self, path):
+        return self.router.mount(path)
+''',
+    "gin/context.go": '''package gin
+
+type Engine struct{}
+
+func (engine *Engine) handle(path string) string { return path }
+
+type Tree struct{}
+
+func (t *Tree) handle(path string) string { return path }
+
+type Context struct {
+	engine *Engine
+}
+
+func (c *Context) Next(path string) string { return c.engine.handle(path) }
+''',
+}
+
+
+def test_a_call_on_an_attribute_goes_to_the_class_the_attribute_holds(tmp_path):
+    """`self.router.mount()` after `self.router = Router()`; `c.engine.handle()` with a field `engine *Engine`:
+    two classes define the method, so only the attribute's class tells which one runs."""
+    out = extract(tmp_path, HELD)
+    conf = confidences(out)
+    assert conf[("fn:app/applications.py:App.mount", "fn:app/routing.py:Router.mount")] == 0.8
+    assert conf[("fn:gin/context.go:Context.Next", "fn:gin/context.go:Engine.handle")] == 0.8
+    callees = {dst for src, dst in graph(out)["CALLS"]}
+    assert "fn:app/routing.py:Host.mount" not in callees and "fn:gin/context.go:Tree.handle" not in callees
+
+
 JS = {
     "lib/request.js": '''var req = Object.create(null);
 
