@@ -17,13 +17,16 @@
 (assignment_expression
   left: (member_expression object: (_) @function.owner property: (property_identifier) @function.name)
   right: [(arrow_function) (function_expression)]) @function
-; `defineGetter(req, 'protocol', function () {})`: a function given a name on an object (getters,
-; properties defined through a helper); the same owner and name as `req.protocol = function`
+; `defineGetter(req, 'protocol', function () {})`: a function given a name on an object by a helper
+; that says so (define..., ...getter, ...property, lazy...); the same owner and name as
+; `req.protocol = function`. Not `fs.readFile(path, 'utf8', function () {})`: a callback.
 (call_expression
+  function: [(identifier) (member_expression property: (property_identifier))] @_definer
   arguments: (arguments
     . [(identifier) (member_expression)] @function.owner
     . (string (string_fragment) @function.name)
-    . [(arrow_function) (function_expression)] @function .))
+    . [(arrow_function) (function_expression)] @function .)
+  (#match? @_definer "(?i)(define|getter|setter|property|lazy)[A-Za-z_$]*$"))
 
 (import_statement source: (string (string_fragment) @import.module)) @import
 (import_statement

@@ -242,6 +242,10 @@ function start() {
   return listen(80, ready);
 }
 
+function load(path, done) {
+  fs.readFile(path, 'utf8', function (err, text) { done(text); });
+}
+
 module.exports.start = start;
 ''',
 }
@@ -252,6 +256,7 @@ def test_javascript_getters_references_and_built_in_receivers(tmp_path):
     g = graph(out)
     r, s = "fn:lib/request.js:", "fn:lib/store.js:"
     assert {r + "req.protocol", r + "req.query"} <= g["functions"]
+    assert not {f for f in g["functions"] if f.endswith(".utf8")}  # readFile's callback is no getter
     assert (r + "req.protocol", r + "parse") in g["CALLS"]  # a call inside the getter is the getter's
     assert confidences(out)[(s + "start", s + "ready")] == 0.7  # listen(80, ready)
     assert (s + "listen", s + "start") not in g["CALLS"]
