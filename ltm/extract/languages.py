@@ -33,6 +33,8 @@ class LanguageSpec:
     `family` groups languages that share one module namespace (JS and TS import each other;
     C and C++ include each other's headers). `self_names` are receivers meaning "this object";
     `implicit_self` says an unqualified call inside a method may call a sibling method.
+    `capitalized_types`: a capitalized name is a type by convention (not in Go, where it is any
+    exported name), so `Foo.m()` with no class `Foo` known is a built-in's or another package's.
     """
 
     name: str
@@ -44,6 +46,7 @@ class LanguageSpec:
     self_names: tuple[str, ...] = ("this",)
     implicit_self: bool = False
     constructors: tuple[str, ...] = ()
+    capitalized_types: bool = True
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
     query: str = ""  # the query file's name when another language's file fits this grammar too
@@ -71,7 +74,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      m.js_module, **_JS),
         LanguageSpec("tsx", (".tsx",), tree_sitter_typescript.language_tsx, m.js_module, query="typescript", **_JS),
         LanguageSpec("go", (".go",), tree_sitter_go.language, m.go_module, resolve_import=m.go_import,
-                     self_names=()),
+                     self_names=(), capitalized_types=False),
         LanguageSpec("java", (".java",), tree_sitter_java.language, m.dotted_module,
                      resolve_import=m.java_import, implicit_self=True),
         LanguageSpec("c_sharp", (".cs",), tree_sitter_c_sharp.language, m.dotted_module,

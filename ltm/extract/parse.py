@@ -3,7 +3,10 @@
 Capture names are the contract between the `.scm` files and this module (see queries/python.scm):
 `@class`, `@function` (with `.name`, `.doc`, `.owner`, `.self`), `@scope` (a namespace that
 qualifies names), `@impl` (a block whose functions are methods of `@impl.type`), `@import`
-(`.module`, `.name`, `.alias`, `.kind`), `@call.name` or `@call.new` (one per call site) with `@call.receiver`, `@extends`,
+(`.module`, `.name`, `.alias`, `.kind`), `@call.name` or `@call.new` (one per call site) with `@call.receiver`,
+`@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
+`@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@local` (a
+name a function binds itself), `@extends`,
 `@implements`, `@base` and `@module.name`. The output is plain data, so it crosses processes.
 """
 
@@ -154,9 +157,10 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
 
 
 _MAX_RECEIVER = 80
-_ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name")
+_ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name", "local")
 _PARSERS: dict[str, Parser] = {}
-_CALL, _CALL_RECV, _CALL_NEW = "call", "call.receiver", "call.new"
+_CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR = "call", "call.receiver", "call.new", "ref", "attr"
+CALL, NEW, REF = "call", "new", "ref"  # what a call site is: a call, a constructor call, a function passed as a value
 _COMMENT = re.compile(r";[^\n]*")
 _CAPTURE = re.compile(r"@([\w.]+)")
 _DEF_CAPS = {k: (f"{k}.name", f"{k}.owner", f"{k}.self", f"{k}.doc") for k in _DEF_KINDS}
@@ -172,6 +176,10 @@ def _pattern_roles(language: str) -> tuple[str, ...]:
         caps = set(_CAPTURE.findall(pattern))
         if "call.new" in caps:
             roles.append(_CALL_NEW)
+        elif "ref.name" in caps:
+            roles.append(_REF)
+        elif "attr.name" in caps:
+            roles.append(_ATTR)
         elif "call.name" in caps:
             roles.append(_CALL_RECV if "call.receiver" in caps else _CALL)
         else:
@@ -213,8 +221,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
 
     Keys: `defs` (as `parse_definitions`), `had_error`, `module` (a declared package or
     namespace, or None), `imports` (module, name, alias, kind, line), `calls` (tuples of name,
-    receiver or None, is `new`, caller: index into defs or None), `bases` (owner: index into
-    defs, or owner_name for an impl block; name; relation extends/implements/base).
+    receiver or None, kind: CALL, NEW or REF, caller: index into defs or None), `bases` (owner: index into
+    defs, or owner_name for an impl block; name; relation extends/implements/base), `attrs` (tuples of
+    the innermost definition holding it, the object (`self`; None for a Go struct field), the
+    attribute's name and its type as written).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -229,22 +239,24 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     found: list[tuple] = []  # (start, -end, node, kind, name node, caps)
     scopes: list[tuple[Node, str, str]] = []  # (node, scope|impl, name)
     imports, raw_calls, raw_bases, declared = [], [], [], None
+    bound: list[tuple[int, bytes]] = []  # (start, name) of names a function binds itself
+    raw_attrs: list[tuple[int, str | None, str, str]] = []  # (start, object, attribute, type as written)
     add_call = raw_calls.append
     for pattern, caps in QueryCursor(ts_query(spec.name)).matches(tree.root_node):
         role = roles[pattern]
         if role is _CALL:
             n = caps["call.name"][0]
-            add_call((n.start_byte, n.text, None, False))
-        elif role is _CALL_RECV:
-            n = caps["call.name"][0]
-            recv = caps.get("call.receiver")
+            add_call((n.start_byte, n.text, None, CALL))
+        elif role is _CALL_RECV or role is _REF:
+            n = caps["call.name" if role is _CALL_RECV else "ref.name"][0]
+            recv = caps.get("call.receiver" if role is _CALL_RECV else "ref.receiver")
             if recv is not None:  # only a short receiver can name a module, a class or self
                 r = recv[0]
                 recv = r.text.decode("utf-8", "replace") if r.end_byte - r.start_byte <= _MAX_RECEIVER else "(...)"
-            add_call((n.start_byte, n.text, recv or None, False))
+            add_call((n.start_byte, n.text, recv or None, CALL if role is _CALL_RECV else REF))
         elif role is _CALL_NEW:
             n = caps["call.new"][0]
-            add_call((n.start_byte, n.text, None, True))
+            add_call((n.start_byte, n.text, None, NEW))
         elif role in _DEF_CAPS:
             names = caps.get(_DEF_CAPS[role][0])
             if names:
@@ -271,6 +283,13 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 scopes.append((caps[role][0], role, _split_name(name)[1]))
         elif role == "module.name":
             declared = declared or _text(caps[role][0])
+        elif role is _ATTR:
+            obj, typ = _text(_first(caps, "attr.object")), _text(caps["attr.type"][0])
+            for n in caps["attr.name"]:
+                raw_attrs.append((n.start_byte, obj, _text(n), typ))
+        elif role == "local":
+            for n in caps["local"]:
+                bound.append((n.start_byte, n.text))
         else:
             raw_bases.append((caps[role][0], role))
     found = [d for d in map(_found, sorted(found, key=_span_key)) if d is not None]
@@ -294,8 +313,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     raw_calls.sort(key=_first_item)
     fn_spans = [(s, e, k) for s, e, k in spans if k >= 0 and found[k]["kind"] == "function"]
     callers = _innermost([c[0] for c in raw_calls], fn_spans)
-    calls = [(name.decode("utf-8", "replace"), recv, new, caller)
-             for (_, name, recv, new), caller in zip(raw_calls, callers)]
+    shadowed = _bound_names(bound, fn_spans, parents)
+    calls = [(name.decode("utf-8", "replace"), recv, kind, caller)
+             for (_, name, recv, kind), caller in zip(raw_calls, callers)
+             if kind is not REF or recv is not None or not _is_bound(shadowed, parents, caller, name)]
     raw_bases.sort(key=lambda b: b[0].start_byte)
     owners = _innermost([b[0].start_byte for b in raw_bases], spans)
     bases = []
@@ -305,8 +326,26 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         bases.append({"owner": owner if owner >= 0 else None,
                       "owner_name": scopes[-1 - owner][2] if owner < 0 else None,
                       "name": _text(node), "relation": rel})
+    raw_attrs.sort(key=_first_item)
+    attrs = [(owner, obj, name, typ) for (_, obj, name, typ), owner in
+             zip(raw_attrs, _innermost([a[0] for a in raw_attrs], spans)) if owner is not None and owner >= 0]
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
-            "imports": imports, "calls": calls, "bases": bases}
+            "imports": imports, "calls": calls, "bases": bases, "attrs": attrs}
+
+
+def _bound_names(bound: list[tuple[int, bytes]], fn_spans: list, parents: dict[int, int]) -> set[tuple[int, bytes]]:
+    """(function index, name) for each name a function binds: its parameters and assigned names."""
+    bound.sort(key=_first_item)
+    return {(fn, name) for (_, name), fn in zip(bound, _innermost([b[0] for b in bound], fn_spans)) if fn is not None}
+
+
+def _is_bound(shadowed: set[tuple[int, bytes]], parents: dict[int, int], fn: int | None, name: bytes) -> bool:
+    """Whether `name` is a variable of function `fn` or of a function enclosing it (a closure's)."""
+    while fn is not None and fn >= 0:
+        if (fn, name) in shadowed:
+            return True
+        fn = parents.get(fn)
+    return False
 
 
 def _found(match: tuple) -> dict | None:

@@ -164,17 +164,23 @@ class _Matcher:
         return mods
 
     def imports(self, subject: str, mods: list[str]) -> list[str]:
-        """What a module depends on (DEPENDS_ON) and what its files import (IMPORTS)."""
+        """What a module depends on (DEPENDS_ON) and what its files import (IMPORTS).
+
+        The repository's own modules rank first: they are code the store holds; another package
+        is only a name (and "which of our modules does X import" wants only those).
+        """
         mods = [m for m in mods if label_of(m) == "Module"]
         self.add(mods, 0.5, f"module {subject}")
+        found: list[str] = []
         if mods and "DEPENDS_ON" in self.g.rels:
-            self.add(self.ids("(m:Module)-[:DEPENDS_ON]->(d:Module)", "d", *self.at("m", "Module", mods)), 3.0,
-                     f"{subject} depends on it")
+            found += self.ids("(m:Module)-[:DEPENDS_ON]->(d:Module)", "d", *self.at("m", "Module", mods))
         if mods and "IMPORTS" in self.g.rels and "BELONGS_TO" in self.g.rels:
             files = self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "f", *self.at("m", "Module", mods))
             if files:
-                self.add(self.ids("(f:File)-[:IMPORTS]->(d:Module)", "d", *self.at("f", "File", files)), 3.0,
-                         f"imported by {subject}")
+                found += self.ids("(f:File)-[:IMPORTS]->(d:Module)", "d", *self.at("f", "File", files))
+        found = list(dict.fromkeys(found))
+        self.add([d for d in found if not _external(d)], 3.0, f"imported by {subject}")
+        self.add([d for d in found if _external(d)], 1.0, f"imported by {subject} (another package)")
         return mods
 
     def hierarchy(self, subject: str, classes: list[str], down: bool) -> list[str]:
@@ -393,6 +399,11 @@ def _variants(name: str) -> list[str]:
         if head[:1].islower():  # `click.ParamType`: a module path, then the name
             out.append(last)
     return list(dict.fromkeys(out))
+
+
+def _external(module_id: str) -> bool:
+    """A module of another package (`mod:<repo>:ext:<family>:<name>`, see `ltm.ids` and extraction)."""
+    return module_id.split(":", 2)[2:3] != [] and module_id.split(":", 2)[2].startswith("ext:")
 
 
 def _in_path(file_path: str | None, path: str) -> bool:

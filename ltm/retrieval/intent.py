@@ -29,7 +29,11 @@ _NAME = (rf"{_Q}(?P<x>[A-Za-z_][\w.]*(?:/[\w.\-]+)*)(?:\(\))?{_Q}"
 _PATH = rf"{_Q}(?P<x>[\w.\-/]+?){_Q}"
 # a few words between "which" and its verb ("which functions of the package does X call", "which files
 # inside the package import Y"), never crossing another clause's verb
-_GAP = r"(?:\s+(?!(?:does|do|did|is|are|was|were|calls?|imports?)\b)[\w/.\-]+){0,5}?"
+_GAP = r"(?:\s+(?!(?:does|do|did|is|are|was|were|calls?|imports?)\b)[\w/.\-']+){0,5}?"
+# a few words between "does" and the name its verb follows ("what does the package entry point index.js load")
+_PRE = r"(?:[\w'\-]+\s+){0,5}?"
+# handing work over names a call too ("which helpers does X delegate to", "who hands work to Y")
+_DELEGATE = r"delegates?\s+to|hands?\s+(?:work\s+|it\s+)?(?:off\s+|over\s+)?to"
 _THING = r"(?:the\s+)?(?:function|method|class|module|package|file|type|struct|interface)?\s*"
 _RULES: tuple[tuple[IntentKind, str, _Where], ...] = (
     # history of one entity
@@ -46,18 +50,20 @@ _RULES: tuple[tuple[IntentKind, str, _Where], ...] = (
     ("modified_by", r"\b(?:history|changelog|commits?|changes)\s+(?:of|to|for|on|touching|that\s+touched)\b", "after"),
     ("author", r"\bcommits?\s+(?:made\s+|written\s+|authored\s+|pushed\s+)?(?:by|from)\s+(?P<x>[^?,]+?)\s*(?:[?,.]|$)", "x"),
     # structure
-    ("callees", rf"\b(?:what|which){_GAP}\s+(?:does|do)\s+{_THING}{_NAME}\s+(?:call|invoke|use)\b", "x"),
+    ("callees", rf"\b(?:what|which){_GAP}\s+(?:does|do)\s+{_PRE}{_NAME}\s+(?:call|invoke|use|{_DELEGATE})\b", "x"),
+    # "which functions X calls", "the helpers that X calls"
+    ("callees", rf"\b(?:functions?|methods?|helpers?)\s+(?:that\s+|which\s+)?{_NAME}\s+(?:calls|invokes|uses|{_DELEGATE})\b", "x"),
     ("callees", r"\bcallees\b|\b(?:functions?|methods?|what)\s+(?:(?:are|is|get|gets)\s+)?(?:called|invoked)\s+(?:by|from|in|inside|within)\b", "after"),
     ("callees", rf"{_NAME}\s+calls\s+(?:what|which)\b", "x"),
-    ("callers", r"\bcallers?\b|\bcall[- ]sites?\b|\bcalls\s+to\b|\b(?:who|what|which\s+\w+(?:\s+\w+)?)\s+(?:calls|call|invokes?|invoke)\b|\bcalls\b|\binvokes?\b", "after"),
+    ("callers", rf"\b(?:who|what|which\s+\w+)\s+(?:{_DELEGATE})\b|\bcallers?\b|\bcall[- ]sites?\b|\bcalls\s+to\b|\b(?:who|what|which\s+\w+(?:\s+\w+)?)\s+(?:calls|call|invokes?|invoke)\b|\bcalls\b|\binvokes?\b", "after"),
     ("callers", rf"\b(?:where|how)\s+(?:is|are)\s+{_THING}{_NAME}\s+(?:called|invoked|used)\b", "x"),
     ("callers", rf"\bis\s+{_THING}{_NAME}\s+(?:called|invoked)\b", "x"),
     ("bases", rf"\bwhat\s+(?:does|do)\s+{_THING}{_NAME}\s+(?:inherit|extend|derive|subclass)\b", "x"),
     ("bases", r"\b(?:base|parent|super)[- ]?class(?:es)?\b|\bsuperclass(?:es)?\b|\bancestors?\b|\binherits?\s+from\s+(?:what|which)\b", "after"),
     ("subclasses", r"\bsub-?class(?:es)?\b|\b(?:inherits?|inheriting|derives?|derived|deriving)\s+from\b|\bextends?\b|\bextending\b|\bchild\s+class(?:es)?\b|\bbased\s+on\b|\bimplement(?:s|ations?)?\s+(?:of\s+)?", "after"),
     ("methods", rf"\bwhat\s+methods\s+(?:does|do)\s+{_THING}{_NAME}\s+(?:have|define|expose|offer)\b", "x"),
-    ("methods", r"\bmethods?\s+(?:of|on|in|defined\s+(?:on|in|by))\b|\b(?:functions?|members?)\s+(?:of|in|on)\s+(?:the\s+)?(?:class|struct|type)\b", "after"),
-    ("imports", rf"\bwhat\s+(?:\w+\s+)?(?:does|do)\s+{_THING}{_NAME}\s+(?:import|depend\s+on|require|pull\s+in)\b", "x"),
+    ("methods", r"\b(?:methods?|functions?)\s+(?:(?:are|is)\s+)?(?:defined\s+(?:on|in|by)|belong(?:s|ing)?\s+to)\b|\bmethods?\s+(?:of|on|in)\b|\b(?:functions?|members?)\s+(?:of|in|on)\s+(?:the\s+)?(?:class|struct|type)\b", "after"),
+    ("imports", rf"\b(?:what|which){_GAP}\s+(?:does|do)\s+{_PRE}{_NAME}\s+(?:import|depend\s+on|require|pull\s+in|load|rely\s+on)\b", "x"),
     ("imports", r"\b(?:imports|dependencies|requirements)\s+of\b|\b(?:imported|required)\s+by\b", "after"),
     ("importers", rf"\bimporters?\b|\bdependents\b|\b(?:who|what|which){_GAP}\s+(?:imports?|requires?|depends?\s+on|uses?|relies\s+on|pulls?\s+in)\b|\bdepends?\s+on\b", "after"),
     ("importers", rf"\bwhere\s+(?:is|are)\s+{_THING}{_NAME}\s+(?:imported|required)\b", "x"),

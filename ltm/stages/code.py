@@ -68,6 +68,7 @@ def stage_code(repo_path: Path, repo_key: str, lake: Lake) -> CodeStats:
             "resolved": res["calls_resolved"], "unresolved": res["calls_unresolved"],
             "external": res["calls_external"], "ambiguous": res["calls_ambiguous"],
             "outside_functions": res["calls_outside_functions"],
+            "references": res["refs_resolved"],  # functions passed as values, resolved (extract/code/references.py)
         },
         imports_unresolved=res["imports_unresolved"], bases_unresolved=res["bases_unresolved"],
         redacted=dict(w.redacted),

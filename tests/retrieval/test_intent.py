@@ -72,6 +72,17 @@ def test_cypher_looking_text_never_becomes_a_subject():
         ("which modules under src/click pull in click.shell_completion, even lazily?", "importers", "click.shell_completion"),
         ("Which commit last changed src/click/globals.py?", "last_change", "src/click/globals.py"),
         ("what commit most recently modified lib/view.js", "last_change", "lib/view.js"),
+        # handing work over is a call; the name before "calls"; several words before an imports verb
+        ("which helper does utils.normalize_path delegate to?", "callees", "utils.normalize_path"),
+        ("who hands work to run_sync in the package?", "callers", "run_sync"),
+        ("which functions Router.dispatch calls, constructors included", "callees", "Router.dispatch"),
+        ("list the helpers that parse_config calls", "callees", "parse_config"),
+        ("Which of our own modules does app/server.js depend on?", "imports", "app/server.js"),
+        ("what does the command line entry point cli/main.py load?", "imports", "cli/main.py"),
+        ("What local modules does lib/router.js import?", "imports", "lib/router.js"),
+        ("which methods are defined on the Session struct?", "methods", "Session"),
+        ("Which functions belong to the Parser class?", "methods", "Parser"),
+        ("how do I get a copy of the context that is safe to hand over to a worker?", "search", None),
     ],
 )
 def test_relations_survive_extra_words(text, kind, subject):

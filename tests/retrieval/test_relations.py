@@ -31,11 +31,13 @@ class Square(Shape):
     def area(self):
         return 1.0
 '''
-RENDER = '''from pkg.shapes import Circle
+RENDER = '''import json
+
+from pkg.shapes import Circle
 
 
 def draw():
-    return Circle().describe()
+    return json.dumps(Circle().describe())
 '''
 TESTS = '''from pkg.base import Shape
 from pkg.shapes import Circle
@@ -96,6 +98,16 @@ def test_methods_bases_and_imports(home, strategy):
     assert _ids(_top(home, "what are the methods of the Circle class?", strategy))[0] == f"fn:{key}:pkg/shapes.py:Circle.area"
     assert _ids(_top(home, "what does Square inherit from", strategy))[0] == f"cls:{key}:pkg/base.py:Shape"
     assert f"mod:{key}:pkg.shapes" in _ids(_top(home, "what does pkg.render import?", strategy))[:2]
+
+
+@pytest.mark.parametrize("strategy", GRAPH_STRATEGIES)
+@pytest.mark.parametrize("question", ["Which of the package's own modules does pkg/render.py depend on?",
+                                      "what does the drawing module pkg/render.py load?"])
+def test_imports_name_the_own_modules_before_other_packages(home, strategy, question):
+    _, _, key = home
+    top = _ids(_top(home, question, strategy))
+    assert top[0] == f"mod:{key}:pkg.shapes"
+    assert f"mod:{key}:ext:python:json" in top[1:]  # another package: still an answer, after ours
 
 
 @pytest.mark.parametrize("strategy", ("graph_first", "parallel"))

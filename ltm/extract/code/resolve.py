@@ -7,7 +7,11 @@ class's static method or constructor), then by a name unique in the repository's
 family (0.5; 0.3 for `x.m()` with a receiver of unknown type). A call that lands on an abstract or
 stub method (no body, or only `...`, `pass` or `raise`) also gets an edge to each override in the
 classes that extend or implement its class (0.5). Each edge carries the confidence of the rule that
-found it; a call no rule resolves is counted in `stats`, never guessed into an edge.
+found it; a call no rule resolves is counted in `stats`, never guessed into an edge. A function
+passed as a value is a call at 0.7 when it resolves (`references.py`). `self.x.m()` never lands on
+the caller's own class; a class-like receiver (`Object`, `Math`) that names no class here is
+another package's; a base class or constructor named through an import of another package is
+external, never a local class of the same name.
 """
 
 from __future__ import annotations
@@ -17,11 +21,18 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ltm.extract.languages import LanguageSpec
+from ltm.extract.code.references import resolve_reference
+from ltm.extract.parse import NEW, REF
 
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
 OVERRIDE = 0.5  # an override of the abstract or stub method a call names (the code that runs)
 UNIQUE_METHOD = 0.3  # `x.m()` with x of unknown type: m is the only method of that name in the repository
 _GENERIC = re.compile(r"[<\[(]")
+_ATTRIBUTE = re.compile(r"\w+(?:\.\w+)+")  # `self.file`, `c.engine.trees`: attributes, no call or index
+_SELF_ATTRIBUTE = re.compile(r"(\w+)\.(\w+)")  # `self.router`: one attribute of self
+# `self.router.mount()` where the class assigns `self.router = Router(...)` (or declares the field's
+# type, Go): the attribute's class is known, though another assignment could replace the object
+ATTRIBUTE = 0.8
 
 
 @dataclass
@@ -80,11 +91,14 @@ class Resolver:
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # extends and implements, reversed
         self.stubs: dict[str, tuple[str, str]] = {}  # stub method id -> (its class id, its name)
+        self.attributes: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))  # cls -> attr -> {(file, type)}
+        self._attribute_cache: dict[tuple[str, str], str | None] = {}
         self._override_cache: dict[str, list[str]] = {}
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
         self.global_classes = defaultdict(lambda: defaultdict(list))
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
+        self._file = {f.path: f for f in files}
         self._index()
 
     def _edge(self, rel: str, src: str, dst: str, confidence: float = 1.0) -> None:
@@ -130,6 +144,31 @@ class Resolver:
                 elif d["parent_kind"] == "function" and by_qn.get(d["parent_qualified"]) in self.owner:
                     self.owner[eid] = self.owner[by_qn[d["parent_qualified"]]]
 
+        for f in self.files:  # attributes need every method's class
+            for owner, obj, name, typ in f.facts.get("attrs", ()):
+                d, eid = f.facts["defs"][owner], f.def_ids[owner]
+                if d["kind"] == "class":
+                    cls = eid
+                elif obj is not None and (obj in f.spec.self_names or obj == d["self_name"]):
+                    cls = self.owner.get(eid)
+                else:
+                    continue
+                if cls is not None:
+                    self.attributes[cls][name].add((f.path, typ.lstrip("*&")))
+
+    def attribute_class(self, cls: str, name: str, depth: int = 0) -> str | None:
+        """The class attribute `name` of class `cls` (or a base) holds, when every assignment names one class."""
+        key = (cls, name)
+        if key not in self._attribute_cache:
+            hit = None
+            if held := self.attributes[cls].get(name):  # None when a class of another package is held
+                found = {self.find_class(self._file[path], typ) for path, typ in held}
+                hit = next(iter(found)) if len(found) == 1 else None
+            elif depth < 4:
+                hit = next((c for b in self.bases.get(cls, ()) if (c := self.attribute_class(b, name, depth + 1))), None)
+            self._attribute_cache[key] = hit
+        return self._attribute_cache[key]
+
     def _owner_class(self, f: ParsedFile, qualified: str) -> str | None:
         if qualified in self.file_classes[f.path]:
             return self.file_classes[f.path][qualified]
@@ -143,11 +182,16 @@ class Resolver:
         head, name = _base_name(raw)
         b = self.bindings[f.path]
         if head:
-            mid = b.aliases.get(head.split(".")[0])
+            root = head.split(".")[0]
+            if root in b.external:  # `httpx.Response`: a class of another package, never ours
+                return None
+            mid = b.aliases.get(root)
             if mid and len(self.classes[mid].get(name, [])) == 1:
                 return self.classes[mid][name][0]
         if (cid := self.file_class_names[f.path].get(name)) is not None:
             return cid
+        if not head and name in b.external:  # `from httpx import Response`: not our `Response`
+            return None
         if name in b.symbols:
             mid, symbol = b.symbols[name]
             if len(hits := self.classes[mid].get(symbol, [])) == 1:
@@ -179,19 +223,32 @@ class Resolver:
 
     # ---- calls ---------------------------------------------------------------------------
 
-    def _method(self, cls: str, name: str, depth: int = 0) -> tuple[str, float] | None:
+    def method(self, cls: str, name: str, depth: int = 0) -> tuple[str, float] | None:
+        """Method `name` of class `cls` or of a base (four levels up), with SCOPE (its own) or IMPORTED."""
         if name in self.methods[cls]:
             return self.methods[cls][name], SCOPE if depth == 0 else IMPORTED
         if depth < 4:
             for base in self.bases.get(cls, []):
-                hit = self._method(base, name, depth + 1)
+                hit = self.method(base, name, depth + 1)
                 if hit:
                     return hit[0], IMPORTED
         return None
 
+    def _own_method(self, f: ParsedFile, d: dict, cls: str | None, name: str, fn: str) -> bool:
+        """Whether `fn` is method `name` of the caller's class (or a base), or a sibling on its JS object."""
+        if cls is not None:
+            return self._inherits(cls, self.owner.get(fn))
+        return d["parent_kind"] == "class" and self.file_qn[f.path].get(f"{d['parent_qualified']}.{name}") == fn
+
+    def _inherits(self, cls: str, other: str | None, depth: int = 0) -> bool:
+        """`cls` is `other` or extends it (four levels up at most)."""
+        if other is None or cls == other:
+            return other is not None
+        return depth < 4 and any(self._inherits(b, other, depth + 1) for b in self.bases.get(cls, ()))
+
     def _constructor(self, spec: LanguageSpec, cls: str) -> str | None:
         for name in (*spec.constructors, self.class_name[cls]):
-            hit = self._method(cls, name)
+            hit = self.method(cls, name)
             if hit:
                 return hit[0]
         return None
@@ -206,7 +263,8 @@ class Resolver:
     def resolve_call(self, f: ParsedFile, call: tuple) -> tuple[str, float] | None:
         """The function a call site (name, receiver, new, caller) names and the confidence, or None (counted)."""
         spec, b = f.spec, self.bindings[f.path]
-        name, recv, new, caller_index = call
+        name, recv, kind, caller_index = call
+        new = kind == NEW
         d = f.facts["defs"][caller_index]
         caller = f.def_ids[caller_index]
         cls = self.owner.get(caller)
@@ -220,7 +278,7 @@ class Resolver:
                 return None
         if recv is not None and (recv in spec.self_names or recv == d["self_name"]):
             if cls is not None:
-                hit = self._method(cls, name)
+                hit = self.method(cls, name)
                 if hit:
                     return hit
             elif d["parent_kind"] == "class":  # `this` of a JS object whose methods are assigned
@@ -235,7 +293,7 @@ class Resolver:
                 if (scope, name) in self.nested[f.path]:
                     return self.nested[f.path][(scope, name)], SCOPE
                 scope = scope.rpartition(".")[0]
-            if spec.implicit_self and cls is not None and (hit := self._method(cls, name)):
+            if spec.implicit_self and cls is not None and (hit := self.method(cls, name)):
                 return hit
             if name in self.file_top[f.path]:
                 return self.file_top[f.path][name], SCOPE
@@ -269,17 +327,42 @@ class Resolver:
             return None
         target = self.find_class(f, recv) if recv[:1].isupper() else None
         if target is not None:
-            hit = self._method(target, name)
+            hit = self.method(target, name)
             if hit is None and name == "new":  # Ruby's Foo.new runs initialize
                 ctor = self._constructor(spec, target)
                 hit = (ctor, IMPORTED) if ctor else None
             if hit:
                 return hit[0], IMPORTED
-        return self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD)
+        elif (spec.capitalized_types and recv[:1].isupper() and recv.isidentifier()
+              and recv not in b.aliases and recv not in b.symbols):
+            # `Object.create()`, `Math.max()`: a class-like name that no class here or import binds is
+            # a built-in or another package's; a method of the same name here is a coincidence
+            self.stats["calls_external"] += 1
+            return None
+        if cls is not None and (m := _SELF_ATTRIBUTE.fullmatch(recv)) and m[1] in (*spec.self_names, d["self_name"]):
+            held = self.attribute_class(cls, m[2])
+            # `self.router.mount()`: Router's mount (an interface without the method, Go's, goes on to the guesses)
+            if held is not None and (hit := self.method(held, name)):
+                return hit[0], ATTRIBUTE
+        hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD)
+        if (hit and head in (*spec.self_names, d["self_name"]) and _ATTRIBUTE.fullmatch(recv)
+                and self._own_method(f, d, cls, name, hit[0])):
+            # `self.file.write()`: an attribute of self is another object; the caller's own class
+            # (or a base of it) defines `write` only by coincidence of names (`this.location(x).get()`
+            # is a method's result, often self again: not this rule)
+            self.stats["calls_unknown"] += 1
+            return None
+        return hit
 
     def resolve_calls(self) -> None:
         for f in self.files:
             for call in f.facts["calls"]:
+                if call[2] == REF:
+                    hit = resolve_reference(self, f, call) if call[3] is not None else None
+                    self.stats["refs_resolved" if hit else "refs_unresolved"] += 1
+                    if hit:
+                        self._edge("CALLS", f.def_ids[call[3]], hit[0], hit[1])
+                    continue
                 if call[3] is None:
                     self.stats["calls_outside_functions"] += 1
                     continue

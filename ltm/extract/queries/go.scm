@@ -4,6 +4,10 @@
 
 (type_spec name: (type_identifier) @class.name type: [(struct_type) (interface_type)]) @class
 (struct_type (field_declaration_list (field_declaration !name type: [(type_identifier) (qualified_type)] @extends)))
+; a named field and its type: what `c.engine.handle()` calls
+(struct_type (field_declaration_list (field_declaration
+  name: (field_identifier) @attr.name
+  type: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])] @attr.type)))
 
 (function_declaration name: (identifier) @function.name) @function
 (method_declaration

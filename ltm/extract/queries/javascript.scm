@@ -12,6 +12,16 @@
 (assignment_expression
   left: (member_expression object: (_) @function.owner property: (property_identifier) @function.name)
   right: [(arrow_function) (function_expression)]) @function
+; `defineGetter(req, 'protocol', function () {})`: a function given a name on an object by a helper
+; that says so (define..., ...getter, ...property, lazy...); the same owner and name as
+; `req.protocol = function`. Not `fs.readFile(path, 'utf8', function () {})`: a callback.
+(call_expression
+  function: [(identifier) (member_expression property: (property_identifier))] @_definer
+  arguments: (arguments
+    . [(identifier) (member_expression)] @function.owner
+    . (string (string_fragment) @function.name)
+    . [(arrow_function) (function_expression)] @function .)
+  (#match? @_definer "(?i)(define|getter|setter|property|lazy)[A-Za-z_$]*$"))
 
 (import_statement source: (string (string_fragment) @import.module)) @import
 (import_statement
@@ -45,4 +55,17 @@
 (call_expression function: (identifier) @call.name)
 (call_expression
   function: (member_expression object: (_) @call.receiver property: (property_identifier) @call.name))
+; a function handed to another to run: `app.use(logger)`, `list.map(format)`, `emitter.on('x', this.onX)`
+(call_expression arguments: (arguments (identifier) @ref.name))
+(call_expression
+  arguments: (arguments (member_expression object: [(identifier) (this)] @ref.receiver property: (property_identifier) @ref.name)))
+; names a function binds itself: a reference to one of them is a variable
+(variable_declarator name: (identifier) @local)
+(formal_parameters (identifier) @local)
+(formal_parameters (assignment_pattern left: (identifier) @local))
+(assignment_expression left: (identifier) @local)
 (new_expression constructor: (identifier) @call.new)
+; `this.router = new Router()`: what `this.router.handle()` calls
+(assignment_expression
+  left: (member_expression object: (this) @attr.object property: (property_identifier) @attr.name)
+  right: (new_expression constructor: [(identifier) (member_expression)] @attr.type))

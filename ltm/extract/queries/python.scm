@@ -2,6 +2,8 @@
 ;   @class @class.name @class.doc   @function @function.name @function.doc
 ;   @import @import.module @import.name @import.alias
 ;   @call.name (or @call.new: a constructor) @call.receiver: one call site   @extends @implements
+;   @ref.name @ref.receiver: a function passed as a value (resolved by resolve.py, never to a class)
+;   @attr.object @attr.name @attr.type: an attribute of self and the class it holds (`self.x = Foo()`)
 (class_definition
   name: (identifier) @class.name
   body: (block . (expression_statement (string) @class.doc)?)) @class
@@ -25,6 +27,40 @@
 
 (call function: (identifier) @call.name)
 (call function: (attribute object: (_) @call.receiver attribute: (identifier) @call.name))
+; a function handed to another to run: `partial(f, x)`, `map(f, xs)`, `Thread(target=self.run)`;
+; not `update_wrapper(wrapper, f)` / `wraps(f)`, which copy a function's name and never run it
+(call
+  function: (_) @_callee
+  arguments: (argument_list [(identifier) @ref.name
+                             (keyword_argument value: (identifier) @ref.name)])
+  (#not-match? @_callee "(^|[.])(update_wrapper|wraps)$"))
+(call
+  function: (_) @_callee
+  arguments: (argument_list [(attribute object: (identifier) @ref.receiver attribute: (identifier) @ref.name)
+                             (keyword_argument
+                               value: (attribute object: (identifier) @ref.receiver attribute: (identifier) @ref.name))])
+  (#not-match? @_callee "(^|[.])(update_wrapper|wraps)$"))
+; names a function binds itself (parameters, assignments, loop and `as` targets): a reference to one of
+; them is a variable, not the module's function of that name
+(parameters [(identifier) @local
+             (default_parameter name: (identifier) @local)
+             (typed_parameter . (identifier) @local)
+             (typed_default_parameter name: (identifier) @local)
+             (list_splat_pattern (identifier) @local)
+             (dictionary_splat_pattern (identifier) @local)])
+(assignment left: [(identifier) @local (pattern_list (identifier) @local) (tuple_pattern (identifier) @local)])
+(augmented_assignment left: (identifier) @local)
+(for_statement left: [(identifier) @local (pattern_list (identifier) @local) (tuple_pattern (identifier) @local)])
+(as_pattern alias: (as_pattern_target (identifier) @local))
+(named_expression name: (identifier) @local)
+
+; `self.router = Router(...)`, `self.router: Router = ...`: what `self.router.mount()` calls
+(assignment
+  left: (attribute object: (identifier) @attr.object attribute: (identifier) @attr.name)
+  right: (call function: [(identifier) (attribute)] @attr.type))
+(assignment
+  left: (attribute object: (identifier) @attr.object attribute: (identifier) @attr.name)
+  type: (type [(identifier) (attribute)] @attr.type))
 
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @extends))
 (class_definition superclasses: (argument_list (subscript value: [(identifier) (attribute)] @extends)))

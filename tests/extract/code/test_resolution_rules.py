@@ -1,0 +1,278 @@
+"""Resolution rules found wrong on real repositories (#17), each on a small project written for it.
+
+Getters defined through a helper (express's `defineGetter`), functions handed to another function
+to run (`functools.partial`, `Thread(target=...)`, callbacks), calls on an attribute of self
+(`self.file.write()`), base classes and constructors named through another package's import, and
+built-in receivers (`Object.create()`).
+"""
+
+import json
+
+from tests.builder import RepoBuilder
+from tests.extract.graphs import confidences, extract, graph
+from tests.test_cli import run
+
+PY = {
+    "pkg/__init__.py": "",
+    "pkg/concurrency.py": '''def run_in_threadpool(func, *args):
+    return func(*args)
+''',
+    "pkg/files.py": '''import functools
+import threading
+from pkg.concurrency import run_in_threadpool
+
+
+def handle(request):
+    return request
+
+
+def render(item):
+    return str(item)
+
+
+def decorate(f):
+    def wrapper(*args):
+        return f(*args)
+    return functools.update_wrapper(wrapper, f)
+
+
+def endpoint(func):
+    if func is None:
+        func = functools.partial(run_in_threadpool, handle)
+    return func
+
+
+def render_all(items, render_one=None):
+    return list(map(render, items)) + list(map(render_one, items))
+
+
+def shadowed(handle):
+    return run_in_threadpool(handle)
+
+
+class UploadFile:
+    def __init__(self, file):
+        self.file = file
+
+    def write(self, data):
+        self.file.write(data)
+        return run_in_threadpool(self.flush)
+
+    def flush(self):
+        self.file.flush()
+
+    def start(self):
+        worker = threading.Thread(target=self.flush)
+        return worker
+
+    def close(self):
+        self.write(b"")
+        return isinstance(self.file, UploadFile)
+''',
+}
+
+
+def test_a_function_passed_as_a_value_is_called_at_lower_confidence(tmp_path):
+    out = extract(tmp_path, PY)
+    f, c = "fn:pkg/files.py:", "fn:pkg/concurrency.py:"
+    calls = graph(out)["CALLS"]
+    conf = confidences(out)
+    assert conf[(f + "endpoint", c + "run_in_threadpool")] == 0.7  # functools.partial(run_in_threadpool, ...)
+    assert conf[(f + "endpoint", f + "handle")] == 0.7  # ... handle)
+    assert conf[(f + "render_all", f + "render")] == 0.7  # map(render, items)
+    assert conf[(f + "UploadFile.start", f + "UploadFile.flush")] == 0.7  # Thread(target=self.flush)
+    assert conf[(f + "UploadFile.write", f + "UploadFile.flush")] == 0.7  # run_in_threadpool(self.flush)
+    assert conf[(f + "UploadFile.write", c + "run_in_threadpool")] == 0.9  # the call itself keeps its rule
+    # a parameter named like a module function is that variable; update_wrapper never runs `wrapper`;
+    # isinstance(x, UploadFile) constructs nothing
+    assert (f + "shadowed", f + "handle") not in calls
+    assert (f + "decorate", f + "decorate.wrapper") not in calls
+    assert (f + "UploadFile.close", f + "UploadFile.__init__") not in calls
+    assert out.resolution["refs_resolved"] == 5
+
+
+def test_a_call_on_an_attribute_of_self_is_not_a_call_of_the_own_class(tmp_path):
+    out = extract(tmp_path, PY)
+    f = "fn:pkg/files.py:"
+    calls = graph(out)["CALLS"]
+    assert (f + "UploadFile.write", f + "UploadFile.write") not in calls  # self.file.write(data)
+    assert (f + "UploadFile.flush", f + "UploadFile.flush") not in calls  # self.file.flush()
+    assert confidences(out)[(f + "UploadFile.close", f + "UploadFile.write")] == 1.0  # self.write(b"")
+
+
+BASES = {
+    "app/__init__.py": "",
+    "app/responses.py": '''class Response:
+    def __init__(self, body):
+        self.body = body
+
+
+class JSONResponse(Response):
+    pass
+''',
+    "app/testclient.py": '''import httpx
+from httpx import Client
+
+from app.responses import Response as AppResponse
+
+
+class DenialResponse(httpx.Response):
+    pass
+
+
+class TestClient(Client):
+    pass
+
+
+class Echo(AppResponse):
+    def reply(self):
+        return httpx.Response(200)
+''',
+    "app/client.py": '''from httpx import Response
+
+
+class Denied(Response):
+    pass
+
+
+def fetch():
+    return Response(200)
+''',
+}
+
+
+def test_base_classes_and_constructors_follow_the_file_imports(tmp_path):
+    g = graph(extract(tmp_path, BASES))
+    assert g["EXTENDS"] == {
+        ("cls:app/responses.py:JSONResponse", "cls:app/responses.py:Response"),
+        ("cls:app/testclient.py:Echo", "cls:app/responses.py:Response"),  # an alias of our own class
+    }  # httpx.Response, `from httpx import Response` and httpx's Client are not ours
+    assert not {(src, dst) for src, dst in g["CALLS"] if dst == "fn:app/responses.py:Response.__init__"}
+
+
+HELD = {
+    "app/routing.py": '''class Router:
+    def mount(self, path):
+        return path
+
+
+class Host:
+    def mount(self, path):
+        return path
+''',
+    "app/applications.py": '''from app.routing import Router
+
+
+class App:
+    def __init__(self):
+        self.router = Router()
+
+    def mount(self, path):
+        return self.router.mount(path)
+''',
+    "gin/context.go": '''package gin
+
+type Engine struct{}
+
+func (engine *Engine) handle(path string) string { return path }
+
+type Tree struct{}
+
+func (t *Tree) handle(path string) string { return path }
+
+type Context struct {
+	engine *Engine
+}
+
+func (c *Context) Next(path string) string { return c.engine.handle(path) }
+''',
+}
+
+
+def test_a_call_on_an_attribute_goes_to_the_class_the_attribute_holds(tmp_path):
+    """`self.router.mount()` after `self.router = Router()`; `c.engine.handle()` with a field `engine *Engine`:
+    two classes define the method, so only the attribute's class tells which one runs."""
+    out = extract(tmp_path, HELD)
+    conf = confidences(out)
+    assert conf[("fn:app/applications.py:App.mount", "fn:app/routing.py:Router.mount")] == 0.8
+    assert conf[("fn:gin/context.go:Context.Next", "fn:gin/context.go:Engine.handle")] == 0.8
+    callees = {dst for src, dst in graph(out)["CALLS"]}
+    assert "fn:app/routing.py:Host.mount" not in callees and "fn:gin/context.go:Tree.handle" not in callees
+
+
+JS = {
+    "lib/request.js": '''var req = Object.create(null);
+
+req.get = function header(name) {
+  return this.headers[name];
+};
+
+defineGetter(req, 'protocol', function protocol() {
+  var trust = this.app.get('trust proxy fn');
+  return parse(this.get('X-Forwarded-Proto'), trust);
+});
+
+defineGetter(req, 'query', function () {
+  return Object.create(null);
+});
+
+function parse(value, fn) {
+  return fn(value);
+}
+
+function defineGetter(obj, name, getter) {
+  Object.defineProperty(obj, name, { configurable: true, enumerable: true, get: getter });
+}
+
+module.exports = req;
+''',
+    "lib/store.js": '''exports.create = function (name) {
+  return { name: name };
+};
+
+function listen(port, onListening) {
+  return setTimeout(onListening, port);
+}
+
+function ready() {
+  return true;
+}
+
+function start() {
+  return listen(80, ready);
+}
+
+function load(path, done) {
+  fs.readFile(path, 'utf8', function (err, text) { done(text); });
+}
+
+module.exports.start = start;
+''',
+}
+
+
+def test_javascript_getters_references_and_built_in_receivers(tmp_path):
+    out = extract(tmp_path, JS)
+    g = graph(out)
+    r, s = "fn:lib/request.js:", "fn:lib/store.js:"
+    assert {r + "req.protocol", r + "req.query"} <= g["functions"]
+    assert not {f for f in g["functions"] if f.endswith(".utf8")}  # readFile's callback is no getter
+    assert (r + "req.protocol", r + "parse") in g["CALLS"]  # a call inside the getter is the getter's
+    assert confidences(out)[(s + "start", s + "ready")] == 0.7  # listen(80, ready)
+    assert (s + "listen", s + "start") not in g["CALLS"]
+    assert (r + "req.query", s + "exports.create") not in g["CALLS"]  # Object.create: a built-in
+
+
+def test_calls_answer_with_the_new_edges(tmp_path):
+    """What a user sees: `ltm calls` lists the function that hands work over, and not the false self-call."""
+    b = RepoBuilder(tmp_path / "proj")
+    for path, text in PY.items():
+        b.write(path, text)
+    b.commit("files")
+    home = tmp_path / "home"
+    run("ingest", b.path, "--home", home, "--embedder", "hash")
+    rows = json.loads(run("calls", "run_in_threadpool", "--json", "--home", home).output)
+    assert {(r["caller"], r["confidence"]) for r in rows} == {
+        ("endpoint", 0.7), ("shadowed", 0.9), ("UploadFile.write", 0.9)}
+    callees = json.loads(run("calls", "UploadFile.write", "--callees", "--json", "--home", home).output)
+    assert sorted(r["callee"] for r in callees) == ["UploadFile.flush", "run_in_threadpool"]
