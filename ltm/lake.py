@@ -121,7 +121,10 @@ class LakeWriter:
         pq.write_table(merged.cast(lake_schema(table)), stage / min(files).name)
         for f in current:
             if f not in files:
-                os.link(f, stage / f.name)
+                try:
+                    os.link(f, stage / f.name)
+                except OSError:  # a file system without hard links
+                    shutil.copy2(f, stage / f.name)
         self.rows[table] = merged.num_rows
         return True
 

@@ -142,7 +142,8 @@ def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[s
                 w.append(provenance.REL, derived, redacted=True)
             w.append("Memory", memories, redacted=True)
             return
-        # Compaction: the lake's rows were redacted when first written, the new rows above.
+        # An id stored before: the partition is merged (the lake's rows were redacted when first
+        # written, the new ones above, so nothing is scanned again).
         mem_ids = [r["id"] for r in rows]
         for table in EVOLUTION_TABLES:  # a rewritten memory is judged anew
             if table in links:
