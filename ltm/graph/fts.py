@@ -44,3 +44,12 @@ def create_fts_indexes(conn: Connection) -> list[str]:
         query(conn, f"CALL CREATE_FTS_INDEX('{label}', '{fts_index_name(label)}', [{cols}])")
         done.append(label)
     return done
+
+
+def fts_labels(conn: Connection) -> list[str]:
+    """The labels a build has full-text indexes on (an amended copy keeps them up to date)."""
+    try:
+        rows = query(conn, "CALL show_indexes() RETURN *")
+    except RuntimeError:
+        return []
+    return sorted(str(r[0]) for r in rows if str(r[2]).upper() == "FTS")
