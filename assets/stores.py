@@ -85,6 +85,7 @@ def graph(context: AssetExecutionContext, kuzu: KuzuGraphResource) -> Materializ
             "mode": stats.mode,
             "changed_partitions": MetadataValue.json(stats.changed_partitions),
             **({"amend_refused": stats.amend_refused} if stats.amend_refused else {}),
+            **({"amended_rows": MetadataValue.json(stats.amended_rows)} if stats.amended_rows else {}),
             "summary": f"node_total={sum(stats.nodes.values())} edge_total={sum(stats.rels.values())}"
                        + (" (lake unchanged: build kept)" if stats.reused else "")
                        + (f" (amended: {', '.join(stats.changed_partitions)})" if stats.mode == "amend" else ""),

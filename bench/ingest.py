@@ -121,7 +121,7 @@ def _steps(home: Path) -> dict:
              for r in reversed(runs) for s in instance.get_run_step_stats(r.run_id) if s.end_time and s.start_time}
     [graph] = instance.fetch_materializations(AssetKey("graph"), limit=1).records
     meta = graph.asset_materialization.metadata
-    keep = ("seconds", "reused", "mode", "changed_partitions", "amend_refused")
+    keep = ("seconds", "reused", "mode", "changed_partitions", "amend_refused", "amended_rows")
     return {"steps": steps, "graph": {k: getattr(meta[k], "value", meta[k]) for k in keep if k in meta}}
 
 

@@ -29,7 +29,7 @@ import polars as pl
 from ltm import progress
 from ltm.errors import GraphError
 from ltm.graph import inputs as build_inputs
-from ltm.graph.copy import Owners, copy_nodes, copy_rel, node_frames, note_rel, plan_rel, verify_counts
+from ltm.graph.copy import Owners, RelPlan, copy_nodes, copy_rel, node_frames, note_rel, plan_rel, verify_counts
 from ltm.graph.engine import Connection, query, query_arrow
 from ltm.graph.fts import fts_labels
 from ltm.graph.partitions import PART, LakeParts, Ledger
@@ -66,8 +66,7 @@ def amend_plan(current: Path, lake: Lake, engine: str, code: str, parts: dict[st
     changed = sorted(p for p in set(parts) | set(ledger.parts) if parts.get(p) != ledger.parts.get(p))
     if not changed:
         return "no partition changed (a new build was asked for)"
-    gone = {label: sum(by.get(p, 0) for p in changed) for label, by in ledger.part_nodes.items()}
-    dead, live = sum(ledger.dead.values()) + sum(gone.values()), sum(ledger.nodes().values())
+    dead, live = sum(ledger.dead.values()), sum(ledger.nodes().values())
     if dead > live:
         return f"an amend would leave more deleted node slots than live nodes ({dead} > {live}): a full build compacts them"
     new = copy.deepcopy(ledger)
@@ -82,8 +81,6 @@ def amend_plan(current: Path, lake: Lake, engine: str, code: str, parts: dict[st
         for label, ids in by_label.items():
             if frames[label].height and frames[label]["id"].is_in(pl.Series(ids, dtype=pl.String).implode()).any():
                 return f"a new {label} of {', '.join(changed)} is named by a dangling edge of another partition"
-    for label, n in gone.items():
-        new.dead[label] = ledger.dead.get(label, 0) + n
     return AmendPlan(current, changed, new, frames)
 
 
@@ -93,8 +90,8 @@ def copy_build(plan: AmendPlan, path: Path) -> Path:
     return path
 
 
-def _owners(conn: Connection, frames: dict[str, pl.DataFrame]) -> Owners:
-    """Owners of ids among the changed partitions' new nodes, else among the nodes the copy kept."""
+def _owners(conn: Connection, frames: dict[str, pl.DataFrame], changed: list[str]) -> Owners:
+    """Owners of ids among the changed partitions' new nodes, else among the other partitions' nodes."""
     fresh = {label: df.select("id", pl.col(PART).alias("owner")) for label, df in frames.items()}
 
     def owners(label: str, ids: pl.Series) -> pl.DataFrame:
@@ -103,45 +100,159 @@ def _owners(conn: Connection, frames: dict[str, pl.DataFrame]) -> Owners:
         rest = wanted.filter(~wanted.is_in(mine["id"].implode()))
         if rest.len() == 0:
             return mine
-        kept = query_arrow(conn, f"MATCH (n:{label}) WHERE n.id IN $ids RETURN n.id AS id, n.repo AS owner",
-                           {"ids": rest.to_list()})
+        # (the changed partitions' nodes in the copy are the old ones: only `fresh` speaks for them)
+        where, params = ("n.id IN $ids AND NOT n.repo IN $parts", {"ids": rest.to_list(), "parts": changed}) if changed \
+            else ("n.id IN $ids", {"ids": rest.to_list()})
+        kept = query_arrow(conn, f"MATCH (n:{label}) WHERE {where} RETURN n.id AS id, n.repo AS owner", params)
         kept_df = pl.from_arrow(kept).cast({"id": pl.String, "owner": pl.String}) if kept.num_rows else mine.clear()
         return pl.concat([mine, kept_df], how="vertical")
 
     return owners
 
 
+def _like(held: Any, new: pl.DataFrame) -> pl.DataFrame:
+    """Rows read back from the build (Arrow) with the types of `new`, so equal rows hash equal."""
+    df = pl.from_arrow(held) if held.num_rows else new.clear()
+    out = []
+    for name, dtype in new.schema.items():
+        col = df[name]
+        if isinstance(dtype, pl.Datetime) and isinstance(col.dtype, pl.Datetime) and col.dtype.time_zone != dtype.time_zone:
+            col = col.dt.replace_time_zone(dtype.time_zone) if col.dtype.time_zone is None else col.dt.convert_time_zone(dtype.time_zone)
+        out.append(col.cast(dtype))
+    return pl.DataFrame(out)
+
+
+def _held_nodes(conn: Connection, label: str, new: pl.DataFrame, changed: list[str]) -> pl.DataFrame:
+    cols = [c for c in new.columns if c != PART]
+    held = query_arrow(conn, f"MATCH (n:{label}) WHERE n.repo IN $parts RETURN " + ", ".join(f"n.{c} AS {c}" for c in cols),
+                       {"parts": changed})
+    return _like(held, new.select(cols))
+
+
+def _held_edges(conn: Connection, name: str, a: str, b: str, changed: list[str]) -> pl.DataFrame:
+    props = REL_TABLES[name].props.names
+    held = query_arrow(conn, f"MATCH (a:{a})-[r:{name}]->(b:{b}) WHERE a.repo IN $parts RETURN a.id AS src, b.id AS dst"
+                       + "".join(f", r.{p} AS {p}" for p in props), {"parts": changed})
+    return held
+
+
+def _delete_nodes(conn: Connection, label: str, ids: list[str]) -> None:
+    if ids:
+        query(conn, f"UNWIND $ids AS i MATCH (n:{label} {{id: i}}) DETACH DELETE n", {"ids": ids})
+
+
+def _nodes(conn: Connection, plan: AmendPlan, staging: Path, bar: progress.Tracker,
+           counts: dict[str, int]) -> dict[str, set[str]]:
+    """Bring the changed partitions' nodes to their new rows: unchanged rows stay (their edges too),
+    rows whose only change is `pagerank` get it set, other changed rows are deleted and copied
+    again with the new ones, rows that left are deleted. Returns, per label, the ids whose edges
+    went with them (deleted or copied again)."""
+    gone: dict[str, set[str]] = {}
+    to_copy: dict[str, pl.DataFrame] = {}
+    for label, new in plan.frames.items():
+        cols = [c for c in new.columns if c != PART]
+        old = _held_nodes(conn, label, new, plan.changed)
+        fresh = new.select(cols)
+        same = fresh.hash_rows().is_in(old.hash_rows().implode())
+        if "pagerank" in cols:  # PageRank is scaled per repository: one new function moves them all
+            rest = [c for c in cols if c != "pagerank"]
+            ranked = fresh.select(rest).hash_rows().is_in(old.select(rest).hash_rows().implode()) & ~same
+            ranked &= fresh["pagerank"].is_not_null()
+            rows = fresh.filter(ranked).select("id", "pagerank")
+            if rows.height:
+                query(conn, f"UNWIND $rows AS r MATCH (n:{label} {{id: r.id}}) SET n.pagerank = r.pagerank",
+                      {"rows": rows.to_dicts()})
+                counts["nodes_pagerank_set"] += rows.height
+            same |= ranked
+        redo = fresh.filter(~same)
+        left = old.filter(~old["id"].is_in(fresh["id"].implode()))["id"].to_list()
+        again = redo.filter(redo["id"].is_in(old["id"].implode()))["id"].to_list()
+        _delete_nodes(conn, label, left + again)
+        plan.ledger.dead[label] = plan.ledger.dead.get(label, 0) + len(left) + len(again)
+        gone[label] = set(left) | set(again)
+        to_copy[label] = new.filter(~same)
+        counts["nodes_deleted"] += len(left) + len(again)
+        counts["nodes_copied"] += to_copy[label].height
+    copy_nodes(conn, to_copy, staging, bar.advance)
+    return gone
+
+
+def _rel_diff(conn: Connection, rel: RelPlan, held: dict[tuple[str, str], Any], gone: dict[str, set[str]],
+              staging: Path, counts: dict[str, int]) -> None:
+    """Bring a partitioned table's edges of the changed partitions to `rel`'s rows: edges that stay
+    are kept, edges that went are deleted, the others copied."""
+    name = rel.name
+    copies = []
+    for a, b, new in rel.copies:
+        old = _like(held.pop((a, b)), new)
+        old_hash, new_hash = old.hash_rows(), new.hash_rows()
+        lost_a, lost_b = pl.Series(sorted(gone.get(a, ())), dtype=pl.String), pl.Series(sorted(gone.get(b, ())), dtype=pl.String)
+        alive = ~old["src"].is_in(lost_a.implode()) & ~old["dst"].is_in(lost_b.implode())
+        dropped = old.filter(alive & ~old_hash.is_in(new_hash.implode())).select("src", "dst").unique()
+        if dropped.height:
+            query(conn, f"UNWIND $pairs AS p MATCH (a:{a} {{id: p.src}})-[r:{name}]->(b:{b} {{id: p.dst}}) DELETE r",
+                  {"pairs": dropped.to_dicts()})
+            counts["edge_pairs_deleted"] += dropped.height
+        pair_key = pl.concat_str(["src", "dst"], separator="\0")
+        redo = (~new_hash.is_in(old_hash.implode()) | new["src"].is_in(lost_a.implode())
+                | new["dst"].is_in(lost_b.implode())
+                | new.select(pair_key)["src"].is_in(dropped.select(pair_key)["src"].implode()))
+        copies.append((a, b, new.filter(redo)))
+    for (a, b), old in held.items():  # pairs with no rows left: every edge between survivors goes
+        old = pl.from_arrow(old) if old.num_rows else None
+        if old is None:
+            continue
+        lost_a, lost_b = gone.get(a, set()), gone.get(b, set())
+        pairs = old.filter(~old["src"].is_in(list(lost_a)) & ~old["dst"].is_in(list(lost_b))).select("src", "dst").unique()
+        if pairs.height:
+            query(conn, f"UNWIND $pairs AS p MATCH (a:{a} {{id: p.src}})-[r:{name}]->(b:{b} {{id: p.dst}}) DELETE r",
+                  {"pairs": pairs.to_dicts()})
+            counts["edge_pairs_deleted"] += pairs.height
+    counts["edges_copied"] += copy_rel(conn, RelPlan(name, copies), staging)
+
+
 def apply_amend(conn: Connection, plan: AmendPlan, lake: Lake, staging: Path, stats: Any,
                 bar: progress.Tracker) -> None:
-    """Replace the changed partitions in the open copy; fills `stats` (a BuildStats) and the plan's
-    ledger. AmendRefused when the engine refuses a row (e.g. an id another partition holds)."""
+    """Bring the open copy to the lake's rows of the changed partitions; fills `stats` (a BuildStats)
+    and the plan's ledger. AmendRefused when the engine refuses a row or the counts disagree."""
     if fts_labels(conn):
         query(conn, "LOAD EXTENSION fts")  # the indexes are updated with the rows they cover
     ledger, changed = plan.ledger, plan.changed
     whole = set(ledger.whole)
     try:
+        # what the copy holds of the changed partitions' edges, read before anything is written
+        owners = _owners(conn, plan.frames, changed)
+        rels: dict[str, RelPlan] = {}
+        held: dict[str, dict[tuple[str, str], Any]] = {}
+        for name in REL_TABLES:
+            if name in whole:
+                continue
+            rel = plan_rel(LakeParts(lake, changed), name, owners)
+            if rel.cross:  # new rows join two partitions: the table is copied whole from now on
+                whole.add(name)
+                continue
+            rels[name] = rel
+            held[name] = {(a, b): _held_edges(conn, name, a, b, changed) for a, b in REL_TABLES[name].pairs}
         for name in sorted(whole):
             query(conn, f"MATCH ()-[r:{name}]->() DELETE r")
-        for label in NODE_TABLES:
-            query(conn, f"MATCH (n:{label}) WHERE n.repo IN $parts DETACH DELETE n", {"parts": changed})
-        copy_nodes(conn, plan.frames, staging, bar.advance)
-        owners = _owners(conn, plan.frames)
+        counts = stats.amended_rows = dict.fromkeys(
+            ("nodes_copied", "nodes_deleted", "nodes_pagerank_set", "edges_copied", "edge_pairs_deleted", "whole_edges_copied"), 0)
+        gone = _nodes(conn, plan, staging, bar, counts)
         stats.rels = {}
-        for name in REL_TABLES:
+        for name, rel in rels.items():
             bar.advance()
-            if name not in whole:
-                rel = plan_rel(LakeParts(lake, changed), name, owners)
-                if not rel.cross:
-                    copy_rel(conn, rel, staging)
-                    note_rel(ledger, rel, whole=False)
-                    stats.rels[name] = sum(ledger.part_rels.get(name, {}).values())
-                    continue
-                query(conn, f"MATCH ()-[r:{name}]->() DELETE r")  # new rows join two partitions: copy it whole
-            rel = plan_rel(LakeParts(lake), name, owners)
+            _rel_diff(conn, rel, held[name], gone, staging, counts)
+            note_rel(ledger, rel, whole=False)
+            stats.rels[name] = sum(ledger.part_rels.get(name, {}).values())
+        for name in sorted(whole):
+            bar.advance()
+            rel = plan_rel(LakeParts(lake), name, _owners(conn, {k: v.clear() for k, v in plan.frames.items()}, []))
             stats.rels[name] = copy_rel(conn, rel, staging)
+            counts["whole_edges_copied"] += stats.rels[name]
             note_rel(ledger, rel, whole=True)
     except RuntimeError as e:  # the engine refused a row: the full build names the cause
         raise AmendRefused(f"the amend failed: {e}") from e
+    stats.rels = {name: stats.rels[name] for name in REL_TABLES}
     stats.nodes = ledger.nodes()
     stats.dangling_edges, stats.duplicate_edges = ledger.dangling(), ledger.duplicates()
     try:

@@ -50,6 +50,7 @@ class BuildStats:
     # replaced, `amend.py`) or "reused"
     changed_partitions: list[str] = field(default_factory=list)  # what an amend replaced
     amend_refused: str | None = None  # why a build that had a current one to amend was full
+    amended_rows: dict[str, int] = field(default_factory=dict)  # an amend's nodes and edges copied, deleted, set
 
 
 def builds_dir(graph_root: Path) -> Path:
