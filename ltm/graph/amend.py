@@ -3,11 +3,15 @@ lake files changed are replaced, so one repository's new commit costs that repos
 the graph, not the whole home's.
 
 The copy gets a new build id: readers of CURRENT never see it change, and a crash leaves the old
-build serving (the half-made copy is pruned like any killed build). In the copy, every node of a
-changed partition goes with its edges (`n.repo IN $parts DETACH DELETE n`), the partitions' rows
-are copied in again from the lake (COPY into non-empty tables), the relationship tables whose rows
-join two partitions (memory links) are copied whole, and the counts are checked against the lake
-as a full build checks them. The full-text indexes follow the rows; the reader index is saved anew.
+build serving (the half-made copy is pruned like any killed build). In the copy, the changed
+partitions' nodes and edges are brought to their lake rows (a node that left or changed is
+deleted with its edges, `DETACH DELETE`; new and changed rows are COPYed into the non-empty
+tables), the relationship tables whose rows join two partitions (memory links) are compared whole,
+and the counts are checked against the lake as a full build checks them. The full-text indexes follow the rows; the reader index is saved anew.
+
+Rows are compared with what the copy holds, so unchanged nodes and edges are never touched (a
+deleted node leaves a hole, and the full-text index of Commit would be updated row by row): a new
+commit costs its own rows, the few rows it changes, and PageRank set anew on its repository.
 
 `amend_plan` refuses (returns why, and the build is made in full) whatever it cannot prove equal to
 a full build of the same lake: no ledger beside the current build (made by older code), other
@@ -90,24 +94,38 @@ def copy_build(plan: AmendPlan, path: Path) -> Path:
     return path
 
 
-def _owners(conn: Connection, frames: dict[str, pl.DataFrame], changed: list[str]) -> Owners:
-    """Owners of ids among the changed partitions' new nodes, else among the other partitions' nodes."""
+def _owners(conn: Connection, frames: dict[str, pl.DataFrame], changed: list[str],
+            known: dict[str, pl.DataFrame] | None = None) -> Owners:
+    """Owners of ids as the amended build will hold them: the changed partitions' new nodes, else the
+    other partitions' nodes (`known`: some of those, already read; the rest are looked up)."""
     fresh = {label: df.select("id", pl.col(PART).alias("owner")) for label, df in frames.items()}
 
     def owners(label: str, ids: pl.Series) -> pl.DataFrame:
-        mine = fresh[label]
+        mine = pl.concat([fresh[label], *([known[label]] if known and label in known else [])], how="vertical")
         wanted = ids.unique()
         rest = wanted.filter(~wanted.is_in(mine["id"].implode()))
         if rest.len() == 0:
             return mine
         # (the changed partitions' nodes in the copy are the old ones: only `fresh` speaks for them)
-        where, params = ("n.id IN $ids AND NOT n.repo IN $parts", {"ids": rest.to_list(), "parts": changed}) if changed \
-            else ("n.id IN $ids", {"ids": rest.to_list()})
-        kept = query_arrow(conn, f"MATCH (n:{label}) WHERE {where} RETURN n.id AS id, n.repo AS owner", params)
+        kept = query_arrow(conn, f"MATCH (n:{label}) WHERE n.id IN $ids AND NOT n.repo IN $parts "
+                                 "RETURN n.id AS id, n.repo AS owner", {"ids": rest.to_list(), "parts": changed})
         kept_df = pl.from_arrow(kept).cast({"id": pl.String, "owner": pl.String}) if kept.num_rows else mine.clear()
         return pl.concat([mine, kept_df], how="vertical")
 
     return owners
+
+
+def _known(held: dict[tuple[str, str], Any], changed: list[str]) -> dict[str, pl.DataFrame]:
+    """The ends of edges the copy holds that lie outside the changed partitions, with their owners."""
+    parts: dict[str, list[pl.DataFrame]] = {}
+    for (a, b), table in held.items():
+        if not table.num_rows:
+            continue
+        df = pl.from_arrow(table)
+        for label, end in ((a, "src"), (b, "dst")):
+            own = df.select(pl.col(end).alias("id"), pl.col(f"{end}_repo").alias("owner"))
+            parts.setdefault(label, []).append(own.filter(~pl.col("owner").is_in(changed)))
+    return {label: pl.concat(frames).unique("id").cast(pl.String) for label, frames in parts.items()}
 
 
 def _like(held: Any, new: pl.DataFrame) -> pl.DataFrame:
@@ -129,11 +147,12 @@ def _held_nodes(conn: Connection, label: str, new: pl.DataFrame, changed: list[s
     return _like(held, new.select(cols))
 
 
-def _held_edges(conn: Connection, name: str, a: str, b: str, changed: list[str]) -> pl.DataFrame:
+def _held_edges(conn: Connection, name: str, a: str, b: str, changed: list[str] | None) -> Any:
+    """The edges of a (from, to) pair the copy holds (of the changed partitions, or all), with their ends' repo."""
     props = REL_TABLES[name].props.names
-    held = query_arrow(conn, f"MATCH (a:{a})-[r:{name}]->(b:{b}) WHERE a.repo IN $parts RETURN a.id AS src, b.id AS dst"
-                       + "".join(f", r.{p} AS {p}" for p in props), {"parts": changed})
-    return held
+    where, params = ("WHERE a.repo IN $parts ", {"parts": changed}) if changed is not None else ("", None)
+    return query_arrow(conn, f"MATCH (a:{a})-[r:{name}]->(b:{b}) {where}RETURN a.id AS src, b.id AS dst, "
+                       "a.repo AS src_repo, b.repo AS dst_repo" + "".join(f", r.{p} AS {p}" for p in props), params)
 
 
 def _delete_nodes(conn: Connection, label: str, ids: list[str]) -> None:
@@ -197,7 +216,8 @@ def _rel_diff(conn: Connection, rel: RelPlan, held: dict[tuple[str, str], Any], 
         redo = (~new_hash.is_in(old_hash.implode()) | new["src"].is_in(lost_a.implode())
                 | new["dst"].is_in(lost_b.implode())
                 | new.select(pair_key)["src"].is_in(dropped.select(pair_key)["src"].implode()))
-        copies.append((a, b, new.filter(redo)))
+        if redo.any():
+            copies.append((a, b, new.filter(redo)))
     for (a, b), old in held.items():  # pairs with no rows left: every edge between survivors goes
         old = pl.from_arrow(old) if old.num_rows else None
         if old is None:
@@ -228,28 +248,24 @@ def apply_amend(conn: Connection, plan: AmendPlan, lake: Lake, staging: Path, st
             if name in whole:
                 continue
             rel = plan_rel(LakeParts(lake, changed), name, owners)
-            if rel.cross:  # new rows join two partitions: the table is copied whole from now on
+            if rel.cross:  # new rows join two partitions: the table is planned whole from now on
                 whole.add(name)
                 continue
             rels[name] = rel
             held[name] = {(a, b): _held_edges(conn, name, a, b, changed) for a, b in REL_TABLES[name].pairs}
+        # tables whose rows join partitions (memory links): every row, against every edge the copy holds
         for name in sorted(whole):
-            query(conn, f"MATCH ()-[r:{name}]->() DELETE r")
+            held[name] = {(a, b): _held_edges(conn, name, a, b, None) for a, b in REL_TABLES[name].pairs}
+            rels[name] = plan_rel(LakeParts(lake), name, _owners(conn, plan.frames, changed, _known(held[name], changed)))
         counts = stats.amended_rows = dict.fromkeys(
-            ("nodes_copied", "nodes_deleted", "nodes_pagerank_set", "edges_copied", "edge_pairs_deleted", "whole_edges_copied"), 0)
+            ("nodes_copied", "nodes_deleted", "nodes_pagerank_set", "edges_copied", "edge_pairs_deleted"), 0)
         gone = _nodes(conn, plan, staging, bar, counts)
         stats.rels = {}
         for name, rel in rels.items():
             bar.advance()
             _rel_diff(conn, rel, held[name], gone, staging, counts)
-            note_rel(ledger, rel, whole=False)
-            stats.rels[name] = sum(ledger.part_rels.get(name, {}).values())
-        for name in sorted(whole):
-            bar.advance()
-            rel = plan_rel(LakeParts(lake), name, _owners(conn, {k: v.clear() for k, v in plan.frames.items()}, []))
-            stats.rels[name] = copy_rel(conn, rel, staging)
-            counts["whole_edges_copied"] += stats.rels[name]
-            note_rel(ledger, rel, whole=True)
+            note_rel(ledger, rel, whole=name in whole)
+            stats.rels[name] = rel.total if name in whole else sum(ledger.part_rels.get(name, {}).values())
     except RuntimeError as e:  # the engine refused a row: the full build names the cause
         raise AmendRefused(f"the amend failed: {e}") from e
     stats.rels = {name: stats.rels[name] for name in REL_TABLES}
