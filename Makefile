@@ -35,7 +35,7 @@ browser:
 
 ## make test: set up and run the whole suite, then the graph, retrieval, memory and reconciliation
 ## tests again on the LadybugDB engine (#23; about 35 s on 2 cores)
-LADYBUG_TESTS ?= tests/graph tests/retrieval tests/memory tests/test_vectors.py
+LADYBUG_TESTS ?= tests/graph tests/retrieval tests/memory tests/server tests/test_vectors.py
 test: install browser
 	$(BIN)/python -m pytest
 	LTM_GRAPH_ENGINE=ladybug $(BIN)/python -m pytest -q $(LADYBUG_TESTS)

@@ -17,7 +17,10 @@ One stage alone on PATH itself (not a clone) into a home that is kept (HOME/lake
 for a large repository where the runs above take too long: `history` mines it in full, `bugs`
 runs a full bugs stage on what `history` left. Prints seconds, commits or fixes per second and
 the peak RSS of this process (KiB; parser processes and git not counted), so run each stage in
-a process of its own to see each stage's peak.
+a process of its own to see each stage's peak. `--same-as OTHER_HOME` (with `--stage bugs`) then
+says whether the bugs tables (Bug, FIXES, AFFECTS, INTRODUCED_BY, FunctionDefects) equal those
+another run left in OTHER_HOME: a change measured before / after, each with `PYTHONPATH` set to its
+checkout, into two copies of one history home.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ def run(name: str, clone: Path, lake: Lake, cache: Path, workers: int, **kw: obj
             "bugs": st.rows.get("Bug", 0), "loadavg": round(os.getloadavg()[0], 2)}
 
 
-def one_stage(repo: Path, home: Path, stage: str, workers: int) -> dict:
+def one_stage(repo: Path, home: Path, stage: str, workers: int, same_as: Path | None = None) -> dict:
     lake, cache = Lake(home / "lake"), home / "cache"
     started = time.perf_counter()
     if stage == "history":
@@ -63,6 +66,8 @@ def one_stage(repo: Path, home: Path, stage: str, workers: int) -> dict:
         done = {"fixes_blamed": st.fixes_blamed, "bugs": st.rows.get("Bug", 0),
                 "skipped_merge": st.counts.get("skipped_merge", 0)}
     seconds = time.perf_counter() - started
+    if same_as is not None:
+        done["rows_identical_to_other_home"] = snapshot(lake) == snapshot(Lake(same_as / "lake"))
     per_s = next(iter(done.values())) / seconds
     return {"repo": str(repo), "stage": stage, "seconds": round(seconds, 1), **done,
             "per_second": round(per_s, 1), "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
@@ -76,11 +81,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=WORKERS)
     ap.add_argument("--home", type=Path, help="with --stage: the home to mine into and keep")
     ap.add_argument("--stage", choices=("history", "bugs"), help="run this stage alone on PATH into --home")
+    ap.add_argument("--same-as", type=Path, default=None, help="with --stage bugs: compare the rows with this home's")
     args = ap.parse_args()
     if args.stage:
         if args.home is None:
             ap.error("--stage needs --home")
-        print(json.dumps(one_stage(args.repo, args.home, args.stage, args.workers)))
+        print(json.dumps(one_stage(args.repo, args.home, args.stage, args.workers, args.same_as)))
         return
     with tempfile.TemporaryDirectory(prefix="bench-bugs-") as tmp:
         clone, home = Path(tmp) / "repo", Path(tmp) / "home"

@@ -131,10 +131,14 @@ def main() -> None:
     ap.add_argument("--home", type=Path, default=None, help="Reuse (or create) the synthetic home here.")
     ap.add_argument("--calls", type=int, default=30, help="Calls per tool.")
     ap.add_argument("--cold", type=int, default=5, help="Runs of a cold `ltm query`.")
+    ap.add_argument("--tools", default=None, help="Comma-separated tools to time (default: all).")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     with synthetic_home(args.home, args.entries) as (home, _, rows):
         todo = plans(rows, args.calls)
+        question = f"what calls {todo['callers'][0]['name']}"
+        if args.tools:
+            todo = {t: todo[t] for t in args.tools.split(",")}
         load = [round(x, 2) for x in os.getloadavg()]
         protocol = asyncio.run(through_protocol(home.root, todo, Path("/tmp/bench-mcp-server.log")))
         library: dict[str, list[float]] = {}
@@ -151,13 +155,13 @@ def main() -> None:
                 library[tool] = ms
         finally:
             service.close()
-        question = f"what calls {todo['callers'][0]['name']}"
         cold = cold_queries(home.root, args.cold, question)
         out = {
             "entries": args.entries, "calls_per_tool": args.calls, "transport": "stdio",
             "tools": {t: {"protocol_ms": _stats(protocol[t]), "library_ms": _stats(library[t])} for t in todo},
             "cold_ltm_query_s": {"median": round(statistics.median(cold), 2), "runs": [round(c, 2) for c in cold],
-                                 "warm_library_query_ms": _stats(library["query"])["p50"]},
+                                 "warm_library_query_ms": _stats(library["query"])["p50"] if "query" in library else None}
+            if cold else None,
             "load_avg_start": load, "load_avg_end": [round(x, 2) for x in os.getloadavg()],
         }
     if args.json:
@@ -168,8 +172,10 @@ def main() -> None:
         p, lib = v["protocol_ms"], v["library_ms"]
         print(f"{t:<14}{p['p50']:>12.1f} /{p['p95']:>7.1f}{lib['p50']:>12.1f} /{lib['p95']:>7.1f}")
     c = out["cold_ltm_query_s"]
-    print(f"cold `ltm query`: median {c['median']} s over {len(c['runs'])} runs (warm library query p50 "
-          f"{c['warm_library_query_ms']} ms); load {load} -> {out['load_avg_end']}")
+    if c:
+        print(f"cold `ltm query`: median {c['median']} s over {len(c['runs'])} runs (warm library query p50 "
+              f"{c['warm_library_query_ms']} ms)")
+    print(f"load {load} -> {out['load_avg_end']}")
 
 
 if __name__ == "__main__":

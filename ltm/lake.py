@@ -2,7 +2,8 @@
 
 A stage replaces whole repository partitions at once: every table is written into a staging
 folder first and the folders are swapped in together when the stage commits, so a crash leaves
-the previous partition in place and a reader never sees half a stage.
+the previous partition in place and a reader never sees half a table. An append (the online
+add's small part file) is one file renamed into the live partition.
 """
 
 from __future__ import annotations
@@ -36,12 +37,16 @@ class LakeWriter:
         self.rows: dict[str, int] = {}
         self.redacted: Counter[str] = Counter()  # secrets replaced by their marker, by kind
         self._streams: dict[str, TableStream] = {}
+        self._appended: dict[str, tuple[Path, str]] = {}  # table -> its staged new part file, its name (`append`)
 
     def _redact(self, table: pa.Table) -> pa.Table:
         return redact_table(table, self.redacted) if self._lake.redact else table
 
-    def write(self, table: str, data: pa.Table | Iterable[pa.RecordBatch] | list[dict]) -> int:
-        """Stage the full content of `table` for this repository (replacing what was there)."""
+    def write(self, table: str, data: pa.Table | Iterable[pa.RecordBatch] | list[dict], redacted: bool = False) -> int:
+        """Stage the full content of `table` for this repository (replacing what was there).
+
+        `redacted`: every row was redacted before (rows read back from the lake, or redacted by
+        the caller), so the text is not scanned again."""
         schema = lake_schema(table)
         self._lake.recover(table, self._repo)
         stage = self._lake.root / table / f".stage-{self._repo}-{uuid.uuid4().hex[:8]}"
@@ -49,12 +54,13 @@ class LakeWriter:
         self._staged[table] = stage
         if isinstance(data, list):
             data = pa.Table.from_pylist(data, schema=schema)
-        batches = data.to_batches() if isinstance(data, pa.Table) else data
+        # one batch per chunk: a table read from many small part files is scanned in one piece
+        batches = data.combine_chunks().to_batches() if isinstance(data, pa.Table) else data
         n, part, writer = 0, 0, None
         try:
             for batch in batches:
                 batch = pa.Table.from_batches([batch]).cast(schema) if batch.schema != schema else pa.Table.from_batches([batch])
-                batch = self._redact(batch)
+                batch = batch if redacted else self._redact(batch)
                 if writer is None or n >= ROWS_PER_FILE * (part + 1):
                     if writer is not None:
                         writer.close()
@@ -70,34 +76,54 @@ class LakeWriter:
         self.rows[table] = n
         return n
 
-    def append(self, table: str, rows: list[dict], redacted: bool = False) -> int:
-        """Stage the partition's current files (hard links) plus `rows` as a new part file.
+    def append(self, table: str, rows: list[dict] | pa.Table, redacted: bool = False) -> int:
+        """Stage `rows` as one new part file of the partition, its current files untouched.
 
-        Commits together with the other tables like `write`; the live partition is never touched
-        before that, so the all-or-nothing guarantee holds. Returns the rows appended. `redacted`:
-        the caller redacted the rows' text already (`ltm.redact.redact_row`), so they are not
-        scanned again.
+        Commits with the other tables (in the order they were staged): the new file is renamed
+        into the live partition, so a reader sees it whole or not at all, and a crash before the
+        commit leaves the partition as it was. Costs one file, whatever the partition holds.
+        Returns the rows appended. `redacted`: the caller redacted the rows' text already
+        (`ltm.redact.redact_row`), so they are not scanned again.
         """
         schema = lake_schema(table)
         self._lake.recover(table, self._repo)  # a partition a kill left under `.old-` is put back first
         final = self._lake.partition(table, self._repo)
+        existing = sorted(final.glob("part-*.parquet")) if final.is_dir() else []
+        new = rows.cast(schema) if isinstance(rows, pa.Table) else pa.Table.from_pylist(rows, schema=schema)
+        if not new.num_rows and existing:
+            self.rows[table] = 0
+            return 0
+        # A file, not a folder, beside the partition: removing a folder costs ~2 ms on this disk.
+        staged = self._lake.root / table / f".stage-{self._repo}-{uuid.uuid4().hex[:8]}"
+        staged.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(new if redacted else self._redact(new), staged)
+        name = f"part-{max((int(f.stem.split('-')[1]) for f in existing), default=-1) + 1:05d}.parquet"
+        self._appended[table] = (staged, name)
+        self.rows[table] = new.num_rows
+        return new.num_rows
+
+    def replace_files(self, table: str, files: list[Path], merged: pa.Table) -> bool:
+        """Stage the partition with `files` replaced by one file of `merged` (their rows, read by the
+        caller without a lock: part files never change once written), the files added since kept.
+
+        False, with nothing staged, when one of `files` is gone (the partition was rewritten
+        meanwhile). The merged file takes the first name of `files`, so it still reads before the
+        files added after them. Its rows were redacted when first written: not scanned again.
+        """
+        self._lake.recover(table, self._repo)
+        final = self._lake.partition(table, self._repo)
+        current = sorted(final.glob("part-*.parquet")) if final.is_dir() else []
+        if not files or not set(files) <= set(current):
+            return False
         stage = self._lake.root / table / f".stage-{self._repo}-{uuid.uuid4().hex[:8]}"
         stage.mkdir(parents=True)
         self._staged[table] = stage
-        existing = sorted(final.glob("part-*.parquet")) if final.is_dir() else []
-        for f in existing:
-            try:
+        pq.write_table(merged.cast(lake_schema(table)), stage / min(files).name)
+        for f in current:
+            if f not in files:
                 os.link(f, stage / f.name)
-            except OSError:  # a file system without hard links
-                shutil.copy2(f, stage / f.name)
-        last = max((int(f.stem.split("-")[1]) for f in existing), default=-1)
-        if rows:
-            new = pa.Table.from_pylist(rows, schema=schema)
-            pq.write_table(new if redacted else self._redact(new), stage / f"part-{last + 1:05d}.parquet")
-        elif not existing:
-            pq.write_table(schema.empty_table(), stage / "part-00000.parquet")
-        self.rows[table] = len(rows)
-        return len(rows)
+        self.rows[table] = merged.num_rows
+        return True
 
     def stream(self, table: str, keep: bool = False) -> "TableStream":
         """Stage `table` to be written in pieces: `add(rows)` as they come, memory held per piece.
@@ -134,12 +160,18 @@ class LakeWriter:
                 final.rename(old)
             stage.rename(final)
             shutil.rmtree(old, ignore_errors=True)
+        for table, (staged, name) in self._appended.items():  # one file joins each live partition
+            final = self._lake.partition(table, self._repo)
+            final.mkdir(parents=True, exist_ok=True)
+            os.replace(staged, final / name)
 
     def _abort(self) -> None:
         for s in self._streams.values():
             s.close()
         for stage in self._staged.values():
             shutil.rmtree(stage, ignore_errors=True)
+        for staged, _ in self._appended.values():
+            staged.unlink(missing_ok=True)
 
 
 class TableStream:
@@ -203,7 +235,10 @@ class Lake:
             else:
                 old.rename(final)
         for stage in base.glob(f".stage-{repo}-{'?' * 8}"):
-            shutil.rmtree(stage, ignore_errors=True)
+            if stage.is_dir():
+                shutil.rmtree(stage, ignore_errors=True)
+            else:  # an append's staged file
+                stage.unlink(missing_ok=True)
 
     @contextmanager
     def write(self, repo: str) -> Iterator[LakeWriter]:

@@ -302,7 +302,8 @@ class VectorStore:
         return UpsertStats(rows.num_rows, res.num_inserted_rows, res.num_updated_rows, res.num_deleted_rows, tbl.count_rows(), vector_index)
 
     def upsert_rows(self, rows: pa.Table, new: bool = False) -> int:
-        """Upsert rows by vector_id and delete nothing (online adds); searchable at once.
+        """Upsert rows by vector_id and delete nothing (online adds); searchable at once. The small
+        fragments adds leave are folded by `compact_fragments` (`ltm.memory.compaction`).
 
         `new`: the caller knows no row has these vector_ids, so they are appended (no merge: an
         online add's cost on a large table).
@@ -322,11 +323,23 @@ class VectorStore:
             tbl.merge_insert("vector_id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
         if created:
             self._index(tbl)
-        elif tbl.stats()["fragment_stats"]["num_small_fragments"] >= COMPACT_AFTER_FRAGMENTS:
-            # every add leaves a small fragment whose rows no index covers: past a few dozen, each
-            # search scans them all (5 ms became 50 ms after 400 adds on 100,000 rows); fold them in
-            tbl.optimize(cleanup_older_than=timedelta(days=1))
         return rows.num_rows
+
+    def fragmented(self) -> bool:
+        """Whether online adds left `COMPACT_AFTER_FRAGMENTS` small fragments or more."""
+        if not self.exists():
+            return False
+        return self.table().stats()["fragment_stats"]["num_small_fragments"] >= COMPACT_AFTER_FRAGMENTS
+
+    def compact_fragments(self) -> bool:
+        """Compact and index the small fragments online adds left, if there are enough; True if it did.
+
+        Every add leaves a small fragment whose rows no index covers: past a few dozen, each search
+        scans them all (5 ms became 50 ms after 400 adds on 100,000 rows)."""
+        if not self.fragmented():
+            return False
+        self.table().optimize(cleanup_older_than=timedelta(days=1))
+        return True
 
     @staticmethod
     def _add_missing_columns(tbl) -> None:

@@ -14,9 +14,11 @@ from server.graph_reads import GraphReads
 MAX_DEPTH = 5
 MAX_ROWS = 500  # an answer a model can read; a wider walk is cut and says so
 
+# `{repo}`: " AND f.repo = $repo" when a repository is named, else nothing (a null `$repo` beside
+# `$repo IS NULL OR` is typed BOOL by LadybugDB, which then fails on every repo string).
 _TARGETS = """
 MATCH (f:Function)
-WHERE (f.id = $name OR f.name = $name OR f.qualified_name = $name) AND ($repo IS NULL OR f.repo = $repo)
+WHERE (f.id = $name OR f.name = $name OR f.qualified_name = $name){repo}
 RETURN f.id ORDER BY f.id
 """
 
@@ -48,7 +50,8 @@ def function_ids(reads: GraphReads, name: str, repo: str | None) -> list[str]:
     """Ids of the functions `name` matches (an id, a name or a qualified name); an error if none."""
     if not name.strip():
         raise QueryError("the function name is empty: pass a name such as `helper` or `Session.send`, or an fn: id")
-    found = [r["id"] for r in reads.rows(_TARGETS, {"name": name, "repo": repo}, ["id"])]
+    cypher = _TARGETS.format(repo=" AND f.repo = $repo" if repo else "")
+    found = [r["id"] for r in reads.rows(cypher, {"name": name, **({"repo": repo} if repo else {})}, ["id"])]
     if not found:
         where = f" in repository {repo!r}" if repo else ""
         raise QueryError(f"no function named {name!r}{where}: use `query` to find its exact name or id")

@@ -172,19 +172,6 @@ def _stamp(at: Any) -> float:
     return _utc(at).timestamp() if isinstance(at, datetime) else 0.0
 
 
-def memory_links(reads: GraphReads, memory_ids: list[str]) -> dict[str, list[dict[str, str]]]:
-    """memory id -> the entities it is linked to ({relation, target})."""
-    out: dict[str, list[dict[str, str]]] = {m: [] for m in memory_ids}
-    for rel, label in (("RELATES_TO_FILE", "File"), ("RELATES_TO_FUNCTION", "Function"), ("RELATES_TO_CLASS", "Class")):
-        cypher = f"MATCH (m:Memory)-[:{rel}]->(e:{label}) WHERE m.id IN $ids RETURN m.id, e.id ORDER BY e.id"
-        for r in reads.rows(cypher, {"ids": memory_ids}, ["memory", "target"]):
-            out[r["memory"]].append({"relation": rel, "target": r["target"]})
-    ov = reads.overlay
-    for m in memory_ids if ov else ():
-        out[m] += [{"relation": lk.rel, "target": lk.entity} for lk in sorted(ov.links_from.get(m, ()), key=lambda lk: lk.entity)]
-    return out
-
-
 def co_changed(reads: GraphReads, entity: dict[str, Any], limit: int) -> list[dict[str, Any]]:
     """Functions, classes and files most often modified in the same commits as the entity (the file
     a function or class is defined in goes without saying and is left out)."""

@@ -180,12 +180,8 @@ class MemoryService:
             for _, md in entries:
                 self._scope((md or {}).get("namespace"), (md or {}).get("agent_id"))
         stored = self.memory.add_many(entries, namespace, agent_id)
-        with self._lock:
-            try:
-                links = entities.memory_links(self.reads, [s["graph_entity_id"] for s in stored])
-            except NotIngestedError:
-                links = {}
-        return [{**s, "links": links.get(s["graph_entity_id"], [])} for s in stored]
+        # the add's own links: what the overlay now holds for these memories, with no read of the graph
+        return [{**{k: v for k, v in s.items() if k != "linked"}, "links": s["linked"]} for s in stored]
 
     def repositories(self) -> dict[str, Any]:
         """The registered repositories with the head the graph holds and the history cursor."""

@@ -59,3 +59,53 @@ def test_a_streamed_table_is_seen_only_when_the_stage_ends_and_never_after_a_fai
     with lake.write("r") as w:
         w.stream("Function")  # no rows, not kept: the table is empty, with its schema
     assert lake.read("Function", "r").num_rows == 0 and len(lake.files("Function", "r")) == 1
+
+
+def test_an_append_adds_one_file_and_never_rewrites_the_others(tmp_path):
+    lake = Lake(tmp_path / "lake")
+    with lake.write("r") as w:
+        w.write("Function", [_fn(1)])
+    first = lake.files("Function", "r")[0]
+    inode = first.stat().st_ino
+    for i in (2, 3):
+        with lake.write("r") as w:
+            w.append("Function", [_fn(i)])
+    assert [f.name for f in lake.files("Function", "r")] == ["part-00000.parquet", "part-00001.parquet", "part-00002.parquet"]
+    assert first.stat().st_ino == inode  # the file readers hold stays the same file
+    assert sorted(lake.read("Function", "r").column("name").to_pylist()) == ["f1", "f2", "f3"]
+    with pytest.raises(RuntimeError):
+        with lake.write("r") as w:
+            w.append("Function", [_fn(4)])
+            raise RuntimeError("crash before the commit")
+    assert lake.read("Function", "r").num_rows == 3
+    assert not list((tmp_path / "lake" / "Function").glob(".stage-*"))
+
+
+def test_an_append_to_a_new_partition_creates_it(tmp_path):
+    lake = Lake(tmp_path / "lake")
+    with lake.write("r") as w:
+        w.append("Function", [_fn(1)])
+        w.append("Class", [])
+    assert lake.read("Function", "r").column("name").to_pylist() == ["f1"]
+    assert lake.read("Class", "r").num_rows == 0 and lake.files("Class", "r")  # an empty file keeps the schema
+
+
+def test_replacing_files_keeps_the_parts_added_since_and_their_order(tmp_path):
+    import pyarrow.parquet as pq
+
+    lake = Lake(tmp_path / "lake")
+    for i in range(3):
+        with lake.write("r") as w:
+            w.append("Function", [_fn(i)])
+    snapshot = lake.files("Function", "r")
+    merged = lake.read("Function", "r")  # read without a lock, as the fold does
+    with lake.write("r") as w:
+        w.append("Function", [_fn(9)])  # an add lands between the read and the swap
+    with lake.write("r") as w:
+        assert w.replace_files("Function", snapshot, merged)
+    files = lake.files("Function", "r")
+    assert [f.name for f in files] == ["part-00000.parquet", "part-00003.parquet"]
+    assert [pq.read_table(f).column("name").to_pylist() for f in files] == [["f0", "f1", "f2"], ["f9"]]
+    with lake.write("r") as w:  # a snapshot whose files are gone (folded since) swaps nothing
+        assert not w.replace_files("Function", snapshot, merged)
+    assert lake.read("Function", "r").num_rows == 4

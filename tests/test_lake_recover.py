@@ -32,3 +32,15 @@ def test_append_clears_staging_a_kill_left(tmp_path):
     with lake.write("r") as w:
         w.append("Commit", _commit_rows(1))
     assert not stale.exists()
+
+
+def test_append_clears_a_staged_file_a_kill_left(tmp_path):
+    lake = Lake(tmp_path / "lake")
+    with lake.write("r") as w:
+        w.write("Commit", _commit_rows(2))
+    stale = tmp_path / "lake" / "Commit" / ".stage-r-0badf11e"
+    stale.write_bytes(b"half a parquet file")  # an append's staged file, the commit never reached
+    with lake.write("r") as w:
+        w.append("Commit", _commit_rows(1))
+    assert not stale.exists()
+    assert lake.read("Commit", "r").num_rows == 3

@@ -6,8 +6,9 @@ every file are blamed at the fix's parent with ONE `git blame --porcelain -w -M`
 ignores whitespace, `-M` follows lines moved within a file and blame follows file renames.
 Copies across files (`-C`) are not followed: they cost a search of the other files each walked
 commit changed, and lower agreement with PyDriller's SZZ (BENCHMARKS.md). A fix that only adds
-lines falls back to the last earlier commit that changed the enclosing function: the same blame,
-over the function's lines at the parent, newest commit wins.
+lines falls back to the last earlier commit that changed the enclosing function: the newest commit
+among the function's lines at the parent, from one `git blame --incremental` stopped as soon as it
+is known (`newest_in_spans`), not a blame of the function's whole history.
 
 The main thread reads the diffs, plans each fix's blames and maps blamed lines to functions
 (spans parsed once per blob, from the shared span cache when the history stage has them); a
@@ -230,9 +231,56 @@ def _plan(fix: CommitDiff, index: EntityIndex, max_files: int, affects: bool) ->
     return res, jobs
 
 
+def newest_in_spans(
+    repo: GitRepo, rev: str, path: str, spans: list[tuple[int, int]], flags: tuple[str, ...] = BLAME_FLAGS
+) -> dict[int, BlameLine]:
+    """For each span (first, last line) of `path` at `rev`: one blamed line of the newest commit among
+    its lines (the highest committer time, then the highest sha), from one `git blame --incremental`.
+
+    Blame hands out lines newest commit first (its queue is ordered by committer date) and the
+    incremental format prints each as it is found, so the process is stopped once every span has a
+    line and a commit older than all of theirs has been printed: a function's last change is found
+    without walking the rest of its history. Returns {line: BlameLine}, one line per span found.
+    """
+    ranges = _ranges(n for a, b in spans for n in range(a, b + 1))
+    if not ranges:
+        return {}
+    args = ["blame", "--incremental", *flags]
+    for a, b in ranges:
+        args += ["-L", f"{a},{b}"]
+    best: dict[int, tuple[int, str, int, str]] = {}  # span index -> (time, sha, line, path)
+    times: dict[str, int] = {}
+    proc = subprocess.Popen(repo._cmd(*args, rev, "--", path), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env=repo.env)
+    assert proc.stdout is not None
+    try:
+        sha, first, count = "", 0, 0
+        for raw in proc.stdout:
+            head, _, rest = raw.rstrip(b"\n").partition(b" ")
+            if len(head) == 40 and rest[:1].isdigit():
+                sha = head.decode()
+                _, final, num = rest.split(b" ")[:3]
+                first, count = int(final), int(num)
+            elif head == b"committer-time":
+                times[sha] = int(rest)
+            elif head == b"filename":
+                when, name = times.get(sha, 0), rest.decode("utf-8", errors="surrogateescape")
+                for i, (a, b) in enumerate(spans):
+                    if first <= b and a <= first + count - 1 and (i not in best or (when, sha) > best[i][:2]):
+                        best[i] = (when, sha, max(a, first), name)
+                if len(best) == len(spans) and when < min(t for t, *_ in best.values()):
+                    break  # every later commit is older: no span can change
+    finally:
+        proc.kill()
+        proc.stdout.close()
+        proc.wait()
+    return {line: BlameLine(sha, name, when) for when, sha, line, name in best.values()}
+
+
 def _blame(repo: GitRepo, parent: str, job: _Job, flags: tuple[str, ...]) -> dict[int, BlameLine]:
-    lines = job.lines or [n for e in job.functions for n in range(e.line_start, e.line_end + 1)]
-    return blame_lines(repo, parent, job.path, lines, flags)
+    if job.lines:
+        return blame_lines(repo, parent, job.path, job.lines, flags)
+    return newest_in_spans(repo, parent, job.path, [(e.line_start, e.line_end) for e in job.functions], flags)
 
 
 def _finish(res: FixResult, jobs: list[_Job], blamed: list[dict[int, BlameLine]], index: EntityIndex) -> FixResult:

@@ -29,10 +29,12 @@ from functools import lru_cache
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ltm.lake import Lake
 from ltm.part_files import PartFiles
+from ltm.memory.neighbours import IN_PROCESS_MAX, Neighbour, nearest_in_lake, nearest_in_table
 from ltm.memory.records import MEMORY_PARTITION
 from ltm.memory.similarity import group_pairs, top_pairs, vector_pairs
 from ltm.memory.supersession import (
@@ -59,11 +61,12 @@ class Evolution:
 
 
 def _frame(rows: list[tuple], table: str) -> pl.DataFrame:
+    """`rows` (the table's columns but the keys, in schema order) as a frame of the lake schema."""
     schema = lake_schema(table)
     cols = [n for n in schema.names if n not in _KEYS]
-    df = pl.DataFrame(rows, schema=cols, orient="row") if rows else pl.DataFrame(schema={c: pl.String for c in cols})
-    df = df.with_columns(**{k: pl.lit(v) for k, v in _KEYS.items()}).select(schema.names)
-    return pl.from_arrow(df.to_arrow().cast(schema))  # type: ignore[return-value]
+    data = {c: [r[k] for r in rows] for k, c in enumerate(cols)}
+    arrays = [pa.array(data[f.name] if f.name in data else [_KEYS[f.name]] * len(rows), type=f.type) for f in schema]
+    return pl.from_arrow(pa.Table.from_arrays(arrays, schema=schema))  # type: ignore[return-value]
 
 
 def _vectors(memories: pl.DataFrame) -> np.ndarray:
@@ -111,6 +114,10 @@ def evolve(memories: pl.DataFrame, links: pl.DataFrame | None = None, vectors: n
     return judge_pairs(memories, *_candidates(memories, links, vectors))
 
 
+# Facts of a text, kept across calls: an online add judges the same stored neighbours again and again.
+_facts_of = lru_cache(maxsize=16_384)(read_facts)
+
+
 def judge_pairs(memories: pl.DataFrame, ij: np.ndarray, cos: np.ndarray, shared: np.ndarray) -> Evolution:
     """The edges of candidate pairs (row indices i < j of `memories`, their cosines, whether they
     share linked code), judged by `ltm.memory.supersession`."""
@@ -121,7 +128,7 @@ def judge_pairs(memories: pl.DataFrame, ij: np.ndarray, cos: np.ndarray, shared:
 
     @lru_cache(maxsize=None)
     def facts(i: int) -> Facts:
-        return read_facts(texts[i])
+        return _facts_of(texts[i])
 
     def newer_first(i: int, j: int) -> tuple[int, int]:
         a, b = when[i], when[j]
@@ -213,37 +220,46 @@ def evolve_lake(lake: Lake) -> EvolutionStats:
                           {t: df.height for t, df in result.tables().items()}, time.perf_counter() - started)
 
 
-NEIGHBOURS = 10  # stored memories an online add is judged against, per new memory
-
-
-def evolve_added(lake: Lake, table, rows: list[dict], vectors: np.ndarray, links: pl.DataFrame) -> Evolution:
+def evolve_added(lake: Lake, table, rows: list[dict], vectors: np.ndarray, links: pl.DataFrame,
+                 stored: int | None = None) -> Evolution:
     """The evolution edges of memories being added online (`rows`: Memory lake rows, `vectors`
-    theirs) against their `NEIGHBOURS` nearest stored memories of the `memories` partition in
-    the LanceDB `table` (None: no table yet), judged by `evolve`: only edges that touch a new
-    memory. The next batch recomputes them all."""
+    theirs) against their nearest stored memories of the `memories` partition
+    (`ltm.memory.neighbours`: held in this process when `stored`, the partition's size, is at most
+    `IN_PROCESS_MAX`, else from the LanceDB `table`; None: no table yet), judged by the batch's
+    rules (`judge_pairs`) on every pair of them: only edges that touch a new memory come back; the
+    next batch recomputes them all."""
     new_ids = [r["id"] for r in rows]
-    found: dict[str, tuple] = {}
-    if table is not None:
+    exclude = set(new_ids)
+    found: dict[str, Neighbour] = {}
+    in_process = stored is not None and stored <= IN_PROCESS_MAX
+    if in_process or table is not None:
         for v in vectors:
-            hits = (table.search(np.asarray(v, dtype=np.float32)).distance_type("cosine")
-                    .where("repo = 'memories'", prefilter=True)
-                    .select(["graph_entity_id", "content", "created_at", "vector"]).limit(NEIGHBOURS).to_list())
-            for h in hits:
-                # below the loosest similarity the rules accept, a neighbour cannot be judged similar
-                if h["graph_entity_id"] and h["graph_entity_id"] not in new_ids and 1.0 - h["_distance"] >= SIMILAR_LINKED_MIN:
-                    found[h["graph_entity_id"]] = (h["content"], h["created_at"], list(h["vector"]))
+            # below the loosest similarity the rules accept, a neighbour cannot be judged similar
+            near = (nearest_in_lake(lake, v, exclude, SIMILAR_LINKED_MIN) if in_process
+                    else nearest_in_table(table, v, exclude, SIMILAR_LINKED_MIN))
+            found.update((n.id, n) for n in near if n.id not in found)
     if not found and len(rows) < 2:  # nothing close enough: no edge to judge, no link file to read
         return Evolution(_frame([], "SIMILAR_TO"), _frame([], "SUPERSEDES"), _frame([], "TRANSITIONED_TO"))
     ids = new_ids + list(found)
     frame = pl.DataFrame({
         "id": ids,
-        "content": [r["content"] for r in rows] + [c for c, _, _ in found.values()],
-        "created_at": [r["created_at"] for r in rows] + [t for _, t, _ in found.values()],
-        "vector": [np.asarray(v, dtype=np.float32).tolist() for v in vectors] + [v for _, _, v in found.values()],
-    }, schema={"id": pl.String, "content": pl.String, "created_at": pl.Datetime("us", "UTC"),
-               "vector": pl.List(pl.Float32)})
-    old_links = memory_links_cached(lake).filter(pl.col("src").is_in(list(found)))
-    new_links = links.select("src", "dst") if links.height else old_links.clear()
-    result = evolve(frame, pl.concat([new_links, old_links], how="vertical"))
+        "content": [r["content"] for r in rows] + [n.content for n in found.values()],
+        "created_at": [r["created_at"] for r in rows] + [n.created_at for n in found.values()],
+    }, schema={"id": pl.String, "content": pl.String, "created_at": pl.Datetime("us", "UTC")})
+    v = np.vstack([np.asarray(vectors, dtype=np.float32).reshape(len(rows), -1)] + [n.vector[None, :] for n in found.values()])
+    v /= np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+    # Every pair, the neighbours' among themselves too: a chain of older versions (B -> C) decides
+    # which of them the new memory's TRANSITIONED_TO starts from, and its turn.
+    n = len(ids)
+    ij = np.array([(i, j) for i in range(n) for j in range(i + 1, n)], dtype=np.int64).reshape(-1, 2)
+    cos = np.einsum("ij,ij->i", v[ij[:, 0]], v[ij[:, 1]]) if ij.size else np.empty(0)
+    linked: dict[str, set[str]] = {}
+    old_links = memory_links_cached(lake).filter(pl.col("src").is_in(list(found))) if found else None
+    for src, dst in (links.select("src", "dst").iter_rows() if links.height else ()):
+        linked.setdefault(src, set()).add(dst)
+    for src, dst in (old_links.iter_rows() if old_links is not None else ()):
+        linked.setdefault(src, set()).add(dst)
+    shared = np.array([bool(linked.get(ids[i], set()) & linked.get(ids[j], set())) for i, j in ij.tolist()], dtype=bool)
+    result = judge_pairs(frame, ij, cos, shared)
     touches = pl.col("src").is_in(new_ids) | pl.col("dst").is_in(new_ids)
     return Evolution(*(df.filter(touches) for df in result.tables().values()), pairs_judged=result.pairs_judged)

@@ -6,7 +6,7 @@ row is the lake's commit point) and then the LanceDB row. Before the lake commit
 journal `<home>/state/online-add.json` (the ids and vector ids, flushed to disk); after the vector
 row is written it removes it. Whoever next holds the `memories` lock (the next add, `ltm reconcile`)
 calls `recover`: a memory the lake holds gets its vector row (rolled forward), one it does not
-loses any vector row and link rows the kill left (rolled back). So a kill at any point leaves the
+loses any vector row, embedding, link, evolution and provenance rows the kill left (rolled back). So a kill at any point leaves the
 memory stored in full or not at all, once `recover` ran; the graph is never written by an add.
 """
 
@@ -24,11 +24,15 @@ import pyarrow.compute as pc
 from ltm.atomic import replace_json
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.memory import provenance
+from ltm.memory.evolution import EVOLUTION_TABLES
 from ltm.memory.linking import RELS
 from ltm.memory.records import MEMORY_PARTITION
 from ltm.vectors import VectorStore, vector_rows
 
 log = logging.getLogger(__name__)
+# Every table of the memories partition whose rows an add writes before its Memory row.
+_EDGE_TABLES = (*RELS.values(), *EVOLUTION_TABLES, provenance.REL)
 
 
 def journal_path(home: Home) -> Path:
@@ -61,7 +65,7 @@ def recover(home: Home, lake: Lake, store: VectorStore) -> dict[str, list[str]] 
     except (ValueError, KeyError, TypeError):  # killed while the journal itself was written: nothing after it ran
         path.unlink(missing_ok=True)
         return {"completed": [], "undone": []}
-    for table in ("Memory", "embeddings", *RELS.values()):
+    for table in ("Memory", "embeddings", *_EDGE_TABLES):
         lake.recover(table, MEMORY_PARTITION)  # a partition a kill left between two renames is put back
     in_lake = set(lake.read("Memory", MEMORY_PARTITION, columns=["id"]).column("id").to_pylist()) & set(mem_ids)
     done = [i for i in mem_ids if i in in_lake]
@@ -74,11 +78,14 @@ def recover(home: Home, lake: Lake, store: VectorStore) -> dict[str, list[str]] 
         gone = [v for i, v in zip(mem_ids, vids) if i not in in_lake]
         if gone and store.exists():
             store.delete_ids(gone)
-    if undone:  # link rows committed before the kill stopped the Memory table's commit
+    if undone:  # rows committed before the kill stopped the Memory table's commit
+        gone_vids = [v for i, v in zip(mem_ids, vids) if i not in in_lake]
         with lake.write(MEMORY_PARTITION) as w:
-            for rel in RELS.values():
-                links = pl.from_arrow(lake.read(rel, MEMORY_PARTITION))
-                w.write(rel, links.filter(~pl.col("src").is_in(undone)).to_arrow())
+            for rel in _EDGE_TABLES:
+                edges = pl.from_arrow(lake.read(rel, MEMORY_PARTITION))
+                w.write(rel, edges.filter(~pl.col("src").is_in(undone) & ~pl.col("dst").is_in(undone)).to_arrow(), redacted=True)
+            emb = pl.from_arrow(lake.read("embeddings", MEMORY_PARTITION))
+            w.write("embeddings", emb.filter(~pl.col("vector_id").is_in(gone_vids)).to_arrow(), redacted=True)
     path.unlink(missing_ok=True)
     log.warning("an online add interrupted by a kill was recovered: %d completed, %d undone", len(done), len(undone))
     return {"completed": done, "undone": undone}

@@ -11,6 +11,8 @@ Under the home's `memories` lock, in this order:
    small part file per table; an id stored before merges the partition, as an import does;
 4. the vector row, carrying the node id (appended for a new id; visible to search at once); the
    journal is removed.
+Then, outside the lock, a fold of the many small files adds leave is queued if one is due
+(`ltm.memory.compaction`: it runs on a worker thread after the add has returned).
 The graph is not written: readers overlay the lake's memories their build lacks
 (`ltm.graph.overlay`), and the next build holds them. A linking failure never fails the add: it
 is logged and returned in `link_errors`.
@@ -38,7 +40,9 @@ from ltm.errors import DimensionMismatchError
 from ltm.graph.build import current_build
 from ltm.home import Home
 from ltm.lake import Lake
+from ltm.memory import compaction
 from ltm.memory.evolution import EVOLUTION_TABLES, Evolution, evolve_added
+from ltm.memory.neighbours import IN_PROCESS_MAX
 from ltm.memory.journal import begin, end, recover
 from ltm.memory.linking import RELS, link_memories, memory_frame
 from ltm.memory import expiry, provenance
@@ -58,7 +62,6 @@ from ltm.vectors import VectorStore, entry_rows
 
 log = logging.getLogger(__name__)
 SOURCE = "online"
-MAX_PARTS = 64  # part files of the memories partition before an add merges them into one
 
 
 def online_embedder(home: Home, store: VectorStore) -> Embedder:
@@ -112,12 +115,13 @@ def _link_rows(links: pl.DataFrame, now: datetime) -> dict[str, pl.DataFrame]:
 
 
 def _evolution(lake: Lake, store: VectorStore, rows: list[dict[str, Any]], vectors: np.ndarray,
-               links: pl.DataFrame) -> dict[str, pl.DataFrame]:
+               links: pl.DataFrame, stored: int) -> dict[str, pl.DataFrame]:
     """SIMILAR_TO / SUPERSEDES / TRANSITIONED_TO of the new memories against their nearest stored
     ones (`ltm.memory.evolution`), by table; never raises (the next batch recomputes them)."""
     try:
-        table = store.table() if store.exists() else None
-        ev: Evolution = evolve_added(lake, table, rows, vectors, links)
+        # a small partition is searched in this process: the LanceDB table is not even opened
+        table = store.table() if stored > IN_PROCESS_MAX and store.exists() else None
+        ev: Evolution = evolve_added(lake, table, rows, vectors, links, stored)
         return {t: df for t, df in ev.tables().items() if df.height}
     except Exception as e:  # the memory is stored all the same; the next ingest judges it
         log.warning("judging memories %s against their neighbours failed: %s", ", ".join(r["id"] for r in rows[:3]), e)
@@ -130,28 +134,30 @@ def _commit(lake: Lake, rows: list[dict[str, Any]], emb: pa.Table, links: dict[s
     with lake.write(MEMORY_PARTITION) as w:
         if append:  # new ids: a small part file per table, the rows already there untouched
             # Redacted before embedding (the rows) or free of user text (ids, hashes, vectors).
-            w.append("embeddings", emb.to_pylist(), redacted=True)
+            w.append("embeddings", emb, redacted=True)
             for rel, new in links.items():
-                w.append(rel, new.to_arrow().cast(lake_schema(rel)).to_pylist(), redacted=True)
+                w.append(rel, new.to_arrow(), redacted=True)
             derived = provenance.derives_from_rows(rows)
             if derived.num_rows:
-                w.append(provenance.REL, derived.to_pylist(), redacted=True)
-            w.append("Memory", memories.to_pylist(), redacted=True)
+                w.append(provenance.REL, derived, redacted=True)
+            w.append("Memory", memories, redacted=True)
             return
+        # Compaction: the lake's rows were redacted when first written, the new rows above.
         mem_ids = [r["id"] for r in rows]
         for table in EVOLUTION_TABLES:  # a rewritten memory is judged anew
             if table in links:
                 old = pl.from_arrow(lake.read(table, MEMORY_PARTITION)).filter(~pl.col("src").is_in(mem_ids))
-                w.write(table, pl.concat([old, links[table].cast(old.schema)], how="vertical").to_arrow().cast(lake_schema(table)))
-        w.write("embeddings", merge_table(lake, "embeddings", emb, ["vector_id"]))
+                w.write(table, pl.concat([old, links[table].cast(old.schema)], how="vertical").to_arrow().cast(lake_schema(table)),
+                        redacted=True)
+        w.write("embeddings", merge_table(lake, "embeddings", emb, ["vector_id"]), redacted=True)
         for rel in RELS.values():
             old = pl.from_arrow(lake.read(rel, MEMORY_PARTITION)).filter(~pl.col("src").is_in(mem_ids))
             if rel in links:
                 old = pl.concat([old, links[rel].cast(old.schema)], how="vertical")
-            w.write(rel, old.to_arrow().cast(lake_schema(rel)))
+            w.write(rel, old.to_arrow().cast(lake_schema(rel)), redacted=True)
         merged = merge_table(lake, "Memory", memories, ["id"])
-        w.write(provenance.REL, provenance.partition_rows(merged))
-        w.write("Memory", merged)
+        w.write(provenance.REL, provenance.partition_rows(merged), redacted=True)
+        w.write("Memory", merged, redacted=True)
 
 
 def add_memory(home: Home, content: str, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -164,7 +170,8 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
     """Store several memories as one add: one embedding pass, one write per lake table, one vector
     upsert (a batch of a handful costs about one add).
 
-    `entries` are (content, metadata) pairs; returns one result per entry, in order (`in_graph`:
+    `entries` are (content, metadata) pairs; returns one result per entry, in order (`linked`: the
+    code entities it was linked to, {relation, target}; `in_graph`:
     graph readers see it at once, through the overlay on the current build; False before any build,
     the first build then holds it). A bad entry
     refuses the whole batch, naming it, before anything is written. Two entries with one `id`: the
@@ -201,25 +208,27 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
         recover(home, lake, store)
         vectors = _embed(embedder, [r["text"] for r in unique])
         links, errors = _links(lake, unique)
-        evolution = _evolution(lake, store, unique, vectors, links)
-        # New ids append; an id stored before, or a partition of many small parts, is merged (compacted).
-        new_ids = not (_stored_ids(lake) & {r["id"] for r in unique})
-        append = new_ids and len(lake.files("Memory", MEMORY_PARTITION)) < MAX_PARTS
+        stored = _stored_ids(lake)
+        evolution = _evolution(lake, store, unique, vectors, links, len(stored))
+        # New ids append; an id stored before is merged. Many small parts are folded after the add.
+        new_ids = not (stored & {r["id"] for r in unique})
         emb = embeddings_table([r["vector_id"] for r in unique], [ids.text_hash(r["text"]) for r in unique],
                                embedder.model_id, embedder.dim, vectors.astype(np.float32).reshape(-1))
         begin(home, unique)
-        _commit(lake, unique, emb, {**_link_rows(links, now), **evolution}, append)
+        _commit(lake, unique, emb, {**_link_rows(links, now), **evolution}, new_ids)
         new_rows = entry_rows("Memory", pa.Table.from_pylist(unique, schema=lake_schema("Memory")), emb)
-        with home.lock("vectors", timeout=600):
+        with compaction.vectors_lock(home) if new_ids else home.lock("vectors", timeout=600):
             store.upsert_rows(new_rows, new=new_ids)  # a merge on a large table costs ~0.5 s
         end(home)
-    counts = links.group_by("src").len() if links.height else None
-    per_id = dict(counts.iter_rows()) if counts is not None else {}
+    compaction.schedule(home, lake, store)  # folding many small files, if due, runs after we return
+    linked: dict[str, list[dict[str, str]]] = {}
+    for src, rel, dst in (links.select("src", "rel", "dst").sort("rel", "dst").iter_rows() if links.height else ()):
+        linked.setdefault(src, []).append({"relation": rel, "target": dst})
     built = current_build(home.graph) is not None
     sup = evolution.get("SUPERSEDES", pl.DataFrame(schema={"src": pl.String, "dst": pl.String}))
     return [
-        {"vector_id": r["vector_id"], "graph_entity_id": r["id"], "links": per_id.get(r["id"], 0),
-         "link_errors": errors.get(r["id"], []), "in_graph": built,
+        {"vector_id": r["vector_id"], "graph_entity_id": r["id"], "links": len(linked.get(r["id"], [])),
+         "linked": linked.get(r["id"], []), "link_errors": errors.get(r["id"], []), "in_graph": built,
          "supersedes": sup.filter(pl.col("src") == r["id"])["dst"].sort().to_list()}
         for r in rows
     ]

@@ -1,9 +1,9 @@
 """SZZ details: renames and moved lines followed, merges and large commits skipped, diff parsing."""
 
 from ltm.bugs.diffs import commit_diffs, is_doc_path
-from ltm.bugs.szz import _ranges, analyze_fixes, is_blameable
+from ltm.bugs.szz import _ranges, analyze_fixes, blame_lines, is_blameable, newest_in_spans
 from ltm.extract.gitrepo import GitRepo
-from tests.builder import RepoBuilder
+from tests.builder import BASE_TIME, RepoBuilder
 
 HELPER = '''def helper(values):
     running_total = 0
@@ -180,3 +180,51 @@ def test_a_memo_of_one_file_version_gives_the_same_results_as_a_large_one(tmp_pa
     assert results() == wide
     assert [c[0] for _, _, cands in wide for c in cands] == [intro, intro]
     assert [a for _, a, _ in wide] == [["fn:r:calc.py:helper"], ["fn:r:app.py:main"]]
+
+
+PARCEL = '''class Parcel:
+    weight_limit = 20
+
+    def route(self, stops):
+        ordered = sorted(stops)
+        return ordered
+
+    def label(self):
+        return "parcel"
+'''
+
+
+def test_an_add_only_fix_takes_the_newest_commit_of_each_enclosing_function_as_full_blame_does(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.write("parcel.py", PARCEL)
+    b.commit("Add parcels")
+    b.write("parcel.py", PARCEL.replace("sorted(stops)", "sorted(stops, reverse=True)"))
+    route_change = b.commit("Reverse the route")
+    # the same committer time as the next commit: the higher sha wins, as in a full blame
+    b.write("parcel.py", b.path.joinpath("parcel.py").read_text().replace('"parcel"', '"box"'))
+    label_a = b.commit("Rename the label", when=BASE_TIME + 3600 * 50)
+    b.write("parcel.py", b.path.joinpath("parcel.py").read_text().replace("weight_limit = 20", "weight_limit = 25"))
+    label_b = b.commit("Raise the weight limit", when=BASE_TIME + 3600 * 50)
+    b.write("other.py", "def unrelated():\n    return 1\n")
+    b.commit("Add an unrelated module")
+    text = b.path.joinpath("parcel.py").read_text()
+    text = text.replace("        return ordered\n", "        ordered = [s for s in ordered if s]\n        return ordered\n")
+    b.write("parcel.py", text)
+    fix = b.commit("Fix empty stops in the route, fixes #9")
+    res = _run(b, fix, affects=True)
+    by_entity = {c.entity.qualified_name: c for c in res.candidates}
+    assert {c.method for c in res.candidates} == {"function_history"}
+    assert by_entity["Parcel.route"].sha == route_change
+
+    # what a blame of every line of the enclosing function says, for the same fix
+    repo = GitRepo(b.path)
+    parent = b.git("rev-parse", f"{fix}^")
+    route = by_entity["Parcel.route"].entity
+    whole = blame_lines(repo, parent, "parcel.py", range(route.line_start, route.line_end + 1))
+    assert max(whole.values(), key=lambda x: (x.committed_at, x.sha)).sha == route_change
+    spans = [(1, 9), (route.line_start, route.line_end)]  # the class holds the method: overlapping spans
+    newest = newest_in_spans(repo, parent, "parcel.py", spans)
+    whole_class = blame_lines(repo, parent, "parcel.py", range(1, 10))
+    expected = max(whole_class.values(), key=lambda x: (x.committed_at, x.sha)).sha
+    assert expected == max(label_a, label_b)
+    assert {x.sha for x in newest.values()} == {expected, route_change}

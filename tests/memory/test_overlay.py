@@ -94,13 +94,13 @@ KILLER = textwrap.dedent("""
 
     if point == "before_lake":          # the journal is written, nothing else
         online._commit = die
-    elif point == "inside_lake_commit": # the embedding's part is swapped in, the links' and the memory's not
-        real_rmtree, seen = ltm.lake.shutil.rmtree, []
-        def rmtree(path, *a, **k):
-            real_rmtree(path, *a, **k)
-            if ".old-" in str(path):
+    elif point == "inside_lake_commit": # the embedding's part is in the live partition, the links' and the memory's not
+        real_replace = os.replace
+        def replace(src, dst, *a, **k):
+            real_replace(src, dst, *a, **k)
+            if "part-" in str(dst):
                 die()
-        ltm.lake.shutil.rmtree = rmtree
+        ltm.lake.os.replace = replace
     elif point == "before_vectors":     # the lake holds it, LanceDB does not
         online.VectorStore.upsert_rows = die
     elif point == "before_journal_end": # every store holds it, the journal is still there
