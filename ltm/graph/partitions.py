@@ -32,8 +32,9 @@ class LakeParts:
         self.parts = None if parts is None else sorted(set(parts))
 
     def _keys(self, table: str) -> list[str]:
-        have = sorted({f.parent.name.removeprefix("repo=") for f in self.lake.files(table)})
-        return have if self.parts is None else [p for p in have if p in self.parts]
+        if self.parts is not None:  # only these partitions' folders are listed: a home may hold thousands
+            return [p for p in self.parts if self.lake.files(table, p)]
+        return sorted({f.parent.name.removeprefix("repo=") for f in self.lake.files(table)})
 
     def read(self, table: str, columns: list[str] | None = None) -> pa.Table:
         """The table's rows of these partitions, with the lake schema (what `Lake.read` returns)."""
