@@ -62,11 +62,13 @@ def embeddings(context: AssetExecutionContext, home: HomeResource, embedder: Emb
     group_name="stores",
     kinds={"kuzu"},
     owners=OWNERS,
-    code_version=code_version("ltm.graph.build", "ltm.graph.inputs", "ltm.graph.engine"),
+    code_version=code_version("ltm.graph.build", "ltm.graph.amend", "ltm.graph.copy", "ltm.graph.partitions",
+                              "ltm.graph.inputs", "ltm.graph.engine"),
     freshness_policy=FreshnessPolicy.time_window(fail_window=STORE_FAIL_WINDOW, warn_window=STORE_WARN_WINDOW),
     pool="kuzu",
-    description="A complete Kuzu build COPYed from the whole lake, count-checked, then switched in "
-    "atomically (graph/CURRENT); readers keep the previous build until then.",
+    description="A complete Kuzu build COPYed from the lake (in full, or an amended copy of the current build "
+    "with only the changed repositories' partitions replaced), count-checked, then switched in atomically "
+    "(graph/CURRENT); readers keep the previous build until then.",
 )
 def graph(context: AssetExecutionContext, kuzu: KuzuGraphResource) -> MaterializeResult:
     stats = kuzu.build()
@@ -80,8 +82,13 @@ def graph(context: AssetExecutionContext, kuzu: KuzuGraphResource) -> Materializ
             "dangling_edges": MetadataValue.json(stats.dangling_edges),
             "seconds": MetadataValue.float(round(stats.seconds, 3)),
             "reused": stats.reused,
+            "mode": stats.mode,
+            "changed_partitions": MetadataValue.json(stats.changed_partitions),
+            **({"amend_refused": stats.amend_refused} if stats.amend_refused else {}),
+            **({"amended_rows": MetadataValue.json(stats.amended_rows)} if stats.amended_rows else {}),
             "summary": f"node_total={sum(stats.nodes.values())} edge_total={sum(stats.rels.values())}"
-                       + (" (lake unchanged: build kept)" if stats.reused else ""),
+                       + (" (lake unchanged: build kept)" if stats.reused else "")
+                       + (f" (amended: {', '.join(stats.changed_partitions)})" if stats.mode == "amend" else ""),
             **row_count(sum(stats.nodes.values())),
         }
     )

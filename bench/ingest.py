@@ -17,6 +17,13 @@ again after one new commit in each: wall seconds, and the graph builds the home'
 instance recorded (materializations of `graph`, those that built rather than kept the build, and
 their seconds). It imports nothing of the project, so `PYTHONPATH=<another checkout>` measures
 that checkout's `ltm`.
+
+`--one-commit ALONE_HOME SHARED_HOME --key KEY` measures the one-new-commit row on homes already
+ingested (a cold ingest of eight repositories takes minutes): each round copies both homes, points
+their registry entry for KEY at a fresh clone of the registered path with one new commit, and
+times `ltm ingest` on each copy, the two homes alternated; each row carries the seconds of every
+Dagster step of the run (from the copy's instance) and what the graph stage did. The registered
+paths are never changed. With `PYTHONPATH=<another checkout>` it measures that checkout.
 """
 
 from __future__ import annotations
@@ -104,13 +111,66 @@ def batch(paths: list[Path], embedder: str) -> dict:
     return out
 
 
+def _steps(home: Path) -> dict:
+    """Seconds of every step of the home's runs since the last `_steps` mark, and the graph's metadata."""
+    from dagster import AssetKey, DagsterInstance
+
+    instance = DagsterInstance.from_config(str(home / "dagster"))
+    runs = instance.get_runs(limit=2)  # the extraction run, then the stores run
+    steps = {s.step_key: round(s.end_time - s.start_time, 2)
+             for r in reversed(runs) for s in instance.get_run_step_stats(r.run_id) if s.end_time and s.start_time}
+    [graph] = instance.fetch_materializations(AssetKey("graph"), limit=1).records
+    meta = graph.asset_materialization.metadata
+    keep = ("seconds", "reused", "mode", "changed_partitions", "amend_refused", "amended_rows")
+    return {"steps": steps, "graph": {k: getattr(meta[k], "value", meta[k]) for k in keep if k in meta}}
+
+
+def _one_commit_home(template: Path, key: str, into: Path, n: int) -> tuple[Path, Path]:
+    """A copy of `template` whose registry entry `key` names a fresh clone with one new commit."""
+    home = into / template.name
+    subprocess.run(["cp", "-a", str(template), str(home)], check=True)
+    registry = json.loads((home / "registry.json").read_text())
+    clone = into / f"{key}-{template.name}"
+    subprocess.run(["git", "clone", "-q", registry[key]["path"], str(clone)], check=True)
+    _new_commit(clone, n)
+    registry[key]["path"] = str(clone)
+    (home / "registry.json").write_text(json.dumps(registry, indent=2))
+    return home, clone
+
+
+def one_commit(alone: Path, shared: Path, key: str, rounds: int) -> dict:
+    """One new commit in `key`, in a copy of each prepared home, the homes alternated, `rounds` times."""
+    rows: list[dict] = []
+    for r in range(rounds):
+        for template in ((alone, shared) if r % 2 == 0 else (shared, alone)):
+            with tempfile.TemporaryDirectory() as tmp:
+                home, clone = _one_commit_home(template, key, Path(tmp), 100 + r)
+                load = Path("/proc/loadavg").read_text().split()[0]
+                seconds = _ltm("ingest", clone, "--home", home)
+                rows.append({"home": template.name, "round": r, "one_commit_s": seconds, "load": load,
+                             **_steps(home)})
+    out: dict = {"repo": key, "rows": rows}
+    for template in (alone, shared):
+        times = sorted(x["one_commit_s"] for x in rows if x["home"] == template.name)
+        out[f"{template.name}_median_s"] = times[len(times) // 2]
+    out["ratio_shared_to_alone"] = round(out[f"{shared.name}_median_s"] / out[f"{alone.name}_median_s"], 2)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("repo", type=Path, nargs="?")
     ap.add_argument("--multi", type=Path, nargs="+", help="Repositories of one home; the first is measured.")
     ap.add_argument("--batch", type=Path, nargs="+", help="Repositories ingested by one `ltm ingest` into one home.")
+    ap.add_argument("--one-commit", type=Path, nargs=2, metavar=("ALONE_HOME", "SHARED_HOME"),
+                    help="Prepared homes: one new commit in --key, in a copy of each.")
+    ap.add_argument("--key", default="requests", help="With --one-commit: the partition key measured.")
+    ap.add_argument("--rounds", type=int, default=2, help="With --one-commit: rounds, the homes alternated.")
     ap.add_argument("--embedder", default="hash")
     args = ap.parse_args()
+    if args.one_commit:
+        print(json.dumps(one_commit(*args.one_commit, args.key, args.rounds), indent=2))
+        return
     if args.batch:
         print(json.dumps(batch(args.batch, args.embedder), indent=2))
         return

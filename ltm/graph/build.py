@@ -1,7 +1,9 @@
-"""Blue/green graph builds: COPY the whole lake into a new graph database, then switch CURRENT.
+"""Blue/green graph builds: COPY the lake into a new graph database, then switch CURRENT.
 
-Readers open the build named in `graph/CURRENT` read-only and never wait for a writer. A crash
-mid-build leaves the old build serving; a re-run builds from scratch, so edges never duplicate.
+A build is full (every partition into an empty database) or an amend (a copy of the current build
+in which the partitions whose files changed are replaced, `amend.py`): either way it is a new file
+under a new build id, so readers of the build named in `graph/CURRENT` open it read-only and never
+wait for a writer, a crash mid-build leaves the old build serving, and edges never duplicate.
 """
 
 from __future__ import annotations
@@ -15,20 +17,19 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import polars as pl
-import pyarrow.parquet as pq
-
 from ltm import progress
 from ltm.atomic import replace_text
 from ltm.errors import GraphError, HomeError
-from ltm.graph.centrality import scores, with_pagerank
 from ltm.graph import inputs as build_inputs
-from ltm.graph.fts import create_fts_indexes
+from ltm.graph.amend import AmendPlan, AmendRefused, amend_plan, apply_amend, copy_build
+from ltm.graph.copy import copy_nodes, copy_rel, frame_owners, node_frames, note_rel, plan_rel, verify_counts
 from ltm.graph.engine import ENGINES, default_engine, engine, open_database, query, schema_ddl
+from ltm.graph.fts import create_fts_indexes, fts_labels
 from ltm.graph.name_words import NAMED_LABELS
+from ltm.graph.partitions import LakeParts, Ledger
 from ltm.graph.view import GraphView
 from ltm.lake import Lake
-from ltm.schema import NODE_TABLES, REL_TABLES, SIDE_TABLES
+from ltm.schema import NODE_TABLES, REL_TABLES
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +46,11 @@ class BuildStats:
     fts_seconds: float = 0.0  # of `seconds`: creating the full-text indexes (none on ladybug)
     seconds: float = 0.0
     reused: bool = False  # the lake had not changed since the current build: nothing was built
-
-
-def _literal(path: Path) -> str:
-    """A file path as a Cypher string literal (COPY takes no parameter for its source)."""
-    return "'" + str(path).replace("\\", "\\\\").replace("'", "\\'") + "'"
+    mode: str = "full"  # "full", "amend" (a copy of the current build with the changed partitions
+    # replaced, `amend.py`) or "reused"
+    changed_partitions: list[str] = field(default_factory=list)  # what an amend replaced
+    amend_refused: str | None = None  # why a build that had a current one to amend was full
+    amended_rows: dict[str, int] = field(default_factory=dict)  # an amend's nodes and edges copied, deleted, set
 
 
 def builds_dir(graph_root: Path) -> Path:
@@ -167,129 +168,104 @@ def check_space(graph_root: Path, what: str = "a graph build") -> None:
         )
 
 
-def _with_side_tables(df: pl.DataFrame, lake: Lake, label: str) -> pl.DataFrame:
-    """Join the label's side tables (e.g. FunctionDefects) on id; a node without a row gets 0 (text: null)."""
-    for side in SIDE_TABLES.values():
-        if side.label != label:
-            continue
-        props = side.props.names
-        extra = pl.from_arrow(lake.read(side.name, columns=["id", *props])).unique("id", keep="first")
-        numeric = [p for p in props if extra.schema[p].is_numeric()]  # text properties stay null
-        df = df.join(extra, on="id", how="left").with_columns([pl.col(p).fill_null(0) for p in numeric])
-    return df
+@dataclass
+class _Made:
+    """What `_full` or an amend put into a new build: its counts and the ledger to note beside it."""
+
+    stats: BuildStats
+    ledger: Ledger
 
 
-def _copy_nodes(conn, lake: Lake, staging: Path, stats: BuildStats, bar: progress.Tracker) -> dict[str, pl.Series]:
-    keys: dict[str, pl.Series] = {}
-    ranks = scores(lake)
-    for label, table in NODE_TABLES.items():
-        cols = table.graph.names
-        df = pl.from_arrow(lake.read(label, columns=cols))
-        if table.past_table:
-            # Nodes that exist only in the history; the tip's own row wins if both name one id
-            # (e.g. when the history was mined from another branch than HEAD).
-            past = pl.from_arrow(lake.read(table.past_table, columns=cols))
-            df = pl.concat([df, past.filter(~pl.col("id").is_in(df["id"].implode()))], how="vertical")
-        df = _with_side_tables(df, lake, label)
-        if label in ranks and "pagerank" in df.columns:
-            df = with_pagerank(df, ranks[label])
-        cols = df.columns
-        dupes = df.filter(pl.col("id").is_duplicated())["id"].unique().head(5).to_list()
-        if dupes:
-            raise GraphError(f"the lake has duplicate {label} ids, e.g. {dupes}: re-ingest the repository")
-        keys[label] = df["id"]
-        stats.nodes[label] = df.height
-        if df.height:
-            f = staging / f"{label}.parquet"
-            pq.write_table(df.to_arrow(), f)
-            query(conn, f"COPY {label} FROM (LOAD FROM {_literal(f)} RETURN {', '.join(cols)})")
+def _full(conn, lake: Lake, staging: Path, stats: BuildStats, ledger: Ledger, bar: progress.Tracker) -> None:
+    """Every partition of the lake into an empty build."""
+    for stmt in schema_ddl():
+        query(conn, stmt)
+    src = LakeParts(lake)
+    frames = node_frames(src, ledger)
+    stats.nodes = {label: df.height for label, df in frames.items()}
+    copy_nodes(conn, frames, staging, bar.advance)
+    owners = frame_owners(frames)
+    for name in REL_TABLES:
         bar.advance()
-    return keys
+        plan = plan_rel(src, name, owners)
+        stats.rels[name] = copy_rel(conn, plan, staging)
+        note_rel(ledger, plan, whole=plan.cross)
+    stats.dangling_edges, stats.duplicate_edges = ledger.dangling(), ledger.duplicates()
+    verify_counts(conn, stats.nodes, stats.rels)
 
 
-def _copy_rels(conn, lake: Lake, staging: Path, keys: dict[str, pl.Series], stats: BuildStats,
-               bar: progress.Tracker) -> None:
-    for name, rel in REL_TABLES.items():
-        bar.advance()
-        df = pl.from_arrow(lake.read(name))
-        stats.rels[name] = 0
-        if df.height == 0:
-            continue
-        props = rel.props.names
-        for a, b in rel.pairs:
-            part = df.filter((pl.col("src_label") == a) & (pl.col("dst_label") == b))
-            ok = part.filter(pl.col("src").is_in(keys[a].implode()) & pl.col("dst").is_in(keys[b].implode()))
-            if ok.height < part.height:
-                stats.dangling_edges[f"{name}({a}->{b})"] = part.height - ok.height
-            unique = ok.select(["src", "dst", *props]).unique(maintain_order=True)
-            stats.duplicate_edges += ok.height - unique.height
-            if unique.height == 0:
-                continue
-            f = staging / f"{name}-{a}-{b}.parquet"
-            pq.write_table(unique.to_arrow(), f)
-            pair = f"(from='{a}', to='{b}')" if len(rel.pairs) > 1 else ""
-            query(conn, f"COPY {name} FROM {_literal(f)} {pair}".strip())
-            stats.rels[name] += unique.height
-
-
-def _verify_counts(conn, stats: BuildStats) -> None:
-    for label, n in stats.nodes.items():
-        got = query(conn, f"MATCH (n:{label}) RETURN count(n)")[0][0]
-        if got != n:
-            raise GraphError(f"graph build has {got} {label} nodes, the lake {n}")
-    for name, n in stats.rels.items():
-        got = query(conn, f"MATCH ()-[r:{name}]->() RETURN count(r)")[0][0]
-        if got != n:
-            raise GraphError(f"graph build has {got} {name} edges, expected {n}")
+def _finish(conn, path: Path, stats: BuildStats, fresh: bool) -> None:
+    """What a build derives from its rows: full-text indexes (an amended copy keeps its own up to
+    date) and the reader index saved beside it."""
+    fts_started = time.perf_counter()
+    stats.fts_indexes = create_fts_indexes(conn) if fresh else fts_labels(conn)
+    stats.fts_seconds = time.perf_counter() - fts_started
+    # what every reader would compute per label on first use, saved once beside the build
+    GraphView(conn, path).save_reader_index(NODE_TABLES, NAMED_LABELS)
 
 
 def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: str | None = None,
-                reuse: bool = True) -> BuildStats:
+                reuse: bool = True, amend: bool = True) -> BuildStats:
     """Build a complete graph from the lake with `engine_name` (default: `default_engine()`), verify
     its counts, switch CURRENT to it. Switching engines is such a build: readers keep the old build
     (of the old engine) until CURRENT names the new one.
 
     When the lake holds what the current build was made from (`ltm.graph.inputs`, engine included),
     the current build is kept and its counts returned with `reused` set; `reuse=False` builds anew.
+    When only some partitions changed, the new build is an amended copy of the current one
+    (`ltm.graph.amend`: `mode` "amend"), unless `amend=False` or the amend cannot be proved equal to
+    a full build (then `amend_refused` says why and the build is full).
     """
     started = time.perf_counter()
     builds = builds_dir(graph_root)
     builds.mkdir(parents=True, exist_ok=True)
     _heal_pointer(graph_root)
     eng = engine(engine_name or default_engine())
-    digest = build_inputs.digest(lake, eng.name)
+    parts = build_inputs.part_digests(lake)
+    digest = build_inputs.digest(lake, eng.name, parts)
     current = current_build(graph_root)
     kept = build_inputs.reusable(current, digest)
     if reuse and current is not None and kept is not None:
         return BuildStats(current.name.removesuffix(eng.suffix), eng.name, kept["nodes"], kept["rels"],
-                          kept["dangling_edges"], seconds=time.perf_counter() - started, reused=True)
+                          kept["dangling_edges"], seconds=time.perf_counter() - started, reused=True, mode="reused")
     check_space(graph_root)
     copied = build_inputs.overlay_files(lake)  # before the copy: a file added meanwhile is read by the overlay
+    code = build_inputs.code_digest(eng.name)
+    plan = amend_plan(current, lake, eng.name, code, parts) if amend and current is not None else None
     build_id = new_build_id()
     path, staging = builds / f"{build_id}{eng.suffix}", builds / f"{build_id}.staging"
     staging.mkdir()
-    stats = BuildStats(build_id, engine=eng.name)
+    refused = plan if isinstance(plan, str) else None
+    made: _Made | None = None
     try:
-        with open_database(path, read_only=False) as conn:
-            for stmt in schema_ddl():
-                query(conn, stmt)
-            with progress.tracker("graph", len(NODE_TABLES) + len(REL_TABLES) + 1, "tables") as bar:
-                keys = _copy_nodes(conn, lake, staging, stats, bar)
-                _copy_rels(conn, lake, staging, keys, stats, bar)
-                _verify_counts(conn, stats)
-                fts_started = time.perf_counter()
-                stats.fts_indexes = create_fts_indexes(conn)
-                stats.fts_seconds = time.perf_counter() - fts_started
-                # what every reader would compute per label on first use, saved once beside the build
-                GraphView(conn, path).save_reader_index(NODE_TABLES, NAMED_LABELS)
-                bar.advance()
+        with progress.tracker("graph", len(NODE_TABLES) + len(REL_TABLES) + 1, "tables") as bar:
+            if isinstance(plan, AmendPlan):
+                try:
+                    with open_database(copy_build(plan, path), read_only=False) as conn:
+                        stats = BuildStats(build_id, engine=eng.name, mode="amend", changed_partitions=plan.changed)
+                        apply_amend(conn, plan, lake, staging, stats, bar)
+                        _finish(conn, path, stats, fresh=False)
+                    made = _Made(stats, plan.ledger)
+                except AmendRefused as e:  # the lake holds what an amend cannot prove equal: build in full
+                    refused = str(e)
+                    _remove_build(path)
+            if made is None:
+                stats = BuildStats(build_id, engine=eng.name, mode="full", amend_refused=refused)
+                ledger = Ledger()
+                with open_database(path, read_only=False) as conn:
+                    _full(conn, lake, staging, stats, ledger, bar)
+                    _finish(conn, path, stats, fresh=True)
+                made = _Made(stats, ledger)
+            bar.advance()
     except BaseException:
         _remove_build(path)
         shutil.rmtree(staging, ignore_errors=True)
         raise
     shutil.rmtree(staging, ignore_errors=True)
+    stats, ledger = made.stats, made.ledger
+    ledger.code, ledger.parts = code, parts
     build_inputs.record(path, digest, {"nodes": stats.nodes, "rels": stats.rels, "dangling_edges": stats.dangling_edges,
-                                       "overlay_files": copied})
+                                       "overlay_files": copied, "ledger": ledger.to_json()})
     _switch(graph_root, path.name)
     prune_builds(graph_root, retention)
     stats.seconds = time.perf_counter() - started

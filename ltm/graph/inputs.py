@@ -4,7 +4,8 @@ A build reads the node, past, side and relationship tables of the lake. Their by
 writers are deterministic: the same rows give the same file), the schema and the code of the
 graph package make its digest, recorded beside the build with the build file's size and time.
 The next build with the same digest keeps the current build instead, unless that file changed
-since (a damaged build is built again).
+since (a damaged build is built again). The digest is made of one digest per lake partition
+(`part_digests`), so the next build also knows which partitions changed (`ltm.graph.amend`).
 """
 
 from __future__ import annotations
@@ -34,16 +35,30 @@ def _hash_file(h: "hashlib._Hash", path: Path, root: Path) -> None:
             h.update(block)
 
 
-def digest(lake: Lake, engine: str = "kuzu") -> str:
-    """The digest of everything a build reads: the lake tables it copies, the schema, the graph code."""
+def code_digest(engine: str = "kuzu") -> str:
+    """The digest of how a build is made: the engine, the schema and the graph code."""
     h = hashlib.sha1(f"engine={engine}\n".encode())
     for code in _CODE:
         for f in sorted(code.glob("*.py")) if code.is_dir() else [code]:
             _hash_file(h, f, code.parent)
+    return h.hexdigest()
+
+
+def part_digests(lake: Lake) -> dict[str, str]:
+    """partition key -> the digest of its files in every table a build reads."""
+    hashes: dict[str, "hashlib._Hash"] = {}
     for table in _tables():
         for f in lake.files(table):
-            _hash_file(h, f, lake.root)
-    return h.hexdigest()
+            part = f.parent.name.removeprefix("repo=")
+            _hash_file(hashes.setdefault(part, hashlib.sha1()), f, lake.root)
+    return {part: h.hexdigest() for part, h in sorted(hashes.items())}
+
+
+def digest(lake: Lake, engine: str = "kuzu", parts: dict[str, str] | None = None) -> str:
+    """The digest of everything a build reads: the lake tables it copies (`parts`, else read now), the
+    schema, the graph code."""
+    parts = part_digests(lake) if parts is None else parts
+    return hashlib.sha1(json.dumps([code_digest(engine), parts], sort_keys=True).encode()).hexdigest()
 
 
 def _sidecar(build: Path) -> Path:
@@ -58,6 +73,17 @@ def _file_state(build: Path) -> list[int]:
 def record(build: Path, inputs: str, stats: dict[str, Any]) -> None:
     """Note beside a finished build what it was made from and what it holds."""
     _sidecar(build).write_text(json.dumps({"inputs": inputs, "file": _file_state(build), **stats}), encoding="utf-8")
+
+
+def noted(build: Path | None) -> dict[str, Any] | None:
+    """What `record` noted beside `build`, when the build file is untouched since; else None."""
+    if build is None:
+        return None
+    try:
+        note = json.loads(_sidecar(build).read_text(encoding="utf-8"))
+        return note if note.get("file") == _file_state(build) else None
+    except (OSError, ValueError):
+        return None
 
 
 def reusable(build: Path | None, inputs: str) -> dict[str, Any] | None:

@@ -48,7 +48,7 @@ LOOKUP_CHUNK = 8  # primary-key lookups per prepared UNION ALL statement
 class LabelIndex:
     """One label of one build, loaded once: ids by internal offset, and the ranking signals."""
 
-    ids: list[str]
+    ids: list[str | None]  # by internal offset; None where an amend deleted a node
     offset: dict[str, int]
     has_vector: np.ndarray
     pagerank: np.ndarray | None
@@ -159,7 +159,8 @@ class GraphView:
         saved = reader_index.load_label(self.build, label) if self.build is not None else None
         if saved is not None:
             ids_saved = saved["id"]
-            idx = LabelIndex(ids_saved, {i: o for o, i in enumerate(ids_saved)}, saved["has_vector"].astype(bool),
+            idx = LabelIndex(ids_saved, {i: o for o, i in enumerate(ids_saved) if i is not None},
+                             saved["has_vector"].astype(bool),
                              saved.get("pagerank"), saved["defects"].astype(np.float64),
                              saved["removed"].astype(bool) if "removed" in saved else None)
             if "name_size" in saved:
@@ -177,21 +178,29 @@ class GraphView:
             cols.append("n.removed_in IS NOT NULL AS r")
         cols += [f"n.{p} AS d{k}" for k, p in enumerate(stored)]
         t = query_arrow(self.conn, f"MATCH (n:{label}) RETURN {', '.join(cols)}")
-        n = t.num_rows
-        order = np.argsort(np.asarray(t.column("o").to_numpy(zero_copy_only=False), dtype=np.int64), kind="stable")
-        id_list = t.column("id").to_pylist()
-        ids_sorted = [id_list[i] for i in order]
+        # Arrays are indexed by internal offset. An amended build (`amend.py`) has holes where it
+        # deleted nodes (Kuzu does not reuse their offsets): there the id is None and the rest empty.
+        at = np.asarray(t.column("o").to_numpy(zero_copy_only=False), dtype=np.int64)
+        n = int(at.max()) + 1 if len(at) else 0
+        ids_by_offset: list[str | None] = [None] * n
+        for o, i in zip(at.tolist(), t.column("id").to_pylist()):
+            ids_by_offset[o] = i
+
+        def spread(values: np.ndarray, empty: Any) -> np.ndarray:
+            out = np.full(n, empty, dtype=values.dtype)
+            out[at] = values
+            return out
 
         def col(name: str) -> np.ndarray:  # nulls become NaN
-            return np.asarray(t.column(name).to_numpy(zero_copy_only=False), dtype=np.float64)[order]
+            return spread(np.asarray(t.column(name).to_numpy(zero_copy_only=False), dtype=np.float64), np.nan)
 
-        has_vector = (np.asarray(t.column("v").to_pylist(), dtype=bool)[order] if "v" in t.column_names
+        has_vector = (spread(np.asarray(t.column("v").to_pylist(), dtype=bool), False) if "v" in t.column_names
                       else np.zeros(n, dtype=bool))
         defects = np.zeros(n)
         for k in range(len(stored)):
             defects += np.nan_to_num(col(f"d{k}"))
-        removed = np.asarray(t.column("r").to_pylist(), dtype=bool)[order] if "r" in t.column_names else None
-        idx = LabelIndex(ids_sorted, {i: o for o, i in enumerate(ids_sorted)}, has_vector,
+        removed = spread(np.asarray(t.column("r").to_pylist(), dtype=bool), False) if "r" in t.column_names else None
+        idx = LabelIndex(ids_by_offset, {i: o for o, i in enumerate(ids_by_offset) if i is not None}, has_vector,
                          col("pr") if pr else None, defects, removed)
         if not stored and label in ("Function", "Class"):
             self._derived_defects(label, idx)
@@ -265,7 +274,7 @@ class GraphView:
         idx = self.index(label)
         sizes = self._name_sizes.get(label)
         saved = reader_index.load_words(self.build, label, sizes) if self.build is not None and sizes is not None else None
-        return saved if saved is not None else NameWords(name_from_id(i) for i in idx.ids)
+        return saved if saved is not None else NameWords(name_from_id(i) if i else None for i in idx.ids)
 
     def save_reader_index(self, labels: Iterable[str], named: Iterable[str]) -> None:
         """Save each label's index (and for `named`, its name words) beside the build, for later readers."""
@@ -277,7 +286,7 @@ class GraphView:
             reader_index.save_label(self.build, label, {
                 "id": idx.ids, "has_vector": idx.has_vector, "pagerank": idx.pagerank, "defects": idx.defects,
                 "removed": idx.removed,
-            }, NameWords(name_from_id(i) for i in idx.ids) if label in named else None)
+            }, NameWords(name_from_id(i) if i else None for i in idx.ids) if label in named else None)
 
     # --- nodes ---------------------------------------------------------------------------
     def signals(self, ids: Iterable[str]) -> dict[str, Node]:
