@@ -3,22 +3,28 @@
 Rules (relevance_score, context):
 - `metadata_file_match` 1.0: the memory's `file_path` (absolute, relative or partial) resolved to
   the File(s) sharing the longest run of trailing path components; ties prefer the memory's
-  project, then link each.
+  project, then link each. `content_path_match` 0.9: a path with a folder written in the content
+  (`lib/utils.js`), resolved the same way; a bare file name (`utils.js`) links nothing.
 - `content_name_match` 0.8: a function (RELATES_TO_FUNCTION) or class (RELATES_TO_CLASS) name of at
   least `MIN_NAME_LEN` characters appearing as an identifier in the content: identifier
   boundaries, case-sensitive, `STOP_NAMES` and dunder names never match. A qualified name
-  (`Class.method`, `module.func`, any dotted suffix of `package.module.Class.method`) scores
-  `QUALIFIED_SCORE` 0.9.
+  (`Class.method`, `module.func`, any dotted suffix of `package.module.Class.method`, and the
+  possessive `Class's method`) scores `QUALIFIED_SCORE` 0.9.
+- A name that is also a word (`echo`, `JSON`, `Routes`) links bare only when written as code; a
+  method name defined in several classes means those the memory names; a memory is about one
+  repository and its bare names link only there (`ltm.memory.mentions`).
 - A qualified name says which definition it means: the parts of its chain do not link by
   themselves (`Context.ClientIP` links the method, not the class Context), and the same name
   written bare elsewhere in the memory means only that definition.
-- Ambiguity: a name defined in several places links to the package's definitions, not to those
+- A function defined again under the same qualified name in one file (typing overloads) is its
+  last definition, the one with the body.
+- Ambiguity: a name defined in the memory's own file (its `file_path` or a path in its text) means
+  that definition alone. Else it links to the package's definitions, not to those
   in tests, examples, docs or vendored code (`ltm.code_paths`); a name only those define links
-  only when the memory speaks of tests or sits in that file or folder. The score falls with the number of definitions left
-  (`DEFINITION_DECAY` per doubling) and past `MAX_DEFINITIONS` the name does not link at all,
-  except to a definition in the memory's own file. The memory's own file keeps the full
-  score, its own module (the file's directory) loses 0.05, its own project (`project_id`, else the
-  repository of its file) 0.1, anywhere else 0.2.
+  only when the memory speaks of tests or sits in that file. The score falls with the number of
+  definitions left (`DEFINITION_DECAY` per doubling) and past `MAX_DEFINITIONS` the name does not
+  link at all. The memory's own module (the file's directory) loses 0.05, its own repository 0.1,
+  anywhere else (no repository could be told) 0.2.
 - `explicit`: a `graph_links` entry `{type, target, properties}` of the memory, target an entity id,
   a path or a (qualified) name; its properties win over the automatic ones.
 One link per (rel, memory, entity): the highest score wins. An unresolvable explicit link is a
@@ -35,6 +41,7 @@ from typing import Any
 import polars as pl
 
 from ltm.code_paths import AUXILIARY_PATTERN
+from ltm.memory.mentions import home_repos, needs_evidence, owner_named, owners, prefer_named, with_evidence
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +49,10 @@ MIN_NAME_LEN = 4
 MAX_DEFINITIONS = 4  # a name defined more often than this is too vague to link to any one definition
 DEFINITION_DECAY = 0.1  # score lost per doubling of the definitions a name could mean
 AUX_PENALTY = 0.1  # a test or example definition kept beside the package's (a memory about tests)
-NAME_SCORE, QUALIFIED_SCORE, FILE_SCORE = 0.8, 0.9, 1.0
+NAME_SCORE, QUALIFIED_SCORE, FILE_SCORE, PATH_SCORE = 0.8, 0.9, 1.0, 0.9
 PENALTY = {"file": 0.0, "module": 0.05, "project": 0.1, "elsewhere": 0.2}
 CHAIN = r"[A-Za-z0-9_]+(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+PATH = r"(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.[A-Za-z][A-Za-z0-9]{0,4}\b"  # a path with a folder: lib/utils.js
 STOP_NAMES = frozenset(
     """
     self main test tests init data name names value values type types list dict item items keys
@@ -99,7 +107,12 @@ class CodeIndex:
             comps = normalize_path(path)
             if comps:
                 idx.by_basename.setdefault(comps[-1], []).append((fid, repo, comps))
-        ents = entities.with_columns(
+        # A name defined again under the same qualified name in one file (typing overloads before
+        # the implementation, `@L<line>` ids) is one function: its last definition, the one with the body.
+        line = pl.col("id").str.extract(r"@L(\d+)$").cast(pl.Int64).fill_null(0)
+        ents = entities.with_columns(line.alias("_line")).filter(
+            pl.col("_line") == pl.col("_line").max().over("label", "repo", "file_path", "qualified_name")
+        ).drop("_line").with_columns(
             pl.when(pl.col("module").is_not_null() & (pl.col("module") != ""))
             .then(pl.col("module") + "." + pl.col("qualified_name"))
             .otherwise(pl.col("qualified_name")).alias("full")
@@ -111,17 +124,23 @@ class CodeIndex:
         )
         idx.names = names.select(
             pl.col("name").alias("key"), "id", "label", "repo", "file_path",
+            needs_evidence(pl.col("name"), pl.col("label")).alias("word"), owners(pl.col("qualified_name")).alias("owners"),
         ).with_columns(pl.len().over("key", "label").alias("n_defs"))
         rows = []
         for eid, label, repo, fpath, full, module, qualified in ents.select(
                 "id", "label", "repo", "file_path", "full", "module", "qualified_name").iter_rows():
             parts = (full or "").split(".")
             for i in range(len(parts) - 1):
-                rows.append((".".join(parts[i:]), eid, label, repo, fpath))
+                rows.append((".".join(parts[i:]), eid, label, repo, fpath, qualified))
             if module and "/" in module:  # a Go or JS package path: `binding.Default` for .../gin/binding
-                rows.append((f"{module.rsplit('/', 1)[-1]}.{qualified}", eid, label, repo, fpath))
-        forms = pl.DataFrame(rows, schema={c: pl.String for c in ("key", "id", "label", "repo", "file_path")}, orient="row")
-        idx.forms = forms.unique().with_columns(pl.len().over("key", "label").alias("n_defs"))
+                rows.append((f"{module.rsplit('/', 1)[-1]}.{qualified}", eid, label, repo, fpath, qualified))
+            elif module and "." in module:  # the package's name: `click.echo` for click.utils.echo (re-exported)
+                rows.append((f"{module.split('.', 1)[0]}.{qualified}", eid, label, repo, fpath, qualified))
+        cols = ("key", "id", "label", "repo", "file_path", "qualified_name")
+        forms = pl.DataFrame(rows, schema={c: pl.String for c in cols}, orient="row").unique()
+        idx.forms = forms.select(
+            *cols[:5], pl.lit(False).alias("word"), owners(pl.col("qualified_name")).alias("owners"),
+        ).with_columns(pl.len().over("key", "label").alias("n_defs"))
         return idx
 
     def resolve_path(self, raw: str, project: str | None = None) -> list[tuple[str, str, str]]:
@@ -179,16 +198,25 @@ class LinkResult:
 
 
 def _file_links(memories: pl.DataFrame, code: CodeIndex) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """metadata_file_match links, and (memory id, own file path, own repo) for the ambiguity rule."""
+    """File links from `file_path` and from paths the content names, and the files a memory names
+    (src, own_path, own_repo, from_metadata) for the ambiguity and repository rules."""
     links, own = [], []
     has = memories.filter(pl.col("file_path").is_not_null() & (pl.col("file_path") != ""))
     for mid, fpath, project in has.select("id", "file_path", "project_id").iter_rows():
         for fid, repo, path in code.resolve_path(fpath, project):
             links.append(("RELATES_TO_FILE", mid, fid, "File", repo, FILE_SCORE, f"metadata_file_match: {path}"))
-            own.append((mid, path, repo))
+            own.append((mid, path, repo, True))
+    project = {m: r for m, _, r, _ in own}.get
+    mentioned = (memories.select("id", "project_id", pl.col("content").str.extract_all(PATH).alias("p"))
+                 .explode("p").drop_nulls("p").unique(["id", "p"], maintain_order=True))
+    for mid, project_id, raw in mentioned.iter_rows():
+        for fid, repo, path in code.resolve_path(raw, project_id or project(mid)):
+            links.append(("RELATES_TO_FILE", mid, fid, "File", repo, PATH_SCORE, f"content_path_match: {raw}"))
+            own.append((mid, path, repo, False))
     return (
         pl.DataFrame(links, schema=LINK_SCHEMA, orient="row"),
-        pl.DataFrame(own, schema={"src": pl.String, "own_path": pl.String, "own_repo": pl.String}, orient="row"),
+        pl.DataFrame(own, schema={"src": pl.String, "own_path": pl.String, "own_repo": pl.String,
+                                  "from_metadata": pl.Boolean}, orient="row"),
     )
 
 
@@ -203,8 +231,10 @@ def _dotted_forms(chains: pl.Series) -> pl.DataFrame:
 
 
 def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -> pl.DataFrame:
+    # "CliRunner's isolation" is CliRunner.isolation: read the possessive of a capitalised name as a qualified name
+    text = pl.col("content").str.replace_all(r"\b([A-Z][A-Za-z0-9_]*)['\u2019]s ([A-Za-z_][A-Za-z0-9_]*)", "${1}.${2}")
     tokens = (
-        memories.select(pl.col("id").alias("src"), pl.col("content").str.extract_all(CHAIN).alias("chain"))
+        memories.select(pl.col("id").alias("src"), text.str.extract_all(CHAIN).alias("chain"))
         .explode("chain").drop_nulls("chain")
     )
     words = tokens.select("src", "chain", pl.col("chain").str.split(".").alias("key")).explode("key")
@@ -227,18 +257,26 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     bare = bare.join(meant, on=["src", "key"], how="anti").drop("chain")
     qualified = qualified.drop("chain")
     hits = pl.concat([bare.select(qualified.columns), qualified], how="vertical").unique(["src", "id", "key"])
-    memo = memories.select(pl.col("id").alias("src"), pl.col("project_id"))
-    hits = hits.join(memo, on="src", how="left").join(own, on="src", how="left")
-    parent = pl.col("file_path").str.replace(r"/?[^/]*$", "")
-    same_repo = pl.col("own_repo") == pl.col("repo")
-    own_file = same_repo & (pl.col("own_path") == pl.col("file_path"))
-    own_module = same_repo & (pl.col("own_path").str.replace(r"/?[^/]*$", "") == parent)
+    group = ["src", "key", "label"]
+    hits = owner_named(hits, words)
+    hits = prefer_named(with_evidence(hits, memories, NAME_SCORE), group).drop("named")
+    home = home_repos(hits, memories, own, code.files["repo"].unique().to_list(), QUALIFIED_SCORE)
+    hits = hits.join(home, on="src", how="left").filter(
+        pl.col("home").is_null() | (pl.col("repo") == pl.col("home")) | (pl.col("base") >= QUALIFIED_SCORE)).drop("home")
+    # The files the memory names (its file_path, paths in its text) and their folders: a name
+    # defined there means that definition, and the other definitions give way to it.
+    named_files = own.select("src", pl.col("own_repo").alias("repo"), pl.col("own_path").alias("file_path")).unique()
+    named_dirs = named_files.select("src", "repo", pl.col("file_path").str.replace(r"/?[^/]*$", "").alias("dir")).unique()
+    hits = (hits.join(home, on="src", how="left")
+            .join(named_files.with_columns(pl.lit(True).alias("own_file")), on=["src", "repo", "file_path"], how="left")
+            .with_columns(pl.col("file_path").str.replace(r"/?[^/]*$", "").alias("dir"))
+            .join(named_dirs.with_columns(pl.lit(True).alias("own_module")), on=["src", "repo", "dir"], how="left")
+            .with_columns(pl.col("own_file").fill_null(False), pl.col("own_module").fill_null(False)))
+    hits = hits.filter(~pl.col("own_file").any().over(group) | pl.col("own_file"))
     about_tests = memories.select(pl.col("id").alias("src"),
                                   pl.col("content").str.contains(r"(?i)\btests?\b|\btesting\b").alias("about_tests"))
-    group = ["src", "key", "label"]
     hits = (hits.join(about_tests, on="src", how="left")
-            .with_columns(own_file.fill_null(False).alias("own_file"), own_module.fill_null(False).alias("own_module"),
-                          pl.col("file_path").fill_null("").str.contains(AUXILIARY_PATTERN).alias("aux"))
+            .with_columns(pl.col("file_path").fill_null("").str.contains(AUXILIARY_PATTERN).alias("aux"))
             .with_columns((~pl.col("aux")).sum().over(group).alias("n_pkg")))
     # tests, examples and docs give way to the package's own definition, unless the memory is about
     # tests; a definition in the memory's own file or module always stays
@@ -250,7 +288,7 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
         pl.when(pl.col("n_left") <= 1).then(pl.lit(PENALTY["file"]))
         .when(pl.col("own_file")).then(pl.lit(PENALTY["file"]))
         .when(pl.col("own_module")).then(pl.lit(PENALTY["module"]))
-        .when((pl.col("project_id") == pl.col("repo")) | same_repo).then(pl.lit(PENALTY["project"]))
+        .when(pl.col("home") == pl.col("repo")).then(pl.lit(PENALTY["project"]))
         .otherwise(pl.lit(PENALTY["elsewhere"]))
     )
     decay = pl.when(mine | (pl.col("n_left") <= 1)).then(0.0).otherwise(
