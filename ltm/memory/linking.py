@@ -42,7 +42,7 @@ import polars as pl
 
 from ltm.code_paths import AUXILIARY_PATTERN
 from ltm.memory.code_index import MIN_NAME_LEN, STOP_NAMES, CodeIndex, normalize_path  # noqa: F401 (their old home)
-from ltm.memory.mentions import home_repos, owner_named, prefer_named, with_evidence
+from ltm.memory.mentions import home_repos, prefer_named, with_evidence
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,8 @@ def _file_links(memories: pl.DataFrame, code: CodeIndex) -> tuple[pl.DataFrame, 
             links.append(("RELATES_TO_FILE", mid, fid, "File", repo, FILE_SCORE, f"metadata_file_match: {path}"))
             own.append((mid, path, repo, True))
     project = {m: r for m, _, r, _ in own}.get
-    mentioned = (memories.select("id", "project_id", pl.col("content").str.extract_all(PATH).alias("p"))
+    with_slash = memories.filter(pl.col("content").str.contains("/", literal=True))  # a literal scan is cheap
+    mentioned = (with_slash.select("id", "project_id", pl.col("content").str.extract_all(PATH).alias("p"))
                  .explode("p").drop_nulls("p").unique(["id", "p"], maintain_order=True))
     for mid, project_id, raw in mentioned.iter_rows():
         for fid, repo, path in code.resolve_path(raw, project_id or project(mid)):
@@ -137,8 +138,7 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     qualified = qualified.drop("chain")
     hits = pl.concat([bare.select(qualified.columns), qualified], how="vertical").unique(["src", "id", "key"])
     group = ["src", "key", "label"]
-    hits = owner_named(hits, words)
-    hits = prefer_named(with_evidence(hits, memories, NAME_SCORE), group).drop("named")
+    hits = prefer_named(with_evidence(hits, memories, NAME_SCORE), words, group)
     home = home_repos(hits, memories, own, code.files["repo"].unique().to_list(), QUALIFIED_SCORE)
     hits = hits.join(home, on="src", how="left").filter(
         pl.col("home").is_null() | (pl.col("repo") == pl.col("home")) | (pl.col("base") >= QUALIFIED_SCORE)).drop("home")

@@ -63,17 +63,6 @@ def written_as_code(memories: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([ticked, called], how="vertical").unique()
 
 
-def owner_named(hits: pl.DataFrame, words: pl.DataFrame) -> pl.DataFrame:
-    """The hits with `named`: whether the memory names a class (or object) the definition belongs to."""
-    tagged = hits.with_row_index("_row")
-    named = (
-        tagged.select("_row", "src", pl.col("owners").alias("owner")).explode("owner").drop_nulls("owner")
-        .join(words.select("src", pl.col("key").alias("owner")).unique(), on=["src", "owner"], how="semi")
-        .select("_row").unique().with_columns(pl.lit(True).alias("named"))
-    )
-    return tagged.join(named, on="_row", how="left").with_columns(pl.col("named").fill_null(False)).drop("_row")
-
-
 def with_evidence(hits: pl.DataFrame, memories: pl.DataFrame, bare_score: float) -> pl.DataFrame:
     """The hits without the bare word-like names a memory does not write as code."""
     doubtful = pl.col("word") & (pl.col("base") == bare_score)
@@ -85,9 +74,24 @@ def with_evidence(hits: pl.DataFrame, memories: pl.DataFrame, bare_score: float)
     return pl.concat([hits.filter(~doubtful), vouched], how="vertical")
 
 
-def prefer_named(hits: pl.DataFrame, group: list[str]) -> pl.DataFrame:
-    """Of the definitions a name could mean, those whose class the memory names, when it names any."""
-    return hits.filter(~pl.col("named").any().over(group) | pl.col("named"))
+def prefer_named(hits: pl.DataFrame, words: pl.DataFrame, group: list[str]) -> pl.DataFrame:
+    """Of the definitions a name could mean, those whose class (or object) the memory names, when it
+    names any (`consume_value` beside `Parameter.handle_parse_result` is Parameter's)."""
+    tagged = hits.with_row_index("_row")
+    ambiguous = tagged.filter(pl.len().over(group) > 1)  # most names have one definition: nothing to choose
+    if ambiguous.height == 0:
+        return hits
+    mentioned = words.filter(pl.col("src").is_in(ambiguous["src"].unique().implode())).select(
+        "src", pl.col("key").alias("owner")).unique()
+    named = (
+        ambiguous.select("_row", "src", pl.col("owners").alias("owner")).explode("owner").drop_nulls("owner")
+        .join(mentioned, on=["src", "owner"], how="semi").select("_row").unique()
+        .with_columns(pl.lit(True).alias("_named"))
+    )
+    if named.height == 0:
+        return hits
+    tagged = tagged.join(named, on="_row", how="left").with_columns(pl.col("_named").fill_null(False))
+    return tagged.filter(~pl.col("_named").any().over(group) | pl.col("_named")).drop("_row", "_named")
 
 
 def home_repos(hits: pl.DataFrame, memories: pl.DataFrame, own: pl.DataFrame, repos: list[str],
