@@ -45,12 +45,14 @@ class CodeIndex:
     by_basename: dict[str, list[tuple[str, str, list[str]]]] = field(default_factory=dict)
     names: pl.DataFrame = field(default_factory=pl.DataFrame)
     forms: pl.DataFrame = field(default_factory=pl.DataFrame)
+    repos: list[str] = field(default_factory=list)  # the repositories it holds (a memory is about one of them)
     _by_key: dict[tuple[str, str], list[tuple[str, str]]] | None = None
 
     @classmethod
     def build(cls, files: pl.DataFrame, entities: pl.DataFrame) -> "CodeIndex":
         """Index files by basename, entity names and every dotted suffix of their full names."""
         idx = cls(files, entities)
+        idx.repos = sorted(set(files["repo"].unique().to_list()) | set(entities["repo"].unique().to_list()))
         for fid, repo, path in files.select("id", "repo", "path").iter_rows():
             comps = normalize_path(path)
             if comps:

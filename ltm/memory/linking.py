@@ -139,7 +139,7 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     hits = pl.concat([bare.select(qualified.columns), qualified], how="vertical").unique(["src", "id", "key"])
     group = ["src", "key", "label"]
     hits = prefer_named(with_evidence(hits, memories, NAME_SCORE), words, group)
-    home = home_repos(hits, memories, own, code.files["repo"].unique().to_list(), QUALIFIED_SCORE)
+    home = home_repos(hits, memories, own, code.repos, QUALIFIED_SCORE)
     hits = hits.join(home, on="src", how="left").filter(
         pl.col("home").is_null() | (pl.col("repo") == pl.col("home")) | (pl.col("base") >= QUALIFIED_SCORE)).drop("home")
     # The files the memory names (its file_path, paths in its text) and their folders: a name
