@@ -216,10 +216,15 @@ def _explicit_links(memories: pl.DataFrame, code: CodeIndex, failures: list[tupl
 
 
 def link_memories(memories: pl.DataFrame, code: CodeIndex) -> LinkResult:
-    """Every link of every memory (columns id, content, file_path, project_id, graph_links)."""
+    """Every link of every memory (columns id, content, file_path, project_id, graph_links, and
+    optionally function_name: a function the metadata names links as if the text wrote it as code)."""
     failures: list[tuple[str, str]] = []
     if memories.height == 0 or code.files.height + code.entities.height == 0:
         return LinkResult(pl.DataFrame(schema=LINK_SCHEMA), failures)
+    if "function_name" in memories.columns:  # the metadata names a function: read as a mention written as code
+        named = pl.col("function_name").is_not_null() & (pl.col("function_name") != "")
+        memories = memories.with_columns(pl.when(named).then(pl.col("content").fill_null("") + "\n`" + pl.col("function_name") + "`")
+                                         .otherwise(pl.col("content")).alias("content"))
     file_links, own = _file_links(memories, code)
     content = _content_links(memories, code, own)
     explicit = _explicit_links(memories, code, failures)
@@ -238,7 +243,8 @@ def link_memories(memories: pl.DataFrame, code: CodeIndex) -> LinkResult:
 def memory_frame(rows: list[dict[str, Any]] | pl.DataFrame) -> pl.DataFrame:
     """The columns the linker reads, from lake rows."""
     df = rows if isinstance(rows, pl.DataFrame) else pl.DataFrame(rows, infer_schema_length=None)
-    cols = {"id": pl.String, "content": pl.String, "file_path": pl.String, "project_id": pl.String, "graph_links": pl.String}
+    cols = {"id": pl.String, "content": pl.String, "file_path": pl.String, "project_id": pl.String, "graph_links": pl.String,
+            "function_name": pl.String}
     return df.select([
         (pl.col(c) if c in df.columns else pl.lit(None)).cast(t).alias(c) for c, t in cols.items()
     ])

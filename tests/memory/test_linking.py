@@ -122,6 +122,18 @@ def test_module_qualified_name_scores_higher(code):
     assert targets(code, "app.util.retry wraps it") == {"fn:svc:app/util.py:retry": 0.9}
 
 
+def test_a_name_qualified_by_its_package_means_the_package_definition(code):
+    # `app.parse_header` as a package re-exports it (`click.echo` for click.utils.echo)
+    assert targets(code, "call app.parse_header first") == {"fn:svc:app/auth.py:parse_header": 0.9}
+
+
+def test_a_function_name_in_the_metadata_reads_as_code(code):
+    # `retry` is also a word: the memory's metadata says it is the function
+    assert targets(code, "must back off exponentially") == {}
+    assert targets(code, "must back off exponentially", function_name="retry") == {"fn:svc:app/util.py:retry": 0.8}
+    assert targets(code, "retry must back off", function_name="retry") == {"fn:svc:app/util.py:retry": 0.8}
+
+
 def test_class_names_link_to_classes_only(code):
     links, _ = links_of(code, "the Validator holds the secret")
     assert links == {("cls:svc:app/auth.py:Validator", 0.8, "content_name_match: Validator")}
