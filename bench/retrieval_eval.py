@@ -113,12 +113,17 @@ def score(hits: list[str], expected: list[str], kind: str) -> dict[str, float]:
 
 
 def linking(home: Path, memories: dict[str, list[dict]], keys: dict[str, str]) -> dict[str, Any]:
-    """Precision and recall of the labelled memories' links (micro-averaged over links)."""
+    """Precision and recall of the labelled memories' links in the home's lake (micro-averaged)."""
     lake = Lake(home / "lake")
     got: dict[str, set[str]] = defaultdict(set)
     for table in LINKS:
         for row in lake.read(table, columns=["src", "dst"]).to_pylist():
             got[row["src"]].add(row["dst"])
+    return score_links(got, memories, keys)
+
+
+def score_links(got: dict[str, set[str]], memories: dict[str, list[dict]], keys: dict[str, str]) -> dict[str, Any]:
+    """Precision and recall of `got` (memory id -> linked entity ids) against the labelled links."""
     tp = fp = fn = 0
     wrong: list[str] = []
     for repo, mems in memories.items():

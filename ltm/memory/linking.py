@@ -3,22 +3,28 @@
 Rules (relevance_score, context):
 - `metadata_file_match` 1.0: the memory's `file_path` (absolute, relative or partial) resolved to
   the File(s) sharing the longest run of trailing path components; ties prefer the memory's
-  project, then link each.
+  project, then link each. `content_path_match` 0.9: a path with a folder written in the content
+  (`lib/utils.js`), resolved the same way; a bare file name (`utils.js`) links nothing.
 - `content_name_match` 0.8: a function (RELATES_TO_FUNCTION) or class (RELATES_TO_CLASS) name of at
   least `MIN_NAME_LEN` characters appearing as an identifier in the content: identifier
   boundaries, case-sensitive, `STOP_NAMES` and dunder names never match. A qualified name
-  (`Class.method`, `module.func`, any dotted suffix of `package.module.Class.method`) scores
-  `QUALIFIED_SCORE` 0.9.
+  (`Class.method`, `module.func`, any dotted suffix of `package.module.Class.method`, and the
+  possessive `Class's method`) scores `QUALIFIED_SCORE` 0.9.
+- A name that is also a word (`echo`, `JSON`, `Routes`) links bare only when written as code; a
+  method name defined in several classes means those the memory names; a memory is about one
+  repository and its bare names link only there (`ltm.memory.mentions`).
 - A qualified name says which definition it means: the parts of its chain do not link by
   themselves (`Context.ClientIP` links the method, not the class Context), and the same name
   written bare elsewhere in the memory means only that definition.
-- Ambiguity: a name defined in several places links to the package's definitions, not to those
+- A function defined again under the same qualified name in one file (typing overloads) is its
+  last definition, the one with the body.
+- Ambiguity: a name defined in the memory's own file (its `file_path` or a path in its text) means
+  that definition alone. Else it links to the package's definitions, not to those
   in tests, examples, docs or vendored code (`ltm.code_paths`); a name only those define links
-  only when the memory speaks of tests or sits in that file or folder. The score falls with the number of definitions left
-  (`DEFINITION_DECAY` per doubling) and past `MAX_DEFINITIONS` the name does not link at all,
-  except to a definition in the memory's own file. The memory's own file keeps the full
-  score, its own module (the file's directory) loses 0.05, its own project (`project_id`, else the
-  repository of its file) 0.1, anywhere else 0.2.
+  only when the memory speaks of tests or sits in that file. The score falls with the number of
+  definitions left (`DEFINITION_DECAY` per doubling) and past `MAX_DEFINITIONS` the name does not
+  link at all. The memory's own module (the file's directory) loses 0.05, its own repository 0.1,
+  anywhere else (no repository could be told) 0.2.
 - `explicit`: a `graph_links` entry `{type, target, properties}` of the memory, target an entity id,
   a path or a (qualified) name; its properties win over the automatic ones.
 One link per (rel, memory, entity): the highest score wins. An unresolvable explicit link is a
@@ -35,32 +41,18 @@ from typing import Any
 import polars as pl
 
 from ltm.code_paths import AUXILIARY_PATTERN
+from ltm.memory.code_index import MIN_NAME_LEN, STOP_NAMES, CodeIndex, normalize_path  # noqa: F401 (their old home)
+from ltm.memory.mentions import home_repos, prefer_named, with_evidence
 
 log = logging.getLogger(__name__)
 
-MIN_NAME_LEN = 4
 MAX_DEFINITIONS = 4  # a name defined more often than this is too vague to link to any one definition
 DEFINITION_DECAY = 0.1  # score lost per doubling of the definitions a name could mean
 AUX_PENALTY = 0.1  # a test or example definition kept beside the package's (a memory about tests)
-NAME_SCORE, QUALIFIED_SCORE, FILE_SCORE = 0.8, 0.9, 1.0
+NAME_SCORE, QUALIFIED_SCORE, FILE_SCORE, PATH_SCORE = 0.8, 0.9, 1.0, 0.9
 PENALTY = {"file": 0.0, "module": 0.05, "project": 0.1, "elsewhere": 0.2}
 CHAIN = r"[A-Za-z0-9_]+(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
-STOP_NAMES = frozenset(
-    """
-    self main test tests init data name names value values type types list dict item items keys
-    None True False return print args kwargs call calls func function method class object string
-    text file files path paths line lines open close read write load save dump dumps loads start
-    stop next done this that with from into then when what where which there here have make build
-    create delete remove update insert append extend clear copy count index find format parse split
-    join strip lower upper replace match search sort sorted filter apply error errors result
-    results config setup check help info warn debug default setUp tearDown wrapper inner decorator
-    handler callback process execute handle send size length empty reset flush sync wait time date
-    node edge tree root base core note todo fixme host port user body content header headers status
-    code json html request response message event events state context source target input output
-    first last once always never some many more most other only also just like each every again
-    after before should would could must will need needs used uses using work works fixed fails
-    """.split()
-)
+PATH = r"(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.[A-Za-z][A-Za-z0-9]{0,4}\b"  # a path with a folder: lib/utils.js
 RELS = {"File": "RELATES_TO_FILE", "Function": "RELATES_TO_FUNCTION", "Class": "RELATES_TO_CLASS"}
 _TYPE_ALIASES = {
     **{k.lower(): k for k in RELS}, **{v.lower(): k for k, v in RELS.items()},
@@ -70,100 +62,6 @@ LINK_SCHEMA = {
     "rel": pl.String, "src": pl.String, "dst": pl.String, "dst_label": pl.String, "repo": pl.String,
     "relevance_score": pl.Float64, "context": pl.String,
 }
-
-
-def normalize_path(raw: str) -> list[str]:
-    """Path components of a file reference: `file://` stripped, `\\` as `/`, `.` dropped."""
-    p = raw.strip()
-    if p.startswith("file://"):
-        p = p[len("file://"):]
-    return [c for c in p.replace("\\", "/").split("/") if c not in ("", ".")]
-
-
-@dataclass
-class CodeIndex:
-    """The code entities a memory can link to, indexed for the linker."""
-
-    files: pl.DataFrame  # id, repo, path
-    entities: pl.DataFrame  # id, label, repo, name, qualified_name, file_path, module
-    by_basename: dict[str, list[tuple[str, str, list[str]]]] = field(default_factory=dict)
-    names: pl.DataFrame = field(default_factory=pl.DataFrame)
-    forms: pl.DataFrame = field(default_factory=pl.DataFrame)
-    _by_key: dict[tuple[str, str], list[tuple[str, str]]] | None = None
-
-    @classmethod
-    def build(cls, files: pl.DataFrame, entities: pl.DataFrame) -> "CodeIndex":
-        """Index files by basename, entity names and every dotted suffix of their full names."""
-        idx = cls(files, entities)
-        for fid, repo, path in files.select("id", "repo", "path").iter_rows():
-            comps = normalize_path(path)
-            if comps:
-                idx.by_basename.setdefault(comps[-1], []).append((fid, repo, comps))
-        ents = entities.with_columns(
-            pl.when(pl.col("module").is_not_null() & (pl.col("module") != ""))
-            .then(pl.col("module") + "." + pl.col("qualified_name"))
-            .otherwise(pl.col("qualified_name")).alias("full")
-        )
-        names = ents.filter(
-            (pl.col("name").str.len_chars() >= MIN_NAME_LEN)
-            & ~pl.col("name").is_in(list(STOP_NAMES))
-            & ~(pl.col("name").str.starts_with("__") & pl.col("name").str.ends_with("__"))
-        )
-        idx.names = names.select(
-            pl.col("name").alias("key"), "id", "label", "repo", "file_path",
-        ).with_columns(pl.len().over("key", "label").alias("n_defs"))
-        rows = []
-        for eid, label, repo, fpath, full, module, qualified in ents.select(
-                "id", "label", "repo", "file_path", "full", "module", "qualified_name").iter_rows():
-            parts = (full or "").split(".")
-            for i in range(len(parts) - 1):
-                rows.append((".".join(parts[i:]), eid, label, repo, fpath))
-            if module and "/" in module:  # a Go or JS package path: `binding.Default` for .../gin/binding
-                rows.append((f"{module.rsplit('/', 1)[-1]}.{qualified}", eid, label, repo, fpath))
-        forms = pl.DataFrame(rows, schema={c: pl.String for c in ("key", "id", "label", "repo", "file_path")}, orient="row")
-        idx.forms = forms.unique().with_columns(pl.len().over("key", "label").alias("n_defs"))
-        return idx
-
-    def resolve_path(self, raw: str, project: str | None = None) -> list[tuple[str, str, str]]:
-        """(file id, repo, path) of the best match(es) for a file reference, or []."""
-        comps = normalize_path(raw)
-        if not comps:
-            return []
-        best, found = 0, []
-        for fid, repo, fcomps in self.by_basename.get(comps[-1], ()):
-            n = min(len(comps), len(fcomps))
-            if comps[-n:] != fcomps[-n:]:
-                continue
-            if n > best:
-                best, found = n, [(fid, repo, fcomps)]
-            elif n == best:
-                found.append((fid, repo, fcomps))
-        if project and len(found) > 1 and any(r == project for _, r, _ in found):
-            found = [f for f in found if f[1] == project]
-        return [(fid, repo, "/".join(c)) for fid, repo, c in found]
-
-    def _lookup(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
-        """(label, id | name | qualified form) -> [(entity id, repo)], built on first use."""
-        if self._by_key is None:
-            table: dict[tuple[str, str], list[tuple[str, str]]] = {}
-            for fid, repo in self.files.select("id", "repo").iter_rows():
-                table[("File", fid)] = [(fid, repo)]
-            for eid, label, repo, name in self.entities.select("id", "label", "repo", "name").iter_rows():
-                table[(label, eid)] = [(eid, repo)]
-                table.setdefault((label, f"name:{name}"), []).append((eid, repo))
-            for key, eid, label, repo in self.forms.select("key", "id", "label", "repo").iter_rows():
-                table.setdefault((label, f"name:{key}"), []).append((eid, repo))
-            self._by_key = table
-        return self._by_key
-
-    def resolve_id(self, target: str, label: str) -> list[tuple[str, str]]:
-        """[(entity id, repo)] if `target` is the id of an entity of `label`, else []."""
-        return self._lookup().get((label, target), [])
-
-    def resolve_name(self, target: str, label: str) -> list[tuple[str, str]]:
-        """(entity id, repo) of every entity of `label` whose id, qualified form or name is `target`."""
-        table = self._lookup()
-        return table.get((label, target)) or sorted(set(table.get((label, f"name:{target}"), [])))
 
 
 @dataclass
@@ -179,16 +77,26 @@ class LinkResult:
 
 
 def _file_links(memories: pl.DataFrame, code: CodeIndex) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """metadata_file_match links, and (memory id, own file path, own repo) for the ambiguity rule."""
+    """File links from `file_path` and from paths the content names, and the files a memory names
+    (src, own_path, own_repo, from_metadata) for the ambiguity and repository rules."""
     links, own = [], []
     has = memories.filter(pl.col("file_path").is_not_null() & (pl.col("file_path") != ""))
     for mid, fpath, project in has.select("id", "file_path", "project_id").iter_rows():
         for fid, repo, path in code.resolve_path(fpath, project):
             links.append(("RELATES_TO_FILE", mid, fid, "File", repo, FILE_SCORE, f"metadata_file_match: {path}"))
-            own.append((mid, path, repo))
+            own.append((mid, path, repo, True))
+    project = {m: r for m, _, r, _ in own}.get
+    with_slash = memories.filter(pl.col("content").str.contains("/", literal=True))  # a literal scan is cheap
+    mentioned = (with_slash.select("id", "project_id", pl.col("content").str.extract_all(PATH).alias("p"))
+                 .explode("p").drop_nulls("p").unique(["id", "p"], maintain_order=True))
+    for mid, project_id, raw in mentioned.iter_rows():
+        for fid, repo, path in code.resolve_path(raw, project_id or project(mid)):
+            links.append(("RELATES_TO_FILE", mid, fid, "File", repo, PATH_SCORE, f"content_path_match: {raw}"))
+            own.append((mid, path, repo, False))
     return (
         pl.DataFrame(links, schema=LINK_SCHEMA, orient="row"),
-        pl.DataFrame(own, schema={"src": pl.String, "own_path": pl.String, "own_repo": pl.String}, orient="row"),
+        pl.DataFrame(own, schema={"src": pl.String, "own_path": pl.String, "own_repo": pl.String,
+                                  "from_metadata": pl.Boolean}, orient="row"),
     )
 
 
@@ -203,8 +111,10 @@ def _dotted_forms(chains: pl.Series) -> pl.DataFrame:
 
 
 def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -> pl.DataFrame:
+    # "CliRunner's isolation" is CliRunner.isolation: read the possessive of a capitalised name as a qualified name
+    text = pl.col("content").str.replace_all(r"\b([A-Z][A-Za-z0-9_]*)['\u2019]s ([A-Za-z_][A-Za-z0-9_]*)", "${1}.${2}")
     tokens = (
-        memories.select(pl.col("id").alias("src"), pl.col("content").str.extract_all(CHAIN).alias("chain"))
+        memories.select(pl.col("id").alias("src"), text.str.extract_all(CHAIN).alias("chain"))
         .explode("chain").drop_nulls("chain")
     )
     words = tokens.select("src", "chain", pl.col("chain").str.split(".").alias("key")).explode("key")
@@ -227,18 +137,25 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     bare = bare.join(meant, on=["src", "key"], how="anti").drop("chain")
     qualified = qualified.drop("chain")
     hits = pl.concat([bare.select(qualified.columns), qualified], how="vertical").unique(["src", "id", "key"])
-    memo = memories.select(pl.col("id").alias("src"), pl.col("project_id"))
-    hits = hits.join(memo, on="src", how="left").join(own, on="src", how="left")
-    parent = pl.col("file_path").str.replace(r"/?[^/]*$", "")
-    same_repo = pl.col("own_repo") == pl.col("repo")
-    own_file = same_repo & (pl.col("own_path") == pl.col("file_path"))
-    own_module = same_repo & (pl.col("own_path").str.replace(r"/?[^/]*$", "") == parent)
+    group = ["src", "key", "label"]
+    hits = prefer_named(with_evidence(hits, memories, NAME_SCORE), words, group)
+    home = home_repos(hits, memories, own, code.repos, QUALIFIED_SCORE)
+    hits = hits.join(home, on="src", how="left").filter(
+        pl.col("home").is_null() | (pl.col("repo") == pl.col("home")) | (pl.col("base") >= QUALIFIED_SCORE)).drop("home")
+    # The files the memory names (its file_path, paths in its text) and their folders: a name
+    # defined there means that definition, and the other definitions give way to it.
+    named_files = own.select("src", pl.col("own_repo").alias("repo"), pl.col("own_path").alias("file_path")).unique()
+    named_dirs = named_files.select("src", "repo", pl.col("file_path").str.replace(r"/?[^/]*$", "").alias("dir")).unique()
+    hits = (hits.join(home, on="src", how="left")
+            .join(named_files.with_columns(pl.lit(True).alias("own_file")), on=["src", "repo", "file_path"], how="left")
+            .with_columns(pl.col("file_path").str.replace(r"/?[^/]*$", "").alias("dir"))
+            .join(named_dirs.with_columns(pl.lit(True).alias("own_module")), on=["src", "repo", "dir"], how="left")
+            .with_columns(pl.col("own_file").fill_null(False), pl.col("own_module").fill_null(False)))
+    hits = hits.filter(~pl.col("own_file").any().over(group) | pl.col("own_file"))
     about_tests = memories.select(pl.col("id").alias("src"),
                                   pl.col("content").str.contains(r"(?i)\btests?\b|\btesting\b").alias("about_tests"))
-    group = ["src", "key", "label"]
     hits = (hits.join(about_tests, on="src", how="left")
-            .with_columns(own_file.fill_null(False).alias("own_file"), own_module.fill_null(False).alias("own_module"),
-                          pl.col("file_path").fill_null("").str.contains(AUXILIARY_PATTERN).alias("aux"))
+            .with_columns(pl.col("file_path").fill_null("").str.contains(AUXILIARY_PATTERN).alias("aux"))
             .with_columns((~pl.col("aux")).sum().over(group).alias("n_pkg")))
     # tests, examples and docs give way to the package's own definition, unless the memory is about
     # tests; a definition in the memory's own file or module always stays
@@ -250,7 +167,7 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
         pl.when(pl.col("n_left") <= 1).then(pl.lit(PENALTY["file"]))
         .when(pl.col("own_file")).then(pl.lit(PENALTY["file"]))
         .when(pl.col("own_module")).then(pl.lit(PENALTY["module"]))
-        .when((pl.col("project_id") == pl.col("repo")) | same_repo).then(pl.lit(PENALTY["project"]))
+        .when(pl.col("home") == pl.col("repo")).then(pl.lit(PENALTY["project"]))
         .otherwise(pl.lit(PENALTY["elsewhere"]))
     )
     decay = pl.when(mine | (pl.col("n_left") <= 1)).then(0.0).otherwise(
@@ -299,10 +216,15 @@ def _explicit_links(memories: pl.DataFrame, code: CodeIndex, failures: list[tupl
 
 
 def link_memories(memories: pl.DataFrame, code: CodeIndex) -> LinkResult:
-    """Every link of every memory (columns id, content, file_path, project_id, graph_links)."""
+    """Every link of every memory (columns id, content, file_path, project_id, graph_links, and
+    optionally function_name: a function the metadata names links as if the text wrote it as code)."""
     failures: list[tuple[str, str]] = []
     if memories.height == 0 or code.files.height + code.entities.height == 0:
         return LinkResult(pl.DataFrame(schema=LINK_SCHEMA), failures)
+    if "function_name" in memories.columns:  # the metadata names a function: read as a mention written as code
+        named = pl.col("function_name").is_not_null() & (pl.col("function_name") != "")
+        memories = memories.with_columns(pl.when(named).then(pl.col("content").fill_null("") + "\n`" + pl.col("function_name") + "`")
+                                         .otherwise(pl.col("content")).alias("content"))
     file_links, own = _file_links(memories, code)
     content = _content_links(memories, code, own)
     explicit = _explicit_links(memories, code, failures)
@@ -321,7 +243,8 @@ def link_memories(memories: pl.DataFrame, code: CodeIndex) -> LinkResult:
 def memory_frame(rows: list[dict[str, Any]] | pl.DataFrame) -> pl.DataFrame:
     """The columns the linker reads, from lake rows."""
     df = rows if isinstance(rows, pl.DataFrame) else pl.DataFrame(rows, infer_schema_length=None)
-    cols = {"id": pl.String, "content": pl.String, "file_path": pl.String, "project_id": pl.String, "graph_links": pl.String}
+    cols = {"id": pl.String, "content": pl.String, "file_path": pl.String, "project_id": pl.String, "graph_links": pl.String,
+            "function_name": pl.String}
     return df.select([
         (pl.col(c) if c in df.columns else pl.lit(None)).cast(t).alias(c) for c, t in cols.items()
     ])

@@ -46,7 +46,7 @@ def test_an_expired_working_memory_is_not_answered_and_maintenance_removes_it(tm
     text = "working note: retry is being rewritten with jitter right now"
     with HybridLTM(home) as ltm:
         ltm.add(text, {"id": "w1", "memory_type": "working", "expires_at": soon.isoformat(), "file_path": "app/util.py"})
-        ltm.add("retry must back off exponentially", {"id": "keep", "memory_type": "semantic", "file_path": "app/util.py"})
+        ltm.add("retry() must back off exponentially", {"id": "keep", "memory_type": "semantic", "file_path": "app/util.py"})
         for strategy in STRATEGIES:  # before it expires, every strategy finds it
             assert "mem:online:w1" in _ids(ltm.query(text, strategy=strategy, top_k=10)), strategy
         time.sleep(max(0.0, (soon - datetime.now(timezone.utc)).total_seconds()) + 0.5)

@@ -94,7 +94,7 @@ def test_names_match_only_whole_identifiers_and_case_sensitively(code, content):
 
 
 def test_punctuation_and_calls_are_identifier_boundaries(code):
-    hits = targets(code, "see `parse_header()`, then (retry).")
+    hits = targets(code, "see `parse_header()`, then (retry()).")
     assert hits == {"fn:svc:app/auth.py:parse_header": 0.8, "fn:svc:app/util.py:retry": 0.8}
 
 
@@ -122,30 +122,46 @@ def test_module_qualified_name_scores_higher(code):
     assert targets(code, "app.util.retry wraps it") == {"fn:svc:app/util.py:retry": 0.9}
 
 
+def test_a_name_qualified_by_its_package_means_the_package_definition(code):
+    # `app.parse_header` as a package re-exports it (`click.echo` for click.utils.echo)
+    assert targets(code, "call app.parse_header first") == {"fn:svc:app/auth.py:parse_header": 0.9}
+
+
+def test_a_function_name_in_the_metadata_reads_as_code(code):
+    # `retry` is also a word: the memory's metadata says it is the function
+    assert targets(code, "must back off exponentially") == {}
+    assert targets(code, "must back off exponentially", function_name="retry") == {"fn:svc:app/util.py:retry": 0.8}
+    assert targets(code, "retry must back off", function_name="retry") == {"fn:svc:app/util.py:retry": 0.8}
+
+
 def test_class_names_link_to_classes_only(code):
     links, _ = links_of(code, "the Validator holds the secret")
     assert links == {("cls:svc:app/auth.py:Validator", 0.8, "content_name_match: Validator")}
     assert {r["rel"] for r in links_of(code, "the Validator")[1].links.to_dicts()} == {"RELATES_TO_CLASS"}
 
 
-def test_ambiguous_name_links_each_definition_preferring_own_file_then_module_then_project(code):
-    own_file = targets(code, "normalize is slow", file_path="app/util.py")
-    three = 0.1 * math.log2(3)  # a third as sure: three definitions could be meant
-    assert own_file == {
-        "file:svc:app/util.py": 1.0,
-        "fn:svc:app/util.py:normalize": 0.8,  # the memory's own file
-        "fn:svc:app/tokens/store.py:normalize": round(0.7 - three, 4),  # same project (the repository of its file)
-        "fn:web:web/forms.py:normalize": round(0.6 - three, 4),  # elsewhere
-    }
-    same_module = targets(code, "normalize", file_path="web/views.py")
-    assert same_module["fn:web:web/forms.py:normalize"] == 0.75  # same package directory as web/views.py
-    assert same_module["fn:svc:app/util.py:normalize"] == round(0.6 - three, 4)
-    by_project = targets(code, "normalize", project_id="web")
+def test_ambiguous_name_prefers_own_file_then_module_then_project_and_stays_in_its_repository(code):
+    # `normalize` is also a word: written as a call it is code
+    own_file = targets(code, "normalize() is slow", file_path="app/util.py")
+    # the memory's own file defines it: that definition, not the other two
+    assert own_file == {"file:svc:app/util.py": 1.0, "fn:svc:app/util.py:normalize": 0.8}
+    two = 0.1 * math.log2(2)  # half as sure: two definitions could be meant
+    same_module = targets(code, "normalize()", file_path="app/auth.py")
+    # app/util.py sits in the folder of app/auth.py; web's definition is another repository's
+    assert same_module == {"file:svc:app/auth.py": 1.0, "fn:svc:app/util.py:normalize": 0.75,
+                           "fn:svc:app/tokens/store.py:normalize": round(0.7 - two, 4)}
+    other_repo = targets(code, "normalize()", file_path="web/views.py")
+    assert other_repo == {"file:web:web/views.py": 1.0, "fn:web:web/forms.py:normalize": 0.8}  # the one left
+    by_project = targets(code, "normalize()", project_id="svc")
     assert by_project == {
-        "fn:web:web/forms.py:normalize": round(0.7 - three, 4),
-        "fn:svc:app/util.py:normalize": round(0.6 - three, 4),
-        "fn:svc:app/tokens/store.py:normalize": round(0.6 - three, 4),
+        "fn:svc:app/util.py:normalize": round(0.7 - two, 4),
+        "fn:svc:app/tokens/store.py:normalize": round(0.7 - two, 4),
     }
+    three = 0.1 * math.log2(3)
+    nowhere = targets(code, "normalize()")  # no repository can be told: every definition, less sure
+    assert nowhere == {"fn:svc:app/util.py:normalize": round(0.6 - three, 4),
+                       "fn:svc:app/tokens/store.py:normalize": round(0.6 - three, 4),
+                       "fn:web:web/forms.py:normalize": round(0.6 - three, 4)}
 
 
 def test_a_name_mentioned_many_times_links_once_with_the_best_score(code):
@@ -176,7 +192,7 @@ def test_explicit_link_wins_over_the_automatic_link_to_the_same_entity(code):
 
 
 def test_unresolvable_explicit_links_are_counted_failures_and_the_rest_still_links(code):
-    links, result = links_of(code, "retry later", graph_links=[
+    links, result = links_of(code, "retry() later", graph_links=[
         {"type": "RELATES_TO_FUNCTION", "target": "no_such_function"},
         {"type": "SIMILAR_TO", "target": "mem:jsonl:2"},
     ])
@@ -186,7 +202,7 @@ def test_unresolvable_explicit_links_are_counted_failures_and_the_rest_still_lin
 
 
 def test_links_are_a_pure_function_of_memories_and_code(code):
-    rows = [{"id": f"m{i}", "content": f"retry {i} parse_header", "file_path": "app/auth.py"} for i in range(5)]
+    rows = [{"id": f"m{i}", "content": f"retry() {i} parse_header", "file_path": "app/auth.py"} for i in range(5)]
     a = link_memories(memory_frame(rows), code).links
     b = link_memories(memory_frame(list(reversed(rows))), code).links
     assert a.equals(b) and a.height == 15

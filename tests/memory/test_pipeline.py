@@ -52,7 +52,7 @@ def ingested(repo, home_dir, tmp_path):
         json.dumps({"id": "n1", "content": "refactored the validation in validate_token",
                     "metadata": {"file_path": "/home/ada/sample/app/auth.py"}}),
         "garbage line",
-        json.dumps({"id": "n2", "content": "retry must back off", "metadata": {"category": "guideline"}}),
+        json.dumps({"id": "n2", "content": "retry() must back off", "metadata": {"category": "guideline"}}),
     ]) + "\n")
     report = import_memories(home, notes, "jsonl")  # before the code graph exists
     assert (report.loaded, [n for n, _ in report.skipped]) == (2, [2])
