@@ -4,7 +4,8 @@ The library has no fault hooks. This driver wraps one library function in the pr
 touches MARKER when execution reaches the point and then waits until it is killed, or until
 MARKER.go appears (then it carries on):
 
-- `graph`:     inside a graph build, after the first node table was COPYed into the new database
+- `graph`:     inside a graph build (a full one or an amend of a copy of the current build), after
+               the first COPY into the new database
 - `vectors`:   inside LanceDB's merge_insert, after half of the repository's rows were streamed in
 - `embedding`: after two embedding batches were committed to the cache, before the third
 """
@@ -26,9 +27,9 @@ def _stall(marker: Path) -> None:
 
 def install(fault: str, marker: Path) -> None:
     if fault == "graph":
-        import ltm.graph.build as build
+        import ltm.graph.copy as copy  # every COPY of a full build and of an amend is issued here
 
-        real, copies = build.query, []
+        real, copies = copy.query, []
 
         def query(conn, cypher, params=None):
             if cypher.startswith("COPY"):
@@ -37,7 +38,7 @@ def install(fault: str, marker: Path) -> None:
                     _stall(marker)
             return real(conn, cypher, params)
 
-        build.query = query
+        copy.query = query
     elif fault == "vectors":
         import pyarrow as pa
         from lancedb.merge import LanceMergeInsertBuilder
