@@ -168,7 +168,7 @@ class Home:
 
         Switching it (`ltm ingest --graph-engine`) rebuilds the graph from the lake; readers keep the
         old build until the new one is complete."""
-        from ltm.graph.build import current_build  # pyarrow: only for commands that build
+        from ltm.graph.current import current_build
         from ltm.graph.engine import default_engine, engine, engine_of
 
         recorded = self.settings().graph_engine

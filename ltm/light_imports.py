@@ -8,6 +8,12 @@ running its `__init__`, so importing `lance_namespace_urllib3_client.models` loa
 alone; the first attribute anything reads from the package itself runs the real `__init__`, so
 a REST namespace (which we never open) would still find every name. If the package is missing
 or already imported, nothing changes.
+
+On Python < 3.12 LanceDB marks its overriding methods with `overrides.override`, which checks each
+against its bases by disassembling the calling frame's bytecode: ~60 ms for LanceDB's hundred
+methods. On 3.12 it uses `typing.override`, which only sets `__override__`. While LanceDB is being
+imported, `marker_overrides` gives it that marker (`EnforceOverrides` still sees every override
+marked); the real decorator is back once the import is done.
 """
 
 from __future__ import annotations
@@ -16,6 +22,9 @@ import importlib.util
 import sys
 import threading
 import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 REST_CLIENT = "lance_namespace_urllib3_client"
 
@@ -54,10 +63,44 @@ def defer_package_init(name: str) -> bool:
     return True
 
 
+def _mark_override(method: Callable[..., Any] | None = None, **_checks: bool) -> Any:
+    """`typing.override` of Python 3.12: mark the method, check nothing (`@override` or `@override(...)`)."""
+    if method is None:
+        return _mark_override
+    try:
+        method.__override__ = True  # type: ignore[attr-defined]
+    except (AttributeError, TypeError):
+        pass
+    return method
+
+
+@contextmanager
+def marker_overrides() -> Iterator[None]:
+    """While inside, `from overrides import override` gives `_mark_override` (Python < 3.12 only)."""
+    if sys.version_info >= (3, 12):
+        yield
+        return
+    try:
+        import overrides
+        import overrides.overrides as checked
+    except ImportError:
+        yield
+        return
+    real = overrides.override
+    overrides.override = checked.override = _mark_override  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        overrides.override = checked.override = real  # type: ignore[assignment]
+
+
 def import_lancedb() -> types.ModuleType:
-    """`import lancedb` without loading the REST catalog client until something reads it."""
-    if "lancedb" not in sys.modules:
-        defer_package_init(REST_CLIENT)
-    import lancedb
+    """`import lancedb` without loading the REST catalog client until something reads it, and
+    without `overrides`' bytecode checks of LanceDB's own classes."""
+    if "lancedb" in sys.modules:
+        return sys.modules["lancedb"]
+    defer_package_init(REST_CLIENT)
+    with marker_overrides():
+        import lancedb
 
     return lancedb

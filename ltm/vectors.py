@@ -15,11 +15,10 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("LANCEDB_LOG", "error")  # lance warns of empty index partitions on every optimize
 import numpy as np
-import polars as pl
 import pyarrow as pa
 
 from ltm import progress
@@ -29,6 +28,9 @@ from ltm.ids import is_valid_repo_key
 from ltm.light_imports import import_lancedb
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, TS
+
+if TYPE_CHECKING:
+    import polars as pl  # imported where rows are built: a reader (a cold `ltm query`) never needs it
 
 lancedb = import_lancedb()
 from lancedb.index import FTS, BTree, IvfPq  # noqa: E402  (after the lighter import above)
@@ -59,10 +61,14 @@ def vector_schema(dim: int) -> pa.Schema:
 
 def _node_rows(lake: Lake, repo: str, label: str) -> pl.DataFrame:
     """One label's embedded nodes with the vector metadata the seed schema names."""
+    import polars as pl
+
     return _node_frame(pl.from_arrow(lake.read(label, repo)), label)
 
 
 def _node_frame(df: pl.DataFrame, label: str) -> pl.DataFrame:
+    import polars as pl
+
     category = NODE_TABLES[label].category.value  # type: ignore[union-attr]
     cols = {c: df[c] if c in df.columns else None for c, _ in _META_COLUMNS}
     if label == "Function":
@@ -90,6 +96,8 @@ def _node_frame(df: pl.DataFrame, label: str) -> pl.DataFrame:
 
 def vector_rows(lake: Lake, repo: str) -> pa.Table:
     """The repository's vector rows: embedded nodes joined with their lake embeddings."""
+    import polars as pl
+
     emb = pl.from_arrow(lake.read("embeddings", repo))
     parts = [_node_rows(lake, repo, label) for label, t in NODE_TABLES.items() if t.embedded]
     nodes = pl.concat([p for p in parts if p.height], how="vertical") if any(p.height for p in parts) else None
@@ -101,6 +109,8 @@ def vector_rows(lake: Lake, repo: str) -> pa.Table:
 def entry_rows(label: str, nodes: pa.Table, embeddings: pa.Table) -> pa.Table:
     """Vector rows of a few lake rows of `label` and their `embeddings` rows (an online add's,
     without reading the lake back); the same rows `vector_rows` would give for them."""
+    import polars as pl
+
     return _joined(_node_frame(pl.from_arrow(nodes), label), pl.from_arrow(embeddings), label)
 
 
@@ -325,11 +335,11 @@ class VectorStore:
             self._index(tbl)
         return rows.num_rows
 
-    def fragmented(self) -> bool:
-        """Whether online adds left `COMPACT_AFTER_FRAGMENTS` small fragments or more."""
+    def fragmented(self, times: int = 1) -> bool:
+        """Whether online adds left `times` x `COMPACT_AFTER_FRAGMENTS` small fragments or more."""
         if not self.exists():
             return False
-        return self.table().stats()["fragment_stats"]["num_small_fragments"] >= COMPACT_AFTER_FRAGMENTS
+        return self.table().stats()["fragment_stats"]["num_small_fragments"] >= COMPACT_AFTER_FRAGMENTS * times
 
     def compact_fragments(self) -> bool:
         """Compact and index the small fragments online adds left, if there are enough; True if it did.

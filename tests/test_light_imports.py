@@ -21,3 +21,36 @@ print(loaded_early, [r["id"] for r in near], hasattr(client, "ApiClient"), hasat
     assert out[0] == "False"  # none of the ten API modules was imported by `import ltm.vectors`
     assert sorted(int(x.strip("[],")) for x in out[1:3]) == [1, 5]
     assert out[3:] == ["True", "True"]  # the first read of the package runs its real __init__
+
+
+def test_lancedb_import_leaves_the_overrides_checks_of_other_code_in_place():
+    code = """
+import overrides
+import ltm.vectors
+import lancedb.db
+marked = lancedb.db.LanceDBConnection.open_table.__override__
+try:
+    class Base:
+        pass
+
+    class Child(Base):
+        @overrides.override
+        def not_in_base(self):
+            pass
+    print(marked, "unchecked")
+except TypeError:
+    print(marked, "checked")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["True", "checked"]  # LanceDB's methods are marked; a wrong @override elsewhere still fails
+
+
+def test_a_query_reader_does_not_import_what_building_needs():
+    code = """
+import sys
+import ltm.query
+import ltm.graph.read
+print(sorted(m for m in ("polars", "dagster", "ltm.graph.amend", "ltm.graph.build") if m in sys.modules))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import shutil
 import time
 import uuid
@@ -18,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ltm import progress
-from ltm.atomic import replace_text
 from ltm.errors import GraphError, HomeError
 from ltm.graph import inputs as build_inputs
 from ltm.graph.amend import AmendPlan, AmendRefused, amend_plan, apply_amend, copy_build
 from ltm.graph.copy import copy_nodes, copy_rel, frame_owners, node_frames, note_rel, plan_rel, verify_counts
+from ltm.graph.current import builds_dir, current_build, list_builds, switch  # noqa: F401  (re-exported)
 from ltm.graph.engine import ENGINES, default_engine, engine, open_database, query, schema_ddl
 from ltm.graph.fts import create_fts_indexes, fts_labels
 from ltm.graph.name_words import NAMED_LABELS
@@ -53,32 +52,6 @@ class BuildStats:
     amended_rows: dict[str, int] = field(default_factory=dict)  # an amend's nodes and edges copied, deleted, set
 
 
-def builds_dir(graph_root: Path) -> Path:
-    return graph_root / "builds"
-
-
-def current_build(graph_root: Path) -> Path | None:
-    """The build that readers open, or None before the first build.
-
-    CURRENT holds a build id, a plain name inside `graph/builds/`; anything else (a path, `..`, a
-    link out of the folder) is refused, so a tampered pointer never makes a reader open a file
-    outside the home. `build_graph` heals such a pointer by building anew.
-    """
-    pointer = graph_root / "CURRENT"
-    if not pointer.exists():
-        return None
-    name = pointer.read_text(encoding="utf-8", errors="replace").strip()
-    builds = builds_dir(graph_root)
-    build = builds / name
-    inside = _BUILD_NAME.fullmatch(name) is not None and build.resolve().parent == builds.resolve()
-    if not inside:
-        raise GraphError(
-            f"{pointer} names {name[:80]!r}, which is not a build in {builds}: run `ltm ingest` to rebuild "
-            "the graph from the lake (or remove that file)"
-        )
-    return build if build.exists() else None
-
-
 def _heal_pointer(graph_root: Path) -> None:
     """Remove a CURRENT that names no build of this home, and links among the builds (builds are
     never links), so the build about to run replaces them."""
@@ -92,25 +65,11 @@ def _heal_pointer(graph_root: Path) -> None:
         (graph_root / "CURRENT").unlink()
 
 
-# what `_switch` writes: a build id and the suffix of its engine
-_BUILD_NAME = re.compile(r"[0-9A-Za-z_-]+(" + "|".join(re.escape(e.suffix) for e in ENGINES.values()) + ")")
-
-
-def list_builds(graph_root: Path) -> list[Path]:
-    """The builds on disk of every engine, oldest first (build ids sort by time)."""
-    folder = builds_dir(graph_root)
-    return sorted((p for e in ENGINES.values() for p in folder.glob("*" + e.suffix)), key=lambda p: p.name)
-
-
 def new_build_id() -> str:
     """A build id whose name order is its time order, to the microsecond (pruning sorts by name)."""
     now_us = time.time_ns() // 1000
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now_us // 1_000_000))
     return f"{stamp}_{now_us % 1_000_000:06d}-{uuid.uuid4().hex[:8]}"
-
-
-def _switch(graph_root: Path, build_id: str) -> None:
-    replace_text(graph_root / "CURRENT", build_id + "\n")
 
 
 def _remove_build(path: Path) -> None:
@@ -266,7 +225,7 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: s
     ledger.code, ledger.parts = code, parts
     build_inputs.record(path, digest, {"nodes": stats.nodes, "rels": stats.rels, "dangling_edges": stats.dangling_edges,
                                        "overlay_files": copied, "ledger": ledger.to_json()})
-    _switch(graph_root, path.name)
+    switch(graph_root, path.name)
     prune_builds(graph_root, retention)
     stats.seconds = time.perf_counter() - started
     return stats

@@ -16,7 +16,7 @@ from pathlib import Path
 
 
 from ltm.errors import NotIngestedError
-from ltm.graph.build import current_build
+from ltm.graph.current import current_build
 from ltm.graph.engine import Connection, open_database, query
 from ltm.graph.view import GraphView
 from ltm.schema import NODE_TABLES, REL_TABLES

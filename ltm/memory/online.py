@@ -37,7 +37,7 @@ from ltm.embed.base import Embedder
 from ltm.embed.cache import plan_requests
 from ltm.embed.registry import embedder_for_home, embedder_for_model
 from ltm.errors import DimensionMismatchError
-from ltm.graph.build import current_build
+from ltm.graph.current import current_build
 from ltm.home import Home
 from ltm.lake import Lake
 from ltm.memory import compaction
