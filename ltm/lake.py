@@ -28,6 +28,14 @@ ROWS_PER_FILE = 200_000
 log = logging.getLogger(__name__)
 
 
+def _part_names(folder: Path) -> list[str]:
+    """The `part-*.parquet` names in `folder` (none if it is missing), in name order."""
+    try:
+        return sorted(n for n in os.listdir(folder) if n.startswith("part-") and n.endswith(".parquet"))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
 class LakeWriter:
     """Tables staged for one repository partition; `Lake.write` commits them together."""
 
@@ -88,7 +96,7 @@ class LakeWriter:
         schema = lake_schema(table)
         self._lake.recover(table, self._repo)  # a partition a kill left under `.old-` is put back first
         final = self._lake.partition(table, self._repo)
-        existing = sorted(final.glob("part-*.parquet")) if final.is_dir() else []
+        existing = _part_names(final)
         new = rows.cast(schema) if isinstance(rows, pa.Table) else pa.Table.from_pylist(rows, schema=schema)
         if not new.num_rows and existing:
             self.rows[table] = 0
@@ -97,7 +105,7 @@ class LakeWriter:
         staged = self._lake.root / table / f".stage-{self._repo}-{uuid.uuid4().hex[:8]}"
         staged.parent.mkdir(parents=True, exist_ok=True)
         pq.write_table(new if redacted else self._redact(new), staged)
-        name = f"part-{max((int(f.stem.split('-')[1]) for f in existing), default=-1) + 1:05d}.parquet"
+        name = f"part-{max((int(n[5:-8]) for n in existing), default=-1) + 1:05d}.parquet"
         self._appended[table] = (staged, name)
         self.rows[table] = new.num_rows
         return new.num_rows
@@ -232,12 +240,17 @@ class Lake:
         the ingest lock, so no live writer's folder is touched.
         """
         base, final = self.root / table, self.partition(table, repo)
-        for old in sorted(base.glob(f".old-{final.name}-{'?' * 8}")):
+        try:  # one listing (an online add recovers each table it appends to)
+            hidden = sorted(n for n in os.listdir(base) if n.startswith("."))
+        except FileNotFoundError:
+            return
+        olds, stages = f".old-{final.name}-", f".stage-{repo}-"
+        for old in (base / n for n in hidden if n.startswith(olds) and len(n) == len(olds) + 8):
             if final.exists():
                 shutil.rmtree(old, ignore_errors=True)
             else:
                 old.rename(final)
-        for stage in base.glob(f".stage-{repo}-{'?' * 8}"):
+        for stage in (base / n for n in hidden if n.startswith(stages) and len(n) == len(stages) + 8):
             if stage.is_dir():
                 shutil.rmtree(stage, ignore_errors=True)
             else:  # an append's staged file

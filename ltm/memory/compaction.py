@@ -7,7 +7,10 @@ files is rewritten as one (its rows were redacted when first written, so they ar
 again), and a vector table of `COMPACT_AFTER_FRAGMENTS` small fragments is optimized (compacted
 and indexed). Folding takes 0.4-1.5 s on a 100,000-entry store; inside an add it made one add in
 32 that slow, so an add only *schedules* it: one worker thread per process folds while the caller
-already has its answer. The partition's files are read and merged outside any lock and swapped in
+already has its answer. The worker waits for a pause of `PAUSE_SECONDS` without an add of the home
+before it folds, since a fold beside a burst of adds takes the CPU they need (on two cores, adds
+back to back ran 30-40% slower while one ran); a partition that has grown to `OVERDUE` times the
+limit is folded at once all the same, so a burst that never pauses still gets folded. The partition's files are read and merged outside any lock and swapped in
 under the `memories` lock an add takes (the parts added meanwhile kept), so an add waits for a
 swap, not for the fold; the vector table is optimized under the `vectors` lock, beside which this
 process's adds append their rows without waiting (`vectors_lock`). Nothing is ever half-folded: one lake commit (renames), one
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 
@@ -40,13 +44,17 @@ _GUARD = threading.Lock()
 _OPTIMIZING: set[str] = set()  # homes whose vector table this process's worker is optimizing now
 CHECK_EVERY = 8  # adds of a home in this process between two looks at whether a fold is due (~5 ms each)
 _ADDS: dict[str, int] = {}
+PAUSE_SECONDS = 0.25  # no add of the home for this long, and a due fold starts
+OVERDUE = 2  # times MAX_PARTS / COMPACT_AFTER_FRAGMENTS: folded without waiting for a pause
+_LAST_ADD: dict[str, float] = {}  # home root -> time.monotonic() of its last add in this process
+_FOLDING: set[str] = set()  # homes whose fold has passed its pause (it lists the files from here on)
 
 
-def crowded_tables(lake: Lake) -> list[str]:
-    """Tables of the `memories` partition with `MAX_PARTS` part files or more."""
+def crowded_tables(lake: Lake, limit: int | None = None) -> list[str]:
+    """Tables of the `memories` partition with `limit` (default `MAX_PARTS`) part files or more."""
     out = []
     for part in sorted(lake.root.glob(f"*/repo={MEMORY_PARTITION}")):
-        if sum(1 for _ in part.glob("part-*.parquet")) >= MAX_PARTS:
+        if sum(1 for _ in part.glob("part-*.parquet")) >= (limit or MAX_PARTS):
             out.append(part.parent.name)
     return out
 
@@ -54,6 +62,23 @@ def crowded_tables(lake: Lake) -> list[str]:
 def due(lake: Lake, store: VectorStore) -> bool:
     """Whether a fold of the partition or of the vector table is due."""
     return bool(crowded_tables(lake)) or store.fragmented()
+
+
+def overdue(lake: Lake, store: VectorStore) -> bool:
+    """Whether the partition or the vector table has grown to `OVERDUE` times its limit."""
+    return bool(crowded_tables(lake, MAX_PARTS * OVERDUE)) or store.fragmented(OVERDUE)
+
+
+def _wait_for_a_pause(home: Home) -> None:
+    """Return once the home has had no add for `PAUSE_SECONDS`, or at once when the fold is overdue."""
+    key = str(home.root)
+    lake, store = home.open_lake(), VectorStore(home.vectors)
+    while True:
+        with _GUARD:
+            quiet = time.monotonic() - _LAST_ADD.get(key, 0.0)
+        if quiet >= PAUSE_SECONDS or overdue(lake, store):
+            return
+        time.sleep(min(PAUSE_SECONDS - quiet, 0.25))
 
 
 def fold(home: Home) -> dict[str, object]:
@@ -82,21 +107,29 @@ def fold(home: Home) -> dict[str, object]:
 
 
 def _run(home: Home) -> None:
+    key = str(home.root)
     try:
+        _wait_for_a_pause(home)
+        with _GUARD:
+            _FOLDING.add(key)
         done = fold(home)
         if done["tables"] or done["vectors_optimized"]:
             log.info("folded the memories of %s: %s", home.root, done)
     except Exception as e:  # the next add schedules it again; nothing is half-written (see the module doc)
         log.warning("folding the memories of %s failed: %s", home.root, e)
+    finally:
+        with _GUARD:
+            _FOLDING.discard(key)
 
 
 def schedule(home: Home, lake: Lake, store: VectorStore) -> Future | None:
     """Queue a fold of this home on the worker if one is due and none is waiting to start (one that
-    has started may have listed the files before this add); returns its future."""
+    is folding may have listed the files before this add); returns its future."""
     key = str(home.root)
     with _GUARD:
+        _LAST_ADD[key] = time.monotonic()
         queued = _QUEUED.get(key)
-        if queued is not None and not queued.done() and not queued.running():
+        if queued is not None and not queued.done() and key not in _FOLDING:
             return queued
         _ADDS[key] = n = _ADDS.get(key, 0) + 1
         if (n - 1) % CHECK_EVERY or not due(lake, store):  # the first add of a process looks, then every 8th
@@ -114,9 +147,10 @@ def vectors_lock(home: Home) -> AbstractContextManager:
     return nullcontext() if mine else home.lock("vectors", timeout=600)
 
 
-def wait(home: Home) -> None:
-    """Block until this home's last queued fold, if any, is finished (the worker runs them in order)."""
+def wait(home: Home, timeout: float | None = None) -> None:
+    """Block until this home's last queued fold, if any, is finished (the worker runs them in order);
+    `TimeoutError` after `timeout` seconds."""
     with _GUARD:
         queued = _QUEUED.get(str(home.root))
     if queued is not None:
-        queued.result()
+        queued.result(timeout=timeout)
