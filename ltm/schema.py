@@ -195,7 +195,9 @@ REL_TABLES: dict[str, RelTable] = {
         RelTable("HAS_METHOD", (("Class", "Function"),)),
         RelTable("CALLS", (("Function", "Function"),), pa.schema([("confidence", pa.float64())])),
         RelTable("DEPENDS_ON", (("Module", "Module"),)),
-        RelTable("IMPORTS", (("File", "Module"),)),
+        # `names`: what the file imports from the module by name (`from m import a, b` / `import { a }
+        # from "m"`), comma-separated in source order; null for a whole-module import
+        RelTable("IMPORTS", (("File", "Module"),), pa.schema([("names", pa.string())])),
         RelTable("EXTENDS", (("Class", "Class"),)),
         RelTable("IMPLEMENTS", (("Class", "Class"),)),
         RelTable(

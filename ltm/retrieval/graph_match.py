@@ -163,25 +163,64 @@ class _Matcher:
                 self.add(callers[: self.limit], 2.0, f"calls into {subject}")
         return mods
 
-    def imports(self, subject: str, mods: list[str]) -> list[str]:
-        """What a module depends on (DEPENDS_ON) and what its files import (IMPORTS).
+    def imports(self, subject: str, mods: list[str], source: str | None = None) -> list[str]:
+        """What a module depends on (DEPENDS_ON) and what its files import (IMPORTS); with `source`
+        ("what does M import from N"), first the functions and classes it imports from N by name.
 
         The repository's own modules rank first: they are code the store holds; another package
         is only a name (and "which of our modules does X import" wants only those).
         """
+        files = [m for m in mods if label_of(m) == "File"]
         mods = [m for m in mods if label_of(m) == "Module"]
         self.add(mods, 0.5, f"module {subject}")
         found: list[str] = []
         if mods and "DEPENDS_ON" in self.g.rels:
             found += self.ids("(m:Module)-[:DEPENDS_ON]->(d:Module)", "d", *self.at("m", "Module", mods))
         if mods and "IMPORTS" in self.g.rels and "BELONGS_TO" in self.g.rels:
-            files = self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "f", *self.at("m", "Module", mods))
-            if files:
-                found += self.ids("(f:File)-[:IMPORTS]->(d:Module)", "d", *self.at("f", "File", files))
+            files += self.ids("(f:File)-[:BELONGS_TO]->(m:Module)", "f", *self.at("m", "Module", mods))
+        if files and "IMPORTS" in self.g.rels:
+            found += self.ids("(f:File)-[:IMPORTS]->(d:Module)", "d", *self.at("f", "File", files))
+            # "from N": the names imported lead, and N itself follows them (not among M's other imports)
+            answered = self.imported_names(subject, files, source) if source else []
+            if answered:
+                found = [d for d in found if d not in answered]
         found = list(dict.fromkeys(found))
         self.add([d for d in found if not _external(d)], 3.0, f"imported by {subject}")
         self.add([d for d in found if _external(d)], 1.0, f"imported by {subject} (another package)")
-        return mods
+        return mods or files
+
+    def imported_names(self, subject: str, files: list[str], source: str) -> list[str]:
+        """The functions and classes `files` import by name from module `source` (IMPORTS `names`),
+        in the order they are imported, then the module; [] when they import nothing from it by name.
+        A name not defined in the module's own file (a re-export) is looked up in its repository."""
+        targets = [m for m in self.modules(source) if label_of(m) == "Module"]
+        if not targets:
+            return []
+        fc, fp = self.at("f", "File", files)
+        dc, dp = self.at("d", "Module", targets)
+        try:
+            rows = self.g.run(f"MATCH (f:File)-[r:IMPORTS]->(d:Module) WHERE {fc} AND {dc} RETURN d.id, r.names",
+                              {**fp, **dp})
+        except Exception:  # a build from before IMPORTS carried names: the modules still answer
+            return []
+        names = list(dict.fromkeys(n for _, ns in rows if ns for n in ns.split(",")))
+        sources = list(dict.fromkeys(d for d, _ in rows))
+        if not names:
+            return []
+        paths = [d["path"] for d in self.g.details(sources).values() if d.get("path")]
+        found: list[str] = []
+        for label in CODE_LABELS:
+            # top-level definitions only: a method of the same name is not what an import binds
+            found += self.ids(f"(e:{label})", "e", "e.qualified_name IN $names AND e.file_path IN $paths",
+                              {"names": names, "paths": paths})
+        named = {name_from_id(i): i for i in reversed(found)}
+        missing = [n for n in names if n not in named]
+        repos = {t.split(":", 2)[1] for t in sources}
+        for i in self.resolve(missing) if missing else []:
+            if i.split(":", 2)[1] in repos and name_from_id(i) in missing and name_from_id(i) not in named:
+                named[name_from_id(i)] = i
+        hits = self.add([named[n] for n in names if n in named], 4.0, f"imported by {subject} from {source}")
+        return hits + self.add(sources, 0.5, f"{subject} imports from it") if hits else []
 
     def hierarchy(self, subject: str, classes: list[str], down: bool) -> list[str]:
         """Subclasses (`down`) or base classes of `classes`, over EXTENDS and IMPLEMENTS."""
@@ -355,7 +394,7 @@ def graph_candidates(
         if ids and label_of(ids[0]) == "Function":  # "who uses parse_args": a function's callers
             subjects = m.callers(name, reverse=k == "callees", targets=[i for i in ids if label_of(i) == "Function"])
         elif ids and k == "imports":
-            subjects = m.imports(name, ids)
+            subjects = m.imports(name, ids, intent.source)
         elif ids and label_of(ids[0]) in ("Module", "File"):  # "what calls into starlette.routing"
             subjects = m.importers(name, m.modules(name) if label_of(ids[0]) == "File" else ids)
         elif ids:

@@ -65,11 +65,14 @@ _RULES: tuple[tuple[IntentKind, str, _Where], ...] = (
     ("methods", r"\b(?:methods?|functions?)\s+(?:(?:are|is)\s+)?(?:defined\s+(?:on|in|by)|belong(?:s|ing)?\s+to)\b|\bmethods?\s+(?:of|on|in)\b|\b(?:functions?|members?)\s+(?:of|in|on)\s+(?:the\s+)?(?:class|struct|type)\b", "after"),
     ("imports", rf"\b(?:what|which){_GAP}\s+(?:does|do)\s+{_PRE}{_NAME}\s+(?:import|depend\s+on|require|pull\s+in|load|rely\s+on)\b", "x"),
     ("imports", r"\b(?:imports|dependencies|requirements)\s+of\b|\b(?:imported|required)\s+by\b", "after"),
+    # "what core.py imports from click.types", "the names M imports from N"
+    ("imports", rf"\b(?:what|which|names?|symbols?)(?:\s+\w+){{0,3}}?\s+{_NAME}\s+(?:imports|requires|pulls\s+in|loads)\s+from\b", "x"),
     ("importers", rf"\bimporters?\b|\bdependents\b|\b(?:who|what|which){_GAP}\s+(?:imports?|requires?|depends?\s+on|uses?|relies\s+on|pulls?\s+in)\b|\bdepends?\s+on\b", "after"),
     ("importers", rf"\bwhere\s+(?:is|are)\s+{_THING}{_NAME}\s+(?:imported|required)\b", "x"),
     ("file_memories", rf"\b(?:memories|memory|notes?|decisions?)\s+(?:about|on|for|of)\s+(?:the\s+)?(?:file\s+)?{_PATH}\s*\??$", "x"),
 )
 _PATTERNS = tuple((k, re.compile(p, re.I), w) for k, p, w in _RULES)
+_FROM = re.compile(rf"\bfrom\s+{_THING}{_NAME}", re.I)  # the module an import question names its names from
 _BUGFIX = re.compile(r"(?:bug|issue|ticket)?\s*#(?P<x>\d+)", re.I)
 _FIX_WORDS = re.compile(r"\b(fix|fixed|fixes|fixing|resolved|solved|closed)\b", re.I)
 # A subject of these kinds is a class; of these, a module or file; of the rest, a function or class.
@@ -158,6 +161,7 @@ class Intent:
     about_tests: bool = False
     scope: str | None = None
     about_past: bool = False
+    source: str | None = None  # "what does M import from N": N
 
 
 def _looks_like_code(token: str) -> bool:
@@ -272,6 +276,13 @@ def parse(text: str) -> Intent:
         prefer = "memory"  # "what did we decide about ...": the team's stored memories answer it
     elif kind != "search" or long or _CODE_CUES.search(t):
         prefer = "code"
+    source = None
+    if kind == "imports" and cue is not None:
+        found = _FROM.search(t, cue.end("x") if cue.groupdict().get("x") else cue.end())
+        source = found.group("x").strip("`'\".") if found else None
+        source = None if source is None or source.lower() in STOPWORDS or source == subject else source
+        if source:  # "the module M": the label word names the subject; the answer is whatever M imports by name
+            labels = ()
     return Intent(kind, subject, labels, tuple(dict.fromkeys(names)), paths, bug_refs, tuple(dict.fromkeys(words)),
                   tuple(candidates), prefer, bool(_TEST_WORDS.search(t)), _scope(t),
-                  kind in HISTORY_KINDS or bool(_PAST_WORDS.search(t)))
+                  kind in HISTORY_KINDS or bool(_PAST_WORDS.search(t)), source)

@@ -106,3 +106,18 @@ def test_a_long_description_is_searched_not_parsed_as_a_relation():
               "then the value is converted again, which breaks my validation; this worked in the last release")
     intent = parse(report)
     assert intent.kind == "search" and intent.prefer == "code"
+
+
+@pytest.mark.parametrize(
+    "text,subject,source",
+    [
+        ("what does click.core import from click.exceptions", "click.core", "click.exceptions"),
+        ("Which names does the module starlette.routing import from starlette.responses?", "starlette.routing",
+         "starlette.responses"),
+        ("could you tell me what src/click/core.py imports from click.types please", "src/click/core.py", "click.types"),
+        ("what does starlette.routing import", "starlette.routing", None),
+    ],
+)
+def test_an_import_question_names_the_module_imported_from(text, subject, source):
+    intent = parse(text)
+    assert (intent.kind, intent.subject, intent.source) == ("imports", subject, source)

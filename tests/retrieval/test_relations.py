@@ -110,6 +110,19 @@ def test_imports_name_the_own_modules_before_other_packages(home, strategy, ques
     assert f"mod:{key}:ext:python:json" in top[1:]  # another package: still an answer, after ours
 
 
+@pytest.mark.parametrize("strategy", GRAPH_STRATEGIES)
+@pytest.mark.parametrize("question,wanted", [
+    ("what does pkg.shapes import from pkg.base?", "pkg/base.py:Shape"),
+    ("which names does the module pkg/shapes.py import from pkg.base", "pkg/base.py:Shape"),
+    ("could you tell me what tests/test_shapes.py imports from pkg.shapes", "pkg/shapes.py:Circle"),
+])
+def test_what_a_module_imports_from_another_is_the_names_it_imports(home, strategy, question, wanted):
+    _, _, key = home
+    top = _ids(_top(home, question, strategy))
+    assert top[0] == f"cls:{key}:{wanted}"  # the class imported by name, ahead of the module it comes from
+    assert f"cls:{key}:pkg/shapes.py:Square" not in top[:2]  # defined there, not imported
+
+
 @pytest.mark.parametrize("strategy", ("graph_first", "parallel"))
 def test_history_of_an_entity(home, strategy):
     _, c, key = home

@@ -101,7 +101,8 @@ def _bind_imports(out: CodeExtraction, mods: _Modules, f: ParsedFile, module_nam
                 out.resolution["imports_unresolved"] += 1
                 continue
             mid = known[target.module] if target.internal else mods.external(f.spec, target.module)
-            out.tables["IMPORTS"].append(_edge(f.file_id, mid, "File", "Module", repo))
+            out.tables["IMPORTS"].append({**_edge(f.file_id, mid, "File", "Module", repo),
+                                          "names": target.symbol})
             if mid != f.module_id:
                 out.tables["DEPENDS_ON"].append(_edge(f.module_id, mid, "Module", "Module", repo))
             local = target.alias or target.symbol
@@ -117,13 +118,18 @@ def _bind_imports(out: CodeExtraction, mods: _Modules, f: ParsedFile, module_nam
 
 
 def _dedupe(rows: list[dict]) -> list[dict]:
-    seen, out = set(), []
+    """One row per (src, dst); an IMPORTS row's `names` joins what the file's imports of the module name."""
+    seen: dict[tuple[str, str], dict] = {}
     for r in rows:
         key = (r["src"], r["dst"])
         if key not in seen:
-            seen.add(key)
-            out.append(r)
-    return sorted(out, key=lambda r: (r["src"], r["dst"]))
+            seen[key] = dict(r)
+        elif r.get("names"):
+            kept = seen[key]
+            names = kept["names"].split(",") if kept.get("names") else []
+            if r["names"] not in names:
+                kept["names"] = ",".join([*names, r["names"]])
+    return sorted(seen.values(), key=lambda r: (r["src"], r["dst"]))
 
 
 def _workers(requested: int | None, total_bytes: int, files: int) -> int:

@@ -264,3 +264,16 @@ def test_python_star_imports_and_subscripted_bases(tmp_path):
     assert extends == {("Choice", "ParamType")}
     calls = {(r["src"].rsplit(":", 1)[1], r["dst"].rsplit(":", 1)[1]) for r in out.tables["CALLS"]}
     assert ("Choice.pick", "helper") in calls  # helper is visible through the star import
+
+
+def _import_names(out) -> dict[tuple[str, str], str | None]:
+    return {(r["src"].split(":", 2)[-1], r["dst"].split(":")[-1]): r["names"] for r in out.tables["IMPORTS"]}
+
+
+def test_imports_carry_the_names_a_file_imports_from_the_module(tmp_path):
+    py = _import_names(extract(tmp_path / "py", PY))
+    # `from pkg.base import Base, helper` and `from . import base as b` are one edge to pkg.base
+    assert py[("pkg/shapes.py", "pkg.base")] == "Base,helper"
+    assert py[("pkg/shapes.py", "json")] is None  # a whole-module import names nothing
+    js = _import_names(extract(tmp_path / "js", JS))
+    assert js[("src/shapes.js", "src/base")] is not None and "Base" in js[("src/shapes.js", "src/base")].split(",")
