@@ -9,8 +9,10 @@ Under the home's `memories` lock, in this order:
 3. the journal, then one lake commit of the `memories` partition: its embedding, its links and
    last the Memory row (the source of truth, which every later build copies). A new id appends a
    small part file per table; an id stored before merges the partition, as an import does;
-4. the vector row, carrying the node id (appended for a new id; visible to search at once); the
-   journal is removed.
+4. beside the lake commit, on a second thread, the vector row, carrying the node id (appended for
+   a new id; visible to search at once): the two stores' writes take about as long each, and the
+   journal settles either half by the lake alone (`recover`), so their order does not matter; once
+   both are done the journal is removed.
 Then, outside the lock, a fold of the many small files adds leave is queued if one is due
 (`ltm.memory.compaction`: it runs on a worker thread after the add has returned).
 The graph is not written: readers overlay the lake's memories their build lacks
@@ -23,6 +25,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor, wait
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -216,10 +219,13 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
         emb = embeddings_table([r["vector_id"] for r in unique], [ids.text_hash(r["text"]) for r in unique],
                                embedder.model_id, embedder.dim, vectors.astype(np.float32).reshape(-1))
         begin(home, unique)
-        _commit(lake, unique, emb, {**_link_rows(links, now), **evolution}, new_ids)
-        new_rows = entry_rows("Memory", pa.Table.from_pylist(unique, schema=lake_schema("Memory")), emb)
-        with compaction.vectors_lock(home) if new_ids else home.lock("vectors", timeout=600):
-            store.upsert_rows(new_rows, new=new_ids)  # a merge on a large table costs ~0.5 s
+        appending = _VECTOR_WRITER.submit(_write_vectors, home, store, unique, emb, new_ids)
+        try:
+            _commit(lake, unique, emb, {**_link_rows(links, now), **evolution}, new_ids)
+        except BaseException:
+            wait([appending])  # the journal stays: the next add's `recover` removes the vector row
+            raise
+        appending.result()
         end(home)
     compaction.schedule(home, lake, store)  # folding many small files, if due, runs after we return
     linked: dict[str, list[dict[str, str]]] = {}
@@ -233,6 +239,16 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
          "supersedes": sup.filter(pl.col("src") == r["id"])["dst"].sort().to_list()}
         for r in rows
     ]
+
+
+_VECTOR_WRITER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ltm-online-vectors")
+
+
+def _write_vectors(home: Home, store: VectorStore, rows: list[dict[str, Any]], emb: pa.Table, new_ids: bool) -> None:
+    """The memories' vector rows: appended for new ids, merged for ids stored before."""
+    new_rows = entry_rows("Memory", pa.Table.from_pylist(rows, schema=lake_schema("Memory")), emb)
+    with compaction.vectors_lock(home) if new_ids else home.lock("vectors", timeout=600):
+        store.upsert_rows(new_rows, new=new_ids)  # a merge on a large table costs ~0.5 s
 
 
 _STORES: dict[Path, VectorStore] = {}

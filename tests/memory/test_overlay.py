@@ -84,7 +84,7 @@ def test_the_next_build_folds_the_overlay_in_once_and_the_overlay_empties(ingest
 
 
 KILLER = textwrap.dedent("""
-    import os, signal, sys
+    import os, signal, sys, threading, time
     import ltm.lake, ltm.memory.online as online, ltm.memory.journal as journal
     from ltm.query import HybridLTM
     point = sys.argv[2]
@@ -101,8 +101,23 @@ KILLER = textwrap.dedent("""
             if "part-" in str(dst):
                 die()
         ltm.lake.os.replace = replace
-    elif point == "before_vectors":     # the lake holds it, LanceDB does not
-        online.VectorStore.upsert_rows = die
+    elif point == "before_vectors":     # the lake holds it, LanceDB does not (the vector row waits for the commit)
+        def upsert_after_the_lake(*a, **k):
+            lake = ltm.lake.Lake(sys.argv[1] + "/lake")
+            while "mem:online:killed" not in lake.read("Memory", "memories", ["id"]).column("id").to_pylist():
+                time.sleep(0.01)
+            die()
+        online.VectorStore.upsert_rows = upsert_after_the_lake
+    elif point == "vectors_before_lake": # LanceDB holds it, the lake does not (the commit waits for the vector row)
+        appended = threading.Event()
+        real_write = online._write_vectors
+        def write_vectors(*a, **k):
+            real_write(*a, **k)
+            appended.set()
+        def commit_after_the_vectors(*a, **k):
+            appended.wait(60)
+            die()
+        online._write_vectors, online._commit = write_vectors, commit_after_the_vectors
     elif point == "before_journal_end": # every store holds it, the journal is still there
         online.end = die
     HybridLTM(sys.argv[1]).add("parse_header drops folded lines", {"id": "killed"})
@@ -110,7 +125,8 @@ KILLER = textwrap.dedent("""
 
 
 @pytest.mark.parametrize("point,stored", [("before_lake", False), ("inside_lake_commit", False),
-                                          ("before_vectors", True), ("before_journal_end", True)])
+                                          ("vectors_before_lake", False), ("before_vectors", True),
+                                          ("before_journal_end", True)])
 def test_a_kill_mid_add_leaves_the_memory_whole_or_absent(ingested, point, stored):  # noqa: F811
     home, key, _, _ = ingested
     build = current_build(home.graph)
