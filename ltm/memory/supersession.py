@@ -4,17 +4,24 @@ No model decides: each memory is read once into `Facts` (its subject words, its 
 negates, whether it speaks of a change, its content words in order), and a pair is judged from
 those and the cosine of the two vectors. The rules, each named in the edge's `reason`:
 
-- values: numbers and versions, quoted or `code` spans, capitalised names inside a sentence
-  (Postgres, CockroachDB), snake_case or camelCase names, hyphenated names with a digit
-  (us-east-1) and state words (optional, required, enabled, weekly, ...); acronyms (HTTP) and
-  the other content words are subject words;
+- values: numbers and versions (number words before a noun count: "two approvals" is 2),
+  quoted or `code` spans, capitalised names inside a sentence (Postgres, CockroachDB), snake_case
+  or camelCase names, hyphenated names with a digit (us-east-1) and state words (optional,
+  required, enabled, weekly, ...); acronyms (HTTP, and US though "us" is a stop word) and the
+  other content words are subject words;
 - same subject: the subject words overlap by `SUBJECT_MIN` of the smaller set, and the texts do
   not swap a subject word ("*access* tokens expire" against "*refresh* tokens expire",
-  `swapped_subject`: an unrelated look-alike says another subject in the same words);
+  `swapped_subject`: an unrelated look-alike says another subject in the same words); at the
+  head of both sentences a swap of codes or names that look like values qualifies the subject
+  instead ("*Sev1* incidents" / "*Sev2* incidents", "the *iOS* app" / "the *Android* app"); a
+  swap does not count when the newer one names the older's value as the one it left ("Priya took
+  over the payments service *from Maria*", "ruff *instead of flake8*", `leaves`): the swap is the
+  change, said in other words;
 - SIMILAR_TO: same subject and a cosine of at least `SIMILAR_MIN` (`SIMILAR_LINKED_MIN` when the
   two link to the same code entity);
 - it contradicts when the newer one has a value the older lacks and drops one of the older's or
-  speaks of a change (`value changed`), when one of them negates and the other does not
+  speaks of a change (`value changed`), when it names the older's value as left (`left`), when
+  one of them negates and the other does not
   (`negation`), or when the newer one speaks of a change ("now", "no longer", "instead of",
   "switched", "raised", "from A to B", ...) without merely repeating the older's values
   (`update marker`);
@@ -54,6 +61,17 @@ _NAME = re.compile(r"(?<=[a-z0-9,;:)] )[A-Z](?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]+(?:
 _STATE = re.compile(r"\b(?:optional|required|mandatory|enabled|disabled|allowed|forbidden|public|private|on|off|"
                     r"true|false|daily|weekly|monthly|hourly|nightly|yearly)\b", re.I)
 _NEGATION = re.compile(r"\b(?:not|never|no longer|n't|cannot|none|nobody|nothing|avoid|stop(?:ped)? using)\b", re.I)
+_NUMBER_WORD = {w: str(k) for k, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+# a number word counts as its number before a noun or unit ("two approvals", "six replicas"), not as
+# a pronoun ("add a new one") or in "one of"
+_NUMBER_WORDS = re.compile(r"\b(" + "|".join(_NUMBER_WORD) + r")\b(?= (?!of\b|or\b|and\b|more\b|another\b|the\b|a\b|an\b|to\b)[a-z])", re.I)
+# what a change names as the value it left: "from Maria", "instead of flake8", "replaced Angular",
+# "no longer RabbitMQ"; a determiner may sit between
+_LEFT = re.compile(r"\b(?:from|instead of|replac(?:ed|es|ing)|no longer(?: uses?)?|not)\s+(?:(?:the|a|an|its|our|their)\s+)?"
+                   r"([A-Za-z0-9][\w.+#-]*)", re.I)
+# a sentence that opens with a preposition puts a value first ("On iOS, ...", "In Go, ...")
+_OPENS_WITH_PREPOSITION = re.compile(r"^\W*(?:to|from|into|onto|via|with|on|in|at|by|for|through)\b", re.I)
 _MARKER = re.compile(
     r"\b(?:now|no longer|any ?more|instead of|changed|switched|replaced|moved|migrated|renamed|upgraded|"
     r"downgraded|bumped|raised|lowered|increased|decreased|reduced|deprecated|retired|dropped|from \S+ to|"
@@ -84,6 +102,8 @@ class Facts:
     marker: bool
     words: tuple[str, ...] = ()  # content words in order, values included, a leading "label:" left out
     value_words: frozenset[str] = frozenset()
+    left: frozenset[str] = frozenset()  # what a change names as left behind ("from Maria", "instead of flake8")
+    head_led: bool = False  # the sentence opens with a preposition: its first word is no qualifier
 
 
 @lru_cache(maxsize=1 << 16)  # a million memories say a few thousand distinct words: stem each once
@@ -97,13 +117,15 @@ def _stem(word: str) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def content(w: str) -> bool:
-    """Whether a word is a content word (acronyms such as CI and QA are)."""
-    return (len(w) >= 3 or (len(w) == 2 and w.isupper())) and w.lower() not in STOP and not w.lower().endswith("n't")
+    """Whether a word is a content word (acronyms such as CI and QA are, US too though "us" is a stop word)."""
+    if len(w) >= 2 and w.isupper():
+        return True
+    return len(w) >= 3 and w.lower() not in STOP and not w.lower().endswith("n't")
 
 
 def read_facts(text: str) -> Facts:
     """The subject words, values, negation and change marker of one memory's text."""
-    text = text or ""
+    text = _NUMBER_WORDS.sub(lambda m: _NUMBER_WORD[m.group(1).lower()], text or "")
     values: set[str] = set()
     for m in _QUOTED.finditer(text):
         values.add(next(g for g in m.groups() if g).lower())
@@ -118,8 +140,9 @@ def read_facts(text: str) -> Facts:
     subject = {_stem(w) for w in _WORD.findall(text) if content(w)} - value_words
     body = _LABEL.sub("", text, count=1)
     seq = tuple(_stem(w) for w in _TOKEN.findall(body) if content(w) or w[0].isdigit())  # numbers keep their place
+    left = frozenset(_stem(m.group(1).rstrip(".")) for m in _LEFT.finditer(text))
     return Facts(frozenset(subject), frozenset(values), bool(_NEGATION.search(text)), bool(_MARKER.search(text)),
-                 seq, frozenset(value_words))
+                 seq, frozenset(value_words), left, bool(_OPENS_WITH_PREPOSITION.match(body)))
 
 
 @dataclass(frozen=True)
@@ -147,6 +170,8 @@ def swapped_subject(a: Facts, b: Facts) -> bool:
         # a word the other text has elsewhere moved, not swapped; values alone swapped: the value changed
         mine = tuple(w for w in a.words[i1:i2] if w not in b.words)
         theirs = tuple(w for w in b.words[j1:j2] if w not in a.words)
+        if i1 == 0 and j1 == 0 and _qualifiers(a, b, mine, theirs, ops[k + 1] if k + 1 < len(ops) else None):
+            return True
         if not mine or not theirs or all(w in values for w in mine + theirs):
             continue
         if any(w[0].isdigit() for w in mine + theirs):
@@ -159,12 +184,33 @@ def swapped_subject(a: Facts, b: Facts) -> bool:
     return False
 
 
-def same_subject(a: Facts, b: Facts) -> bool:
-    """Whether two memories speak of one subject (see the module doc)."""
+def _qualifiers(a: Facts, b: Facts, mine: tuple[str, ...], theirs: tuple[str, ...], after: tuple | None) -> bool:
+    """Whether a one-for-one swap at the head of both sentences names two kinds of one thing
+    ("*Sev1* incidents" / "*Sev2* incidents", "the *iOS* app" / "the *Android* app"): a code or
+    name, not a number or a state, that modifies the word both texts go on with. Only the head,
+    not after an opening preposition: later in a sentence a code is usually the value ("new
+    volumes get the *gp3* storage class", "hosted in *eu-west-1*")."""
+    if len(mine) != 1 or len(theirs) != 1 or after is None or after[0] != "equal":
+        return False
+    x, y, noun = mine[0], theirs[0], a.words[after[1]]
+    if a.head_led or b.head_led or x[0].isdigit() or y[0].isdigit() or _STATE.fullmatch(x) or _STATE.fullmatch(y):
+        return False  # "*8* replicas", "*optional* for admins": values
+    return noun not in a.value_words and not noun[0].isdigit()
+
+
+def leaves(newer: Facts, older: Facts) -> bool:
+    """Whether the newer memory speaks of a change and names one of the older's values as the one
+    it left ("Priya took over the payments service *from Maria*", "ruff *instead of flake8*")."""
+    return newer.marker and bool(newer.left & newer.value_words & (set(older.words) | older.value_words))
+
+
+def same_subject(a: Facts, b: Facts, update: bool = False) -> bool:
+    """Whether two memories speak of one subject (see the module doc); `update`: the newer one
+    names the older's value as left behind, so a swap of words between them is the change itself."""
     if not a.subject or not b.subject:
         return False
     common = len(a.subject & b.subject)
-    return common / min(len(a.subject), len(b.subject)) >= SUBJECT_MIN and not swapped_subject(a, b)
+    return common / min(len(a.subject), len(b.subject)) >= SUBJECT_MIN and (update or not swapped_subject(a, b))
 
 
 def _kind(value: str) -> str:
@@ -177,7 +223,8 @@ def _kind(value: str) -> str:
 def judge(newer: Facts, older: Facts, cosine: float, shared_link: bool) -> Verdict:
     """SIMILAR_TO and contradiction of one candidate pair, with the rule that decided."""
     floor = SIMILAR_LINKED_MIN if shared_link else SIMILAR_MIN
-    if cosine < floor or not same_subject(newer, older):
+    update = leaves(newer, older)
+    if cosine < floor or not same_subject(newer, older, update):
         return Verdict(False, False, "")
     basis = "shared code" if shared_link else "same subject"
     gained, lost = newer.values - older.values, older.values - newer.values
@@ -185,6 +232,8 @@ def judge(newer: Facts, older: Facts, cosine: float, shared_link: bool) -> Verdi
         gained = frozenset()  # "5 shards" does not replace "Elasticsearch": values of another kind
     if gained and older.values and (lost or newer.marker):
         return Verdict(True, True, f"value changed: {', '.join(sorted(lost)) or '-'} -> {', '.join(sorted(gained))}")
+    if update:
+        return Verdict(True, True, "left: " + ", ".join(sorted(newer.left & newer.value_words)))
     if newer.negated != older.negated:
         return Verdict(True, True, "negation: " + ("the newer negates" if newer.negated else "the older negated"))
     repeats = bool(newer.values) and newer.values <= older.values
