@@ -220,11 +220,13 @@ def _kind(value: str) -> str:
     return "state" if _STATE.fullmatch(value) else "name"
 
 
-def judge(newer: Facts, older: Facts, cosine: float, shared_link: bool) -> Verdict:
-    """SIMILAR_TO and contradiction of one candidate pair, with the rule that decided."""
+def judge(newer: Facts, older: Facts, cosine: float, shared_link: bool, far: bool = False) -> Verdict:
+    """SIMILAR_TO and contradiction of one candidate pair, with the rule that decided; `far`: the
+    pair is much less close than its memories' closest candidates, and links only as an update
+    that names the older's value as left."""
     floor = SIMILAR_LINKED_MIN if shared_link else SIMILAR_MIN
     update = leaves(newer, older)
-    if cosine < floor or not same_subject(newer, older, update):
+    if cosine < floor or (far and not update) or not same_subject(newer, older, update):
         return Verdict(False, False, "")
     basis = "shared code" if shared_link else "same subject"
     gained, lost = newer.values - older.values, older.values - newer.values
@@ -250,19 +252,21 @@ def value_change(older: Facts, newer: Facts) -> tuple[str, str]:
 
 
 def judge_batch(texts: list[str], ids: list[str], when: list, pairs: list[tuple[int, int]], cosines: list[float],
-                shared: list[bool]) -> tuple[list, list]:
+                shared: list[bool], far: list[bool] | None = None) -> tuple[list, list]:
     """The verdicts on a batch of candidate pairs, given as positions into `texts`, `ids` and `when`
     (created_at or None); each text is read once. Returns (similar, contradicting): similar rows
     (newer, older, weight, contradicts, reason) and, for the contradicting pairs whose newer one is
     strictly later, (newer, older, reason, seconds apart, subject, from_value, to_value), the
     last three None unless both carry values. A pair's newer one is the later, else the larger id.
+    `far` (per pair, default none): pairs `near_best` would drop, linked only as updates that
+    name the older's value as left (`judge`).
     Plain lists in and out: a worker process can run it (`ltm.memory.evolution`)."""
     facts = [read_facts(t) for t in texts]
     similar, contradicting = [], []
-    for (a, b), c, sh in zip(pairs, cosines, shared):
+    for (a, b), c, sh, fa in zip(pairs, cosines, shared, far or [False] * len(pairs)):
         ta, tb = when[a], when[b]
         n, o = (a, b) if (ta > tb if ta is not None and tb is not None and ta != tb else ids[a] > ids[b]) else (b, a)
-        verdict = judge(facts[n], facts[o], c, sh)
+        verdict = judge(facts[n], facts[o], c, sh, fa)
         if not verdict.similar:
             continue
         similar.append((n, o, round(c, 4), verdict.contradicts, verdict.reason))

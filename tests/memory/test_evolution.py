@@ -151,3 +151,19 @@ def test_an_update_that_names_the_value_it_left_supersedes_in_other_words():
     assert _pairs(ev.supersedes, "reason") == {("priya", "maria", "left: maria")}
     ev = evolve(frame.slice(2, 2), vectors=v[:2])
     assert _pairs(ev.supersedes) == {("ruff", "flake8")}
+
+
+def test_a_far_update_that_names_the_value_it_left_still_supersedes():
+    # two copies of the old value are 0.95 alike; the update in other words is 0.7 from each, more
+    # than NEAR_BEST below: judged all the same, since it says which value it left
+    rows = [("a", "The billing service stores invoices in Postgres.", 0),
+            ("b", "The billing service stores its invoices in Postgres.", 3),
+            ("c", "Billing moved its invoices from Postgres to CockroachDB last sprint.", 40)]
+    v = np.array([[1.0, 0.0, 0.0], [0.95, 0.312, 0.0], [0.7, 0.112, 0.705]], dtype=np.float32)
+    frame = pl.DataFrame({"id": [r[0] for r in rows], "content": [r[1] for r in rows],
+                          "created_at": [T0 + timedelta(days=r[2]) for r in rows]})
+    ev = evolve(frame, vectors=v)
+    assert _pairs(ev.supersedes) == {("c", "a"), ("c", "b")}
+    # said without naming the old value, an update that far is still left to the closer versions
+    frame = frame.with_columns(pl.Series("content", [rows[0][1], rows[1][1], "Billing now keeps invoices in CockroachDB."]))
+    assert evolve(frame, vectors=v).supersedes.height == 0
