@@ -112,6 +112,8 @@ def _stem(word: str) -> str:
     for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("e", "")):
         if len(w) > 4 and w.endswith(suffix) and not w.endswith("ss"):
             return w[: -len(suffix)] + repl
+    if len(w) == 4 and w.endswith("s") and w[2] not in "aeiousy":  # short plurals: jobs, pods, bots (not bus, has, yes)
+        return w[:-1]
     return w
 
 

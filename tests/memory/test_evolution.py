@@ -167,3 +167,12 @@ def test_a_far_update_that_names_the_value_it_left_still_supersedes():
     # said without naming the old value, an update that far is still left to the closer versions
     frame = frame.with_columns(pl.Series("content", [rows[0][1], rows[1][1], "Billing now keeps invoices in CockroachDB."]))
     assert evolve(frame, vectors=v).supersedes.height == 0
+
+
+def test_a_short_plural_is_the_same_word():
+    # "jobs" and "job" are one subject word: without it the two share too little to be one subject
+    frame, v = _close([
+        ("rabbit", "Background workers consume jobs from RabbitMQ.", 0),
+        ("redis", "Workers switched from RabbitMQ to Redis streams for the job queue.", 30),
+    ])
+    assert _pairs(evolve(frame, vectors=v).supersedes) == {("redis", "rabbit")}
