@@ -176,3 +176,11 @@ def test_a_short_plural_is_the_same_word():
         ("redis", "Workers switched from RabbitMQ to Redis streams for the job queue.", 30),
     ])
     assert _pairs(evolve(frame, vectors=v).supersedes) == {("redis", "rabbit")}
+
+
+def test_a_changed_source_after_from_is_an_update_not_another_subject():
+    ev = evolve(_memories([
+        ("main", "Production deploys go out from the main branch.", 0),
+        ("release", "Production deploys go out from the release branch.", 30),
+    ]))
+    assert _pairs(ev.supersedes, "reason") == {("release", "main", "source changed: main -> releas")}
