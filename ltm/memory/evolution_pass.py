@@ -2,7 +2,9 @@
 
 `candidates` finds the pairs to judge (`ltm.memory.similarity`: nearest neighbours in clusters
 plus shared linked code, each memory's best `TOP_K`, as int32 indices and float32 cosines);
-`near_best` keeps those close to the best of both their memories; `EvolutionPass` judges them with
+`near_best` keeps those close to the best of both their memories (a farther pair is judged only
+when one of its texts says "from", "instead of", "replaced" or "no longer", and kept only as an
+update that names the older's value as left); `EvolutionPass` judges them with
 the rules (`ltm.memory.supersession.judge_batch`) `BATCH_PAIRS` at a time in cluster order, yields
 SIMILAR_TO as it goes and builds SUPERSEDES and TRANSITIONED_TO from the contradicting pairs
 (compact columns). `ltm.memory.evolution` runs it on a frame (`evolve`) or on the lake.
@@ -24,6 +26,7 @@ from ltm.schema import lake_schema
 
 EDGE_KEYS = {"src_label": "Memory", "dst_label": "Memory", "repo": MEMORY_PARTITION.removeprefix("repo=")}
 NEAR_BEST: float | None = 0.2  # see `near_best` (set on the seen halves of the labelled set); None: off
+LEFT_HINT = r"(?i)\b(?:from|instead of|replac\w*|no longer)\b"  # how a text names a value it left (a cheap first test)
 BATCH_PAIRS = 50_000  # candidate pairs judged at once: the texts' facts and edge rows held at a time
 
 
@@ -83,9 +86,16 @@ class EvolutionPass:
         self.ids = memories["id"].to_arrow()
         self.content, self.created = memories["content"], memories["created_at"]
         close = cand.cos >= np.where(cand.shared, SIMILAR_LINKED_MIN, SIMILAR_MIN)  # the rules' first test, for all at once
+        far = np.zeros(len(close), dtype=bool)
         if NEAR_BEST is not None:
-            close &= near_best(len(self.ids), cand.ij, cand.cos, NEAR_BEST)
-        self.ij, self.cos, self.shared = cand.ij[close], cand.cos[close], cand.shared[close]
+            near = near_best(len(self.ids), cand.ij, cand.cos, NEAR_BEST)
+            # an update that names the value it left is judged however far it is ("moved its invoices
+            # from Postgres to CockroachDB" is less close to "stores invoices in Postgres" than two
+            # copies of the old value are to each other); the rules keep it only as such an update
+            says_left = memories["content"].str.contains(LEFT_HINT).fill_null(False).to_numpy()
+            far = ~near & says_left[cand.ij].any(axis=1)
+            close &= near | far
+        self.ij, self.cos, self.shared, self.far = cand.ij[close], cand.cos[close], cand.shared[close], far[close]
         self.order = np.lexsort((self.ij[:, 1], self.ij[:, 0], cand.label[self.ij[:, 0]]))
         self.batch, self.pairs_judged = batch or BATCH_PAIRS, int(self.ij.shape[0])
         self._contra: list[tuple] = []  # per batch: newer, older (int32), reasons, transition fields
@@ -101,7 +111,7 @@ class EvolutionPass:
             local = np.searchsorted(members, self.ij[sel])
             yield members, (self.content.gather(members).to_list(), self._ids(members).to_pylist(),
                             self.created.gather(members).to_list(), [tuple(p) for p in local.tolist()],
-                            self.cos[sel].tolist(), self.shared[sel].tolist())
+                            self.cos[sel].tolist(), self.shared[sel].tolist(), self.far[sel].tolist())
 
     def similar(self) -> Iterator[pa.RecordBatch]:
         """SIMILAR_TO rows in lake columns, one record batch per `batch` candidate pairs."""

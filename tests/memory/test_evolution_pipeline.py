@@ -20,21 +20,24 @@ NEW = "The release checklist says the staging deploy window is now Thursday 16:0
 OTHER = "Nightly benchmarks of the parser run on the dedicated bench machine"
 
 
-@pytest.fixture
-def evolved(repo, home_dir, tmp_path):
+def _ingested(repo, home_dir, tmp_path, memories):
+    """A home holding `memories` ((id, content, created_at)), ingested with `repo`: (home, metadata)."""
     home = Home.resolve(home_dir).create()
     notes = tmp_path / "notes.jsonl"
-    notes.write_text("\n".join(json.dumps(r) for r in [
-        {"id": "w1", "content": OLD, "metadata": {"created_at": "2024-01-10T09:00:00Z"}},
-        {"id": "w2", "content": NEW, "metadata": {"created_at": "2024-02-20T09:00:00Z"}},
-        {"id": "b1", "content": OTHER, "metadata": {"created_at": "2024-01-11T09:00:00Z"}},
-    ]) + "\n")
+    notes.write_text("\n".join(json.dumps({"id": i, "content": c, "metadata": {"created_at": t}})
+                               for i, c, t in memories) + "\n")
     import_memories(home, notes, "jsonl")
     key = register_local(home, repo.path)
     instance = DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("repos", [key])
     meta = ingest(home_dir, key, instance)
     return home, meta
+
+
+@pytest.fixture
+def evolved(repo, home_dir, tmp_path):
+    return _ingested(repo, home_dir, tmp_path, [
+        ("w1", OLD, "2024-01-10T09:00:00Z"), ("w2", NEW, "2024-02-20T09:00:00Z"), ("b1", OTHER, "2024-01-11T09:00:00Z")])
 
 
 def _ids(hits):
@@ -87,3 +90,12 @@ def test_cli_query_shows_a_superseded_memory_only_when_asked(evolved):
     assert plain.exit_code == 0 and asked.exit_code == 0, plain.output + asked.output
     assert "Tuesday 14:00" not in plain.output and "Thursday 16:00" in plain.output
     assert "Tuesday 14:00" in asked.output and "superseded by mem:jsonl:w2" in asked.output
+
+
+def test_an_online_add_supersedes_its_own_subject_not_a_look_alike_of_another_code(repo, home_dir, tmp_path):
+    home, _ = _ingested(repo, home_dir, tmp_path, [
+        ("sev1", "Sev1 incidents page the on-call engineer within 5 minutes.", "2024-01-10T09:00:00Z"),
+        ("sev2", "Sev2 incidents page the on-call engineer within 30 minutes.", "2024-01-12T09:00:00Z")])
+    with HybridLTM(home.root) as ltm:
+        out = ltm.add("Sev2 incidents now page the on-call engineer within 60 minutes.", {"id": "sev2b"})
+    assert out["supersedes"] == ["mem:jsonl:sev2"]  # Sev1's 5 minutes stay current
