@@ -91,7 +91,9 @@ class CodeIndex:
                 rows.append((f"{module.split('.', 1)[0]}.{qualified}", eid, label, repo, fpath, qualified))
         cols = ("key", "id", "label", "repo", "file_path", "qualified_name")
         forms = pl.DataFrame(rows, schema={c: pl.String for c in cols}, orient="row").unique()
-        idx.members = member_table(ents)
+        # dunders and stop-listed names link bare nowhere; beside their class they may (ltm.memory.members)
+        idx.members = member_table(ents).with_columns(
+            (~pl.col("name").is_in(names["name"].unique().implode())).alias("unindexed"))
         idx.entity_names = ents["name"].drop_nulls().unique()
         idx.forms = forms.select(
             *cols[:5], pl.lit(False).alias("word"), owners(pl.col("qualified_name")).alias("owners"),

@@ -25,6 +25,12 @@ Rules (relevance_score, context):
   definitions left (`DEFINITION_DECAY` per doubling) and past `MAX_DEFINITIONS` the name does not
   link at all. The memory's own module (the file's directory) loses 0.05, its own repository 0.1,
   anywhere else (no repository could be told) 0.2.
+- Members of a class the memory names (`ltm.memory.members`): the method its subject class's code
+  shows it describes (`described_member` 0.6: a code identifier of the memory in the method's code,
+  `Config` + `env_prefix` -> `Config.get`); a dunder or a stop-listed method name written as code
+  beside its class (`named_member` 0.7: "ChainableUndefined returns itself from __getattr__",
+  "its copy method"); the class of a dunder method the memory names (`dunder_owner` 0.7:
+  `Macro.__call__` -> Macro).
 - `explicit`: a `graph_links` entry `{type, target, properties}` of the memory, target an entity id,
   a path or a (qualified) name; its properties win over the automatic ones.
 One link per (rel, memory, entity): the highest score wins. An unresolvable explicit link is a

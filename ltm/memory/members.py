@@ -1,20 +1,22 @@
-"""The members of a named class that a memory describes without naming them.
+"""The methods of a class a memory names that it speaks of without naming them as code, and the
+class of a dunder method it names. Three rules, on whole frames like the rest of the linker:
 
-"Config looks a key up in the environment first ... env_prefix is prepended to every key" is about
-`Config.get`, though it names only the class; "pass follow_symlink=True to StaticFiles" is about
-`StaticFiles.__init__`. A memory that names a class often speaks of one of its methods through the
-code inside it: a parameter, an attribute or a constant (`env_prefix`, `follow_symlink`,
-`max_part_size`). The rule, on whole frames like the rest of the linker:
-
-- Only the class the memory names first (its subject) is read; a class named in passing
-  ("picks a GZipResponder") has its own memory.
-- A method qualifies when its code (the `text` the lake keeps for each function: signature,
-  docstring and the start of the body) holds an identifier the memory writes that looks like code
-  (`snake_case`, `camelCase`, `CamelCase` of two words) and is not itself the name of a function or
-  class: those link by name already, and a method that merely calls one is not described by it.
-- Of the qualifying methods the one whose words share most with the memory's wins, each shared
-  word weighted by how few of the class's methods use it; one per memory, at `MEMBER_SCORE`,
-  below any named mention, so a reader can tell a described member from a named one.
+- **Described** (`described_member`): "Config looks a key up in the environment first ... env_prefix
+  is prepended to every key" is about `Config.get`, though it names only the class; "pass
+  follow_symlink=True to StaticFiles" is about `StaticFiles.__init__`. A memory that names a class
+  often speaks of one of its methods through the code inside it: a parameter, an attribute or a
+  constant. Only the class the memory names first (its subject) is read; a class named in passing
+  ("picks a GZipResponder") has memories of its own. A method qualifies when its code (the `text`
+  the lake keeps for each function: signature, docstring and the start of the body) holds an
+  identifier the memory writes that looks like code (`snake_case`, `camelCase`, `CamelCase` of two
+  words) and is not the name of a function or class: those link by name already, and a method that
+  merely calls one is not described by it. Of the qualifying methods the one whose words share most
+  with the memory's wins, each word weighted by how few of the class's methods use it; one per
+  memory, at `MEMBER_SCORE`, below any named mention.
+- **Named beside its class** (`named_member`): a dunder (`__getattr__`) or a stop-listed name written
+  as code ("its copy method") links no definition bare, but beside its class it says which one.
+- **The class of a dunder** (`dunder_owner`): `Macro.__call__` is how a Macro behaves when called,
+  so the memory is about the class too; an ordinary method (`URL.replace`) is not its class.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ _COMMON = ("the and for not with from that this are was were has have any all it
 
 
 def member_table(entities: pl.DataFrame) -> pl.DataFrame:
-    """(class_id, id, repo, file_path, name, body): the direct methods of every class, with their code.
+    """(class_id, id, repo, file_path, name, body): the direct methods of every class, with their code
+    (`unindexed`, true for a name the name index leaves out, is added by `CodeIndex.build`).
 
     Empty when the entities carry no `text` (a code index built without it links no members).
     """
@@ -78,6 +81,11 @@ def described_members(memories: pl.DataFrame, class_links: pl.DataFrame, members
         return empty
     text = memories.select(pl.col("id").alias("src"), "content").filter(
         pl.col("src").is_in(class_links["src"].unique().implode()))
+    codeish = (text.select("src", pl.col("content").str.extract_all(CODEISH).alias("key")).explode("key")
+               .drop_nulls("key").unique().filter(~pl.col("key").is_in(entity_names.implode())))
+    if codeish.height == 0:  # most memories write no such identifier: nothing to read
+        return empty
+    text = text.filter(pl.col("src").is_in(codeish["src"].unique().implode()))
     # the subject: the class whose name comes first in the memory's text
     subject = (class_links.join(text, on="src", how="inner")
                .with_columns(pl.col("content").str.find(pl.col("name"), literal=True).alias("at"))
@@ -87,8 +95,6 @@ def described_members(memories: pl.DataFrame, class_links: pl.DataFrame, members
         linked.select("src", pl.col("dst").alias("id")), on=["src", "id"], how="anti")
     if cand.height == 0:
         return empty
-    codeish = (text.select("src", pl.col("content").str.extract_all(CODEISH).alias("key")).explode("key")
-               .drop_nulls("key").unique().filter(~pl.col("key").is_in(entity_names.implode())))
     body_idents = (cand.select("id", "body").unique("id")
                    .select("id", pl.col("body").str.extract_all(_IDENT).alias("key")).explode("key").unique())
     evidence = (cand.select("src", "id").join(codeish, on="src", how="inner")
@@ -96,21 +102,27 @@ def described_members(memories: pl.DataFrame, class_links: pl.DataFrame, members
                 .group_by("src", "id").agg(pl.col("key").sort().first()))
     if evidence.height == 0:
         return empty
-    # weight each shared word by how few of the class's methods use it (a word in all of them says nothing)
-    of_class = members.filter(pl.col("class_id").is_in(subject["class_id"].unique().implode()))
-    method_words = _words(of_class.with_columns(pl.concat_str("name", pl.lit(" "), "body").alias("code")), "code", "id")
-    method_words = method_words.join(of_class.select("id", "class_id"), on="id", how="inner")
-    size = of_class.group_by("class_id").len("n")
-    idf = (method_words.group_by("class_id", "w").len("df").join(size, on="class_id", how="inner")
-           .with_columns(((pl.col("n") + 1) / (pl.col("df") + 0.5)).log().alias("idf")))
-    memory_words = _words(text, "content", "src")
-    score = (evidence.join(cand.select("src", "id", "class_id"), on=["src", "id"], how="inner")
-             .join(method_words.select("id", "w"), on="id", how="inner")
-             .join(memory_words, on=["src", "w"], how="semi")
-             .join(idf.select("class_id", "w", "idf"), on=["class_id", "w"], how="inner")
-             .group_by("src", "id").agg(pl.col("idf").sum().alias("s")))
-    best = (evidence.join(score, on=["src", "id"], how="left").with_columns(pl.col("s").fill_null(0.0))
-            .sort(["src", "s", "id"], descending=[False, True, False]).unique("src", keep="first"))
+    # one method with the evidence is the one; of several, the one whose words the memory shares
+    # most, each word weighted by how few of the class's methods use it (a word in all says nothing)
+    several = evidence.filter(pl.len().over("src") > 1)
+    scored = evidence.filter(pl.len().over("src") == 1).with_columns(pl.lit(0.0).alias("s"))
+    if several.height:
+        classes = cand.join(several.select("src", "id"), on=["src", "id"], how="semi")
+        of_class = members.filter(pl.col("class_id").is_in(classes["class_id"].unique().implode()))
+        method_words = _words(of_class.with_columns(pl.concat_str("name", pl.lit(" "), "body").alias("code")), "code", "id")
+        method_words = method_words.join(of_class.select("id", "class_id"), on="id", how="inner")
+        size = of_class.group_by("class_id").len("n")
+        idf = (method_words.group_by("class_id", "w").len("df").join(size, on="class_id", how="inner")
+               .with_columns(((pl.col("n") + 1) / (pl.col("df") + 0.5)).log().alias("idf")))
+        memory_words = _words(text.filter(pl.col("src").is_in(several["src"].unique().implode())), "content", "src")
+        score = (classes.select("src", "id", "class_id")
+                 .join(method_words.select("id", "w"), on="id", how="inner")
+                 .join(memory_words, on=["src", "w"], how="semi")
+                 .join(idf.select("class_id", "w", "idf"), on=["class_id", "w"], how="inner")
+                 .group_by("src", "id").agg(pl.col("idf").sum().alias("s")))
+        scored = pl.concat([scored, several.join(score, on=["src", "id"], how="left").with_columns(pl.col("s").fill_null(0.0))],
+                           how="vertical")
+    best = scored.sort(["src", "s", "id"], descending=[False, True, False]).unique("src", keep="first")
     return best.join(cand.select("src", "id", "repo", "file_path").unique(), on=["src", "id"], how="inner").select(
         "src", pl.col("id").alias("dst"), "repo", "file_path", "key")
 
@@ -128,16 +140,22 @@ def named_members(memories: pl.DataFrame, owners: pl.DataFrame, members: pl.Data
                                  "key": pl.String})
     if owners.height == 0 or members.height == 0:
         return empty
+    # a name the index holds links through it already (and a qualified mention says which one)
+    pairs = owners.join(members.filter(pl.col("unindexed")).select(
+        "class_id", "id", "repo", "file_path", pl.col("name").alias("key")), on="class_id", how="inner")
+    pairs = pairs.join(linked.select("src", pl.col("dst").alias("id")), on=["src", "id"], how="anti")
+    if pairs.height == 0:
+        return empty
     text = memories.select(pl.col("id").alias("src"), "content").filter(
-        pl.col("src").is_in(owners["src"].unique().implode()))
+        pl.col("src").is_in(pairs["src"].unique().implode())
+        & pl.col("content").str.contains_any(pairs["key"].unique().to_list()))
     # bare words only: a part of a dotted chain (`ctx.copy`, `os.path`) is another object's attribute
     bare = (text.select("src", pl.col("content").str.extract_all(r"[A-Za-z0-9_]+(?:\.[A-Za-z_][A-Za-z0-9_]*)*").alias("key"))
             .explode("key").drop_nulls("key").filter(~pl.col("key").str.contains(".", literal=True)).unique())
-    cand = owners.join(members.select("class_id", "id", "repo", "file_path", pl.col("name").alias("key")),
-                       on="class_id", how="inner").join(bare, on=["src", "key"], how="semi")
-    cand = cand.join(linked.select("src", pl.col("dst").alias("id")), on=["src", "id"], how="anti")
+    cand = pairs.join(bare, on=["src", "key"], how="semi")
     if cand.height == 0:
         return empty
+    text = text.filter(pl.col("src").is_in(cand["src"].unique().implode()))
     # a dunder is code by its look; any other name must still be written as code (`copy()`, "its copy
     # method"): "the command line" beside Context is not Context.command
     dunder = pl.col("key").str.contains(r"^__\w+__$")
