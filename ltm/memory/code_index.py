@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from ltm.memory.members import member_table
+from ltm.memory.members import member_identifiers, member_table
 from ltm.memory.mentions import needs_evidence, owners
 
 MIN_NAME_LEN = 4
@@ -49,6 +49,7 @@ class CodeIndex:
     repos: list[str] = field(default_factory=list)  # the repositories it holds (a memory is about one of them)
     members: pl.DataFrame = field(default_factory=pl.DataFrame)  # the methods of each class, with their code
     entity_names: pl.Series = field(default_factory=lambda: pl.Series(dtype=pl.String))
+    member_idents: pl.DataFrame = field(default_factory=pl.DataFrame)  # (class_id, id, key): code identifiers in each method
     _by_key: dict[tuple[str, str], list[tuple[str, str]]] | None = None
 
     @classmethod
@@ -95,6 +96,7 @@ class CodeIndex:
         idx.members = member_table(ents).with_columns(
             (~pl.col("name").is_in(names["name"].unique().implode())).alias("unindexed"))
         idx.entity_names = ents["name"].drop_nulls().unique()
+        idx.member_idents = member_identifiers(idx.members, idx.entity_names)
         idx.forms = forms.select(
             *cols[:5], pl.lit(False).alias("word"), owners(pl.col("qualified_name")).alias("owners"),
         ).with_columns(pl.len().over("key", "label").alias("n_defs"))

@@ -204,7 +204,7 @@ def _member_links(memories: pl.DataFrame, code: CodeIndex, content: pl.DataFrame
                         linked.join(code.members.select(pl.col("id").alias("dst"), "class_id"), on="dst", how="inner")
                         .select("src", "class_id")], how="vertical").unique()
     named = named_members(memories, owners, code.members, linked)
-    described = described_members(memories, classes, code.members, code.entity_names,
+    described = described_members(memories, classes, code.members, code.member_idents, code.entity_names,
                                   pl.concat([linked, named.select("src", "dst")], how="vertical"))
     owners_of = dunder_owners(pl.concat([linked, named.select("src", "dst")], how="vertical"), code.members).join(
         code.entities.select(pl.col("id").alias("dst"), "repo"), on="dst", how="inner")

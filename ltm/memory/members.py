@@ -60,6 +60,16 @@ def member_table(entities: pl.DataFrame) -> pl.DataFrame:
     return methods.join(classes, on=["repo", "file_path", "owner"], how="inner").select(list(schema))
 
 
+def member_identifiers(members: pl.DataFrame, entity_names: pl.Series) -> pl.DataFrame:
+    """(class_id, id, key): the code-looking identifiers in each method's code, less names of entities.
+
+    Read once per code index, so linking joins a memory's identifiers with them instead of
+    scanning the methods' code again for every memory that names their class.
+    """
+    return (members.select("class_id", "id", pl.col("body").str.extract_all(CODEISH).alias("key")).explode("key")
+            .drop_nulls("key").filter(~pl.col("key").is_in(entity_names.implode())).unique())
+
+
 def _words(frame: pl.DataFrame, col: str, key: str) -> pl.DataFrame:
     """(key, word): the lower-case parts (snake and camel case split) of every identifier in `col`."""
     parts = (frame.select(key, pl.col(col).str.extract_all(_IDENT).alias("w")).explode("w").drop_nulls("w")
@@ -69,15 +79,16 @@ def _words(frame: pl.DataFrame, col: str, key: str) -> pl.DataFrame:
 
 
 def described_members(memories: pl.DataFrame, class_links: pl.DataFrame, members: pl.DataFrame,
-                      entity_names: pl.Series, linked: pl.DataFrame) -> pl.DataFrame:
+                      idents: pl.DataFrame, entity_names: pl.Series, linked: pl.DataFrame) -> pl.DataFrame:
     """(src, dst, repo, file_path, key): the method of each memory's subject class that it describes.
 
-    `class_links` (src, dst, name) are the classes the memory links by name, `linked` (src, dst)
-    every entity it links already; `key` is the code identifier the choice rests on.
+    `class_links` (src, dst, name) are the classes the memory links by name, `idents` the methods'
+    identifiers (`member_identifiers`), `linked` (src, dst) every entity the memory links already;
+    `key` is the code identifier the choice rests on.
     """
     empty = pl.DataFrame(schema={"src": pl.String, "dst": pl.String, "repo": pl.String, "file_path": pl.String,
                                  "key": pl.String})
-    if class_links.height == 0 or members.height == 0:
+    if class_links.height == 0 or idents.height == 0:
         return empty
     text = memories.select(pl.col("id").alias("src"), "content").filter(
         pl.col("src").is_in(class_links["src"].unique().implode()))
@@ -91,15 +102,9 @@ def described_members(memories: pl.DataFrame, class_links: pl.DataFrame, members
                .with_columns(pl.col("content").str.find(pl.col("name"), literal=True).alias("at"))
                .drop_nulls("at").sort(["src", "at", "dst"]).unique("src", keep="first")
                .select("src", pl.col("dst").alias("class_id")))
-    cand = subject.join(members, on="class_id", how="inner").join(
-        linked.select("src", pl.col("dst").alias("id")), on=["src", "id"], how="anti")
-    if cand.height == 0:
-        return empty
-    body_idents = (cand.select("id", "body").unique("id")
-                   .select("id", pl.col("body").str.extract_all(_IDENT).alias("key")).explode("key").unique())
-    evidence = (cand.select("src", "id").join(codeish, on="src", how="inner")
-                .join(body_idents, on=["id", "key"], how="semi")
-                .group_by("src", "id").agg(pl.col("key").sort().first()))
+    evidence = (subject.join(codeish, on="src", how="inner").join(idents, on=["class_id", "key"], how="inner")
+                .join(linked.select("src", pl.col("dst").alias("id")), on=["src", "id"], how="anti")
+                .group_by("src", "class_id", "id").agg(pl.col("key").sort().first()))
     if evidence.height == 0:
         return empty
     # one method with the evidence is the one; of several, the one whose words the memory shares
@@ -107,15 +112,14 @@ def described_members(memories: pl.DataFrame, class_links: pl.DataFrame, members
     several = evidence.filter(pl.len().over("src") > 1)
     scored = evidence.filter(pl.len().over("src") == 1).with_columns(pl.lit(0.0).alias("s"))
     if several.height:
-        classes = cand.join(several.select("src", "id"), on=["src", "id"], how="semi")
-        of_class = members.filter(pl.col("class_id").is_in(classes["class_id"].unique().implode()))
+        of_class = members.filter(pl.col("class_id").is_in(several["class_id"].unique().implode()))
         method_words = _words(of_class.with_columns(pl.concat_str("name", pl.lit(" "), "body").alias("code")), "code", "id")
         method_words = method_words.join(of_class.select("id", "class_id"), on="id", how="inner")
         size = of_class.group_by("class_id").len("n")
         idf = (method_words.group_by("class_id", "w").len("df").join(size, on="class_id", how="inner")
                .with_columns(((pl.col("n") + 1) / (pl.col("df") + 0.5)).log().alias("idf")))
         memory_words = _words(text.filter(pl.col("src").is_in(several["src"].unique().implode())), "content", "src")
-        score = (classes.select("src", "id", "class_id")
+        score = (several.select("src", "id", "class_id")
                  .join(method_words.select("id", "w"), on="id", how="inner")
                  .join(memory_words, on=["src", "w"], how="semi")
                  .join(idf.select("class_id", "w", "idf"), on=["class_id", "w"], how="inner")
@@ -123,7 +127,7 @@ def described_members(memories: pl.DataFrame, class_links: pl.DataFrame, members
         scored = pl.concat([scored, several.join(score, on=["src", "id"], how="left").with_columns(pl.col("s").fill_null(0.0))],
                            how="vertical")
     best = scored.sort(["src", "s", "id"], descending=[False, True, False]).unique("src", keep="first")
-    return best.join(cand.select("src", "id", "repo", "file_path").unique(), on=["src", "id"], how="inner").select(
+    return best.join(members.select("id", "repo", "file_path").unique("id"), on="id", how="inner").select(
         "src", pl.col("id").alias("dst"), "repo", "file_path", "key")
 
 
