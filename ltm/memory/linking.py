@@ -193,7 +193,8 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
 
 
 def _member_links(memories: pl.DataFrame, code: CodeIndex, content: pl.DataFrame) -> pl.DataFrame:
-    """The method of a named class that the memory describes (`ltm.memory.members`)."""
+    """Links through the classes a memory names (`ltm.memory.members`): the method it describes, the
+    dunders and stop-listed methods it writes beside them, and the class of a dunder it names."""
     if code.members.height == 0 or content.height == 0:
         return pl.DataFrame(schema=LINK_SCHEMA)
     classes = content.filter(pl.col("dst_label") == "Class").select("src", "dst").join(

@@ -26,7 +26,7 @@ import polars as pl
 from ltm.memory.mentions import written_as_code
 
 MEMBER_SCORE = 0.6
-NAMED_MEMBER_SCORE = 0.7  # a method written bare beside its class: named, but not as code
+NAMED_MEMBER_SCORE = 0.7  # a dunder or stop-listed method written beside its class: named, but not by its index
 OWNER_SCORE = 0.7  # the class of a dunder method the memory names
 # Looks like code, not prose: an inner underscore, or a lower-to-upper case change (camelCase,
 # GZipResponder), or an acronym run into a word (HTTPException).
