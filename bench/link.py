@@ -1,12 +1,17 @@
 """Auto-linking at scale: N synthetic memories against M function names, vs one CONTAINS per memory.
 
-    .venv/bin/python bench/link.py [--memories 1000000] [--functions 100000] [--sample 200] [--similarity]
+    .venv/bin/python bench/link.py [--memories 1000000] [--functions 100000] [--sample 200] [--similarity] [--members]
 
 The fast way (`ltm.memory.linking.link_memories`) tokenises every memory with one regex in polars
 and hash-joins the tokens with the name index. The naive way runs one Kuzu query per memory
 (`MATCH (f:Function) WHERE $content CONTAINS f.name`) over the same names; it is timed on a sample
 and extrapolated to all memories. Prints one JSON object, with `uptime`'s load average, since the
 machine's 2 cores may be shared.
+
+`--members` makes the functions methods of classes of ten (each with a body that reads a parameter
+`opt_<i>`) and has a third of the memories name a class and one such parameter, so the rules for the
+members a memory describes (`ltm.memory.members`) run on every one of them; without it the code has
+no classes and those rules have nothing to read.
 
 `--similarity` adds the evolution pass (`ltm.memory.evolution`) over the same memories and links:
 synthetic 384-dimension vectors (2,000 topics; memories in groups of four near-duplicates, cosine
@@ -44,25 +49,40 @@ VERBS = ["get", "set", "load", "parse", "build", "check", "render", "fetch", "en
 NOUNS = ["token", "header", "session", "cache", "user", "graph", "record", "batch", "index", "query", "frame"]
 
 
-def synthetic_code(n_functions: int, rnd: random.Random) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """n functions with unique names `<verb>_<noun>_<i>` in files of 50 functions each."""
+def synthetic_code(n_functions: int, rnd: random.Random, members: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """n functions with unique names `<verb>_<noun>_<i>` in files of 50 functions each; with
+    `members`, methods of classes `Cls<k>` of ten, each with a body (`text`) reading `opt_<i>`."""
     rows, files = [], {}
     for i in range(n_functions):
         path = f"pkg{i // 5000}/mod{i // 50}.py"
         name = f"{rnd.choice(VERBS)}_{rnd.choice(NOUNS)}_{i}"
         files[path] = f"file:bench:{path}"
-        rows.append((f"fn:bench:{path}:{name}", "Function", "bench", name, name, path, path[:-3].replace("/", ".")))
-    ents = pl.DataFrame(rows, schema=["id", "label", "repo", "name", "qualified_name", "file_path", "module"], orient="row")
+        module = path[:-3].replace("/", ".")
+        if not members:
+            rows.append((f"fn:bench:{path}:{name}", "Function", "bench", name, name, path, module, None))
+            continue
+        cls, qualified = f"Cls{i // 10}", f"Cls{i // 10}.{name}"
+        text = f"{qualified} ({path})\ndef {name}(self, opt_{i}=None):\n    return self.{rnd.choice(NOUNS)}(opt_{i})"
+        rows.append((f"fn:bench:{path}:{qualified}", "Function", "bench", name, qualified, path, module, text))
+        if i % 10 == 0:
+            rows.append((f"cls:bench:{path}:{cls}", "Class", "bench", cls, cls, path, module, None))
+    ents = pl.DataFrame(rows, schema={**{c: pl.String for c in ("id", "label", "repo", "name", "qualified_name", "file_path", "module")},
+                                      "text": pl.String}, orient="row")
     f = pl.DataFrame({"id": list(files.values()), "repo": ["bench"] * len(files), "path": list(files)})
     return f, ents
 
 
-def synthetic_memories(n: int, names: list[str], paths: list[str], rnd: random.Random) -> pl.DataFrame:
+def synthetic_memories(n: int, names: list[str], paths: list[str], rnd: random.Random,
+                       members: bool = False) -> pl.DataFrame:
     """n memories of ~15 words; about half name one or two functions, some near misses; 30% carry a
-    file_path in their metadata (relative, absolute or partial)."""
+    file_path in their metadata (relative, absolute or partial); with `members` a third also name a
+    class and a parameter one of its methods reads."""
     contents, file_paths = [], []
     for i in range(n):
         words = rnd.choices(WORDS, k=12)
+        if members and rnd.random() < 1 / 3:
+            f = rnd.randrange(len(names))
+            words[1:1] = [f"Cls{f // 10}", "reads", f"opt_{f}"]
         r = rnd.random()
         if r < 0.4:
             words.insert(rnd.randrange(12), rnd.choice(names))
@@ -150,6 +170,7 @@ def main() -> None:
     ap.add_argument("--skip-naive", action="store_true", help="leave out the naive CONTAINS sample")
     ap.add_argument("--similarity-only", action="store_true",
                     help="time only the evolution pass, over memories with no code links (less memory)")
+    ap.add_argument("--members", action="store_true", help="functions as methods of classes, memories naming them")
     ap.add_argument("--edges-out", help="write the pass's edges, sorted, to <prefix>-<table>.parquet")
     args = ap.parse_args()
     rnd = random.Random(7)
@@ -160,8 +181,9 @@ def main() -> None:
         print(json.dumps({**similarity_pass(memories, no_links, args.edges_out), "load_avg_before": os.getloadavg(),
                           "cpus": os.cpu_count()}, indent=2))
         return
-    files, ents = synthetic_code(args.functions, rnd)
-    memories = synthetic_memories(args.memories, ents["name"].to_list(), files["path"].to_list(), rnd)
+    files, ents = synthetic_code(args.functions, rnd, args.members)
+    names = ents.filter(pl.col("label") == "Function")["name"].to_list()
+    memories = synthetic_memories(args.memories, names, files["path"].to_list(), rnd, args.members)
     load_before = os.getloadavg()
     started = time.perf_counter()
     code = CodeIndex.build(files, ents)
@@ -173,7 +195,8 @@ def main() -> None:
     fast_sample = fn_links.filter(pl.col("src").is_in(memories["id"].head(args.sample).implode())).height
     per_memory = naive_s / args.sample
     print(json.dumps({
-        "memories": args.memories, "functions": args.functions, "links": result.links.height, "function_links": fn_links.height,
+        "memories": args.memories, "functions": args.functions, "members": args.members, "links": result.links.height,
+        "by_rule": result.by_rule(), "function_links": fn_links.height,
         "fast_total_s": round(fast_s, 2), "fast_index_build_s": round(index_s, 2),
         "fast_memories_per_s": round(args.memories / fast_s),
         "naive_sample": args.sample, "naive_sample_s": round(naive_s, 2),

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from ltm.memory.members import member_identifiers, member_table
 from ltm.memory.mentions import needs_evidence, owners
 
 MIN_NAME_LEN = 4
@@ -41,11 +42,14 @@ class CodeIndex:
     """The code entities a memory can link to, indexed for the linker."""
 
     files: pl.DataFrame  # id, repo, path
-    entities: pl.DataFrame  # id, label, repo, name, qualified_name, file_path, module
+    entities: pl.DataFrame  # id, label, repo, name, qualified_name, file_path, module (and text: a function's code)
     by_basename: dict[str, list[tuple[str, str, list[str]]]] = field(default_factory=dict)
     names: pl.DataFrame = field(default_factory=pl.DataFrame)
     forms: pl.DataFrame = field(default_factory=pl.DataFrame)
     repos: list[str] = field(default_factory=list)  # the repositories it holds (a memory is about one of them)
+    members: pl.DataFrame = field(default_factory=pl.DataFrame)  # the methods of each class, with their code
+    entity_names: pl.Series = field(default_factory=lambda: pl.Series(dtype=pl.String))
+    member_idents: pl.DataFrame = field(default_factory=pl.DataFrame)  # (class_id, id, key): code identifiers in each method
     _by_key: dict[tuple[str, str], list[tuple[str, str]]] | None = None
 
     @classmethod
@@ -88,6 +92,11 @@ class CodeIndex:
                 rows.append((f"{module.split('.', 1)[0]}.{qualified}", eid, label, repo, fpath, qualified))
         cols = ("key", "id", "label", "repo", "file_path", "qualified_name")
         forms = pl.DataFrame(rows, schema={c: pl.String for c in cols}, orient="row").unique()
+        # dunders and stop-listed names link bare nowhere; beside their class they may (ltm.memory.members)
+        idx.members = member_table(ents).with_columns(
+            (~pl.col("name").is_in(names["name"].unique().implode())).alias("unindexed"))
+        idx.entity_names = ents["name"].drop_nulls().unique()
+        idx.member_idents = member_identifiers(idx.members, idx.entity_names)
         idx.forms = forms.select(
             *cols[:5], pl.lit(False).alias("word"), owners(pl.col("qualified_name")).alias("owners"),
         ).with_columns(pl.len().over("key", "label").alias("n_defs"))

@@ -25,6 +25,12 @@ Rules (relevance_score, context):
   definitions left (`DEFINITION_DECAY` per doubling) and past `MAX_DEFINITIONS` the name does not
   link at all. The memory's own module (the file's directory) loses 0.05, its own repository 0.1,
   anywhere else (no repository could be told) 0.2.
+- Members of a class the memory names (`ltm.memory.members`): the method its subject class's code
+  shows it describes (`described_member` 0.6: a code identifier of the memory in the method's code,
+  `Config` + `env_prefix` -> `Config.get`); a dunder or a stop-listed method name written as code
+  beside its class (`named_member` 0.7: "ChainableUndefined returns itself from __getattr__",
+  "its copy method"); the class of a dunder method the memory names (`dunder_owner` 0.7:
+  `Macro.__call__` -> Macro).
 - `explicit`: a `graph_links` entry `{type, target, properties}` of the memory, target an entity id,
   a path or a (qualified) name; its properties win over the automatic ones.
 One link per (rel, memory, entity): the highest score wins. An unresolvable explicit link is a
@@ -42,6 +48,9 @@ import polars as pl
 
 from ltm.code_paths import AUXILIARY_PATTERN
 from ltm.memory.code_index import MIN_NAME_LEN, STOP_NAMES, CodeIndex, normalize_path  # noqa: F401 (their old home)
+from ltm.memory.members import (
+    MEMBER_SCORE, NAMED_MEMBER_SCORE, OWNER_SCORE, described_members, dunder_owners, named_members,
+)
 from ltm.memory.mentions import home_repos, prefer_named, with_evidence
 
 log = logging.getLogger(__name__)
@@ -183,6 +192,37 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     )
 
 
+def _member_links(memories: pl.DataFrame, code: CodeIndex, content: pl.DataFrame) -> pl.DataFrame:
+    """Links through the classes a memory names (`ltm.memory.members`): the method it describes, the
+    dunders and stop-listed methods it writes beside them, and the class of a dunder it names."""
+    if code.members.height == 0 or content.height == 0:
+        return pl.DataFrame(schema=LINK_SCHEMA)
+    classes = content.filter(pl.col("dst_label") == "Class").select("src", "dst").join(
+        code.entities.select(pl.col("id").alias("dst"), "name"), on="dst", how="inner")
+    linked = content.select("src", "dst")
+    # the classes a memory names: bare, or as the owner of a method it names
+    owners = pl.concat([classes.select("src", pl.col("dst").alias("class_id")),
+                        linked.join(code.members.select(pl.col("id").alias("dst"), "class_id"), on="dst", how="inner")
+                        .select("src", "class_id")], how="vertical").unique()
+    named = named_members(memories, owners, code.members, linked)
+    described = described_members(memories, classes, code.members, code.member_idents, code.entity_names,
+                                  pl.concat([linked, named.select("src", "dst")], how="vertical"))
+    owners_of = dunder_owners(pl.concat([linked, named.select("src", "dst")], how="vertical"), code.members).join(
+        code.entities.select(pl.col("id").alias("dst"), "repo"), on="dst", how="inner")
+    funcs = pl.concat([
+        named.with_columns(pl.lit(NAMED_MEMBER_SCORE).alias("relevance_score"), (pl.lit("named_member: ") + pl.col("key")).alias("context")),
+        described.with_columns(pl.lit(MEMBER_SCORE).alias("relevance_score"), (pl.lit("described_member: ") + pl.col("key")).alias("context")),
+    ], how="vertical").select(
+        pl.lit(RELS["Function"]).alias("rel"), "src", "dst", pl.lit("Function").alias("dst_label"), "repo",
+        "relevance_score", "context",
+    )
+    classes_of = owners_of.select(
+        pl.lit(RELS["Class"]).alias("rel"), "src", "dst", pl.lit("Class").alias("dst_label"), "repo",
+        pl.lit(OWNER_SCORE).alias("relevance_score"), (pl.lit("dunder_owner: ") + pl.col("key")).alias("context"),
+    )
+    return pl.concat([funcs, classes_of], how="vertical")
+
+
 def _explicit_links(memories: pl.DataFrame, code: CodeIndex, failures: list[tuple[str, str]]) -> pl.DataFrame:
     rows = []
     has = memories.filter(pl.col("graph_links").is_not_null())
@@ -227,10 +267,11 @@ def link_memories(memories: pl.DataFrame, code: CodeIndex) -> LinkResult:
                                          .otherwise(pl.col("content")).alias("content"))
     file_links, own = _file_links(memories, code)
     content = _content_links(memories, code, own)
+    members = _member_links(memories, code, content)
     explicit = _explicit_links(memories, code, failures)
     priority = pl.concat(
         [explicit.with_columns(pl.lit(0).alias("p")), file_links.with_columns(pl.lit(1).alias("p")),
-         content.with_columns(pl.lit(2).alias("p"))], how="vertical",
+         content.with_columns(pl.lit(2).alias("p")), members.with_columns(pl.lit(3).alias("p"))], how="vertical",
     )
     links = priority.sort(["p", "relevance_score"], descending=[False, True]).unique(
         ["rel", "src", "dst"], keep="first"

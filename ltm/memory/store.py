@@ -144,13 +144,16 @@ def _build_code_index(lake: Lake) -> CodeIndex:
     file_module = belongs.join(modules, on="mod", how="inner").select("file_id", "module").unique("file_id")
     parts = []
     for label in ("Function", "Class"):
-        t = pl.from_arrow(lake.read(label, columns=["id", "repo", "name", "qualified_name", "file_path"]))
+        cols = ["id", "repo", "name", "qualified_name", "file_path"]
+        t = pl.from_arrow(lake.read(label, columns=cols + ["text"] if label == "Function" else cols))
+        if label == "Class":  # a class's members are read through their own text (ltm.memory.members)
+            t = t.with_columns(pl.lit(None, dtype=pl.String).alias("text"))
         parts.append(t.with_columns(pl.lit(label).alias("label")))
     ents = pl.concat(parts, how="vertical").with_columns(
         (pl.lit("file:") + pl.col("repo") + ":" + pl.col("file_path")).alias("file_id")
     )
     ents = ents.join(file_module, on="file_id", how="left").select(
-        "id", "label", "repo", "name", "qualified_name", "file_path", "module"
+        "id", "label", "repo", "name", "qualified_name", "file_path", "module", "text"
     )
     return CodeIndex.build(files, ents)  # type: ignore[arg-type]
 
