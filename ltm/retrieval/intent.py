@@ -256,7 +256,9 @@ def parse(text: str) -> Intent:
     elif kind == "file_memories":
         candidates = [cue.group("x").strip("`'\"")] if cue else []
     asks_where = bool(_ALSO_WHERE.search(t))
-    if kind != "search" and not candidates and (kind not in DESCRIBABLE_KINDS or asks_where):
+    if kind in DESCRIBABLE_KINDS and asks_where:  # "why does X retry, and where is that decided?": code answers
+        kind, candidates = "search", []
+    elif kind != "search" and not candidates and kind not in DESCRIBABLE_KINDS:
         kind = "search"
     subject = candidates[0] if candidates else None
     lowered = [w.strip("?,.;:!()`'\"").lower() for w in t.split()]

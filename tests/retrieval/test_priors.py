@@ -74,3 +74,6 @@ def test_a_why_question_that_also_asks_where_is_answered_by_code():
     q = parse("Why are multi-part uploads never buffered in memory, and where is that decided?")
     assert q.kind == "search"  # not the history of something named "multi"
     assert factor(PKG, q) > factor(COMMIT, q)
+    named = parse("Why does the client retry on a 503, and where is that decided?")
+    assert named.kind == "search" and factor(PKG, named) > factor(COMMIT, named)
+    assert parse("Why does the client retry on a 503?").kind == "last_change"  # a why-question alone: its history
