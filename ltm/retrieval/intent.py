@@ -101,8 +101,6 @@ STOPWORDS = frozenset(
     "under package library code codebase repo repository project src source".split()
 ) | frozenset(_LABEL_WORDS) | frozenset(_POLITE.split()) | frozenset(_CUE.split())
 
-# words that say what kind of thing a question asks for ("which method", "what code"), not what it does
-KIND_WORDS = frozenset(_LABEL_WORDS) | frozenset("code codebase package library repo repository project src source".split())
 _SEARCH_STOPWORDS = STOPWORDS - frozenset(_CUE.split()) - frozenset(
     "only inside outside within under package library code codebase repo repository project src source".split())
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose|where|when|to|for|of|in|with)\b", re.I)  # a description goes on

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -19,7 +18,7 @@ from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import RRF_K, ranked, rrf
 from ltm.retrieval.graph_match import GraphCandidates, entity_history, graph_candidates
 from ltm.retrieval.hits import attach_details, select_hits
-from ltm.retrieval.intent import KIND_WORDS, Intent, parse
+from ltm.retrieval.intent import Intent, parse
 from ltm.retrieval.priors import factor as prior
 from ltm.retrieval.ranking import RankingConfig, blend
 from ltm.retrieval.strategies import STRATEGIES, TABLE, Strategy
@@ -157,17 +156,6 @@ def asks_for_code(intent: Intent) -> bool:
     return intent.kind == "search" and intent.prefer not in ("history", "memory")
 
 
-def text_query(intent: Intent, text: str) -> str:
-    """The full-text query of a question that asks for code: its names, numbers and words, without
-    the words that say what kind of thing is asked or how ("which function", "what code", "where in
-    the package") and without paths. Source text is full of those (`function` in JavaScript,
-    `class`, and every chunk starts with its path), so BM25 over the whole sentence rewards long
-    code for the question's framing; the graph side matches names and paths on its own."""
-    numbers = re.findall(r"(?<![\w.])\d{3,}(?![\w.])", text)  # status codes and limits say what code does
-    terms = [*intent.names, *numbers, *(w for w in intent.words if w.lower() not in KIND_WORDS)]
-    return " ".join(dict.fromkeys(terms)) or text
-
-
 def _current_versions(sup: Superseded, fused: dict[str, float], why: dict[str, list[str]], keep_old: bool) -> None:
     """The newest memory of each chain takes the best score of the versions it supersedes (just
     ahead of them); the older versions leave unless `keep_old`."""
@@ -266,8 +254,7 @@ def _candidates(
     """The vector side and, when `g` is given, the graph side's matches; when both, they run at once."""
 
     def vector_side() -> VectorCandidates:
-        words = text_query(intent, text) if code_labels else text
-        return src.vectors.search(src.embed(text), words, flt, limit, scope, code_labels)
+        return src.vectors.search(src.embed(text), text, flt, limit, scope, code_labels)
 
     if use_vectors and g is not None:  # LanceDB and the graph engine both release the GIL while they work
         with ThreadPoolExecutor(max_workers=1) as pool:

@@ -11,8 +11,7 @@
   reciprocal rank, then expansion and ranking. graph_first and parallel take the full-text
   ranking from LanceDB (the same texts; Kuzu's index is far slower on common words). A plain
   search that asks for code (`retrieve.asks_for_code`) also fuses the vector ranking among
-  functions and classes alone (prose sits nearer a question in words than any source text does),
-  and searches the full text for the question's content words only (`retrieve.text_query`).
+  functions and classes alone: prose sits nearer a question in words than any source text does.
 - `graph_only`: the graph side alone; content from the nodes' own properties, no LanceDB.
 """
 

@@ -38,8 +38,6 @@ def shout(s):
     return s.upper()
 '''
 NOTES = 35  # more than a search reads from each ranking (30 rows for ten hits)
-FRAMED = "Which function in the code turns tab characters into spaces?"
-RULE = "Review rule: every function and class in the code needs an owner"  # shares only the framing words
 
 
 def _near(q: np.ndarray, seed: int, spread: float) -> np.ndarray:
@@ -66,10 +64,7 @@ def home(tmp_path_factory) -> tuple[Home, str]:
         w.write("Memory", [{"id": m, "repo": key, "vector_id": ids.vector_id(m), "memory_type": "note",
                             "category": "architecture", "content": f"release note {i}: the team met on day {i}",
                             "source": "notes", "created_at": when, "text": f"release note {i}: the team met on day {i}"}
-                           for i, m in enumerate(notes)]
-                + [{"id": ids.memory_id("notes", "rule"), "repo": key, "vector_id": ids.vector_id(ids.memory_id("notes", "rule")),
-                    "memory_type": "note", "category": "guideline", "content": RULE, "source": "notes", "created_at": when,
-                    "text": RULE}])
+                           for i, m in enumerate(notes)])
     embed_repo(lake, key, HashEmbedder(64), home.cache / "embeddings")
     build_graph(home.graph, lake)
     # The notes nearer the question than the function, the function nearer than everything else.
@@ -98,13 +93,3 @@ def test_a_question_about_what_the_team_decided_still_puts_the_notes_first(home)
     with HybridLTM(h) as m:
         hits = m.query(DECIDED, strategy="parallel", top_k=10)
     assert hits and all(x["graph_entity_id"].startswith("mem:notes:") for x in hits)
-
-
-def test_the_words_that_frame_a_code_question_do_not_match_text_by_themselves(home):
-    """"Which function in the code ...": `function` and `code` say what is asked for, not what it
-    does; a note that shares only those words is not a full-text match for the question."""
-    h, _ = home
-    with HybridLTM(h) as m:
-        hits = m.query(FRAMED, strategy="parallel", top_k=50)
-    rule = next(x for x in hits if x["graph_entity_id"] == ids.memory_id("notes", "rule"))
-    assert not any("full-text" in w for w in rule["why"])
