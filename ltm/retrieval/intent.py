@@ -134,6 +134,11 @@ _DIR_SCOPE = re.compile(
     r"\b(?:only\s+)?(?:in|under|inside|within)\s+(?:the\s+)?[`'\"]?(?P<d>[\w.\-]+(?:/[\w.\-]+)*)/[`'\"]?|"
     r"\bonly\s+(?:in|under|inside|within)\s+(?:the\s+)?[`'\"]?(?P<o>[\w.\-]+(?:/[\w.\-]+)*)[`'\"]?|"
     r"\b(?:in|inside|within|under)\s+(?:the\s+)?[`'\"]?(?P<s>src|lib|pkg|internal|app|cmd)\b(?![.\w])", re.I)
+# "When a request crashes, where is the header blanked out?": a leading condition, then the question
+_CONDITION = re.compile(r"^\s*(?:when|whenever|if|once|while|after|before)\b[^?]*?,\s*"
+                        r"(?=(?:where|which|what|how|who|why|when)\b)", re.I)
+# "why are X never gzipped, and where is that decided?": a second question asking for the code
+_ALSO_WHERE = re.compile(r"(?:,|\band\b|\bor\b)\s*(?:also\s+)?where\s+(?:is|are|does|do|was)\b", re.I)
 LONG_QUESTION = 24  # words: past this a question is a description (a bug report), searched, not parsed for a relation
 
 
@@ -198,7 +203,9 @@ def _candidates(text: str, kind: IntentKind, cue: re.Match[str] | None, where: _
     first: list[str] = []
     if cue is not None and where == "x" and cue.groupdict().get("x"):
         x = cue.group("x").strip().strip("`'\"").removesuffix("()")
-        if x.lower() not in STOPWORDS and not (_is_plain(x) and _RELATIVE.match(text, cue.end("x"))):
+        # a plain word that goes on with a hyphen ("server-sent events") is half of a word, not a name
+        compound = _is_plain(x) and text[cue.end("x"):cue.end("x") + 1] == "-"
+        if x.lower() not in STOPWORDS and not compound and not (_is_plain(x) and _RELATIVE.match(text, cue.end("x"))):
             first.append(x)
     if cue is not None and where in ("after", "before"):
         side = [t for t in toks if (t[0] >= cue.end() if where == "after" else t[0] < cue.start())]
@@ -252,7 +259,10 @@ def parse(text: str) -> Intent:
         candidates = [cue.group("x")] if cue else []
     elif kind == "file_memories":
         candidates = [cue.group("x").strip("`'\"")] if cue else []
-    if kind != "search" and not candidates and kind not in DESCRIBABLE_KINDS:
+    asks_where = bool(_ALSO_WHERE.search(t))
+    if kind in DESCRIBABLE_KINDS and asks_where:  # "why does X retry, and where is that decided?": code answers
+        kind, candidates = "search", []
+    elif kind != "search" and not candidates and kind not in DESCRIBABLE_KINDS:
         kind = "search"
     subject = candidates[0] if candidates else None
     lowered = [w.strip("?,.;:!()`'\"").lower() for w in t.split()]
@@ -270,7 +280,8 @@ def parse(text: str) -> Intent:
         names.insert(0, subject)
     long = len(t.split()) > LONG_QUESTION  # a description of a behaviour or a bug: it asks where in the code
     prefer: Prefer | None = None
-    if kind in HISTORY_KINDS or (kind == "search" and not long and _HISTORY_CUES.search(t)):
+    main = t[m.end():] if (m := _CONDITION.match(t)) else t  # a leading "when ..." clause is a condition
+    if kind in HISTORY_KINDS or (kind == "search" and not long and not asks_where and _HISTORY_CUES.search(main)):
         prefer = "history"
     elif kind == "search" and _MEMORY_CUES.search(t):
         prefer = "memory"  # "what did we decide about ...": the team's stored memories answer it

@@ -36,6 +36,7 @@ RELATION_KINDS = {
 ANSWER_LEAD = 1.2  # a history answer's score over the best fused hit's: ahead of it and of graph signals
 ORDERED_ANSWERS = ("last_change", "introduced_by", "modified_by")  # answers ordered by date in the graph
 DESCRIBED_HISTORY = {"introduced_by": "introduced", "modified_by": "modified", "last_change": "last changed"}
+CODE_LABELS = ("Function", "Class")  # what a question asking for code is answered by
 DESCRIBED_SUBJECTS = 3  # code hits that stand in for a subject the question describes instead of naming
 
 
@@ -79,7 +80,8 @@ def retrieve(
     g = src.graph() if spec.graph else None
     scope = scope or Scope.of()
     hidden = g.hidden_memories(scope) if g is not None else set()
-    vc, gc = _candidates(src, g if spec.match else None, spec, intent, text, flt, limit, use_vectors, scope)
+    code = CODE_LABELS if "code_vector" in spec.rrf_of and asks_for_code(intent) else ()
+    vc, gc = _candidates(src, g if spec.match else None, spec, intent, text, flt, limit, use_vectors, scope, code)
     if gc is not None and hidden:
         _drop_hidden(gc, hidden)
 
@@ -88,6 +90,8 @@ def retrieve(
         why.setdefault(k, []).append(f"vector rank {r}")
     for k, r in vc.text_rank.items():
         why.setdefault(k, []).append(f"full-text rank {r}")
+    for k, r in vc.code_rank.items():
+        why.setdefault(k, []).append(f"vector rank {r} among code")
     fused = _fuse(spec, vc, gc)  # every part is a sum of weight / (60 + rank): they add up
     subjects: list[str] = []
     if gc is not None:
@@ -144,6 +148,12 @@ def retrieve(
         for h in hits:
             h["notice"] = notice
     return hits
+
+
+def asks_for_code(intent: Intent) -> bool:
+    """A plain search that asks where / which function does something, or describes a behaviour
+    without saying when, who or what the team decided: the code that does it is the answer."""
+    return intent.kind == "search" and intent.prefer not in ("history", "memory")
 
 
 def _current_versions(sup: Superseded, fused: dict[str, float], why: dict[str, list[str]], keep_old: bool) -> None:
@@ -209,6 +219,7 @@ def _fuse(spec: Strategy, vc: VectorCandidates, gc: GraphCandidates | None) -> d
             "full_text": [(sorted(vc.text_rank, key=vc.text_rank.get), 1.0)],
             "graph": _graph_lists(gc) if gc is not None else [],
             "graph_full_text": [(text_list, 1.0)] if text_list else [],
+            "code_vector": [(sorted(vc.code_rank, key=vc.code_rank.get), 1.0)] if vc.code_rank else [],
         }
         return rrf([lst for name in spec.rrf_of for lst in lists[name]])
     fused = {k: spec.vector_weight * v for k, v in vc.scores.items()}
@@ -238,12 +249,12 @@ def _text_list(gc: GraphCandidates, vc: VectorCandidates) -> list[str]:
 
 def _candidates(
     src: Sources, g: GraphView | None, spec: Strategy, intent: Intent, text: str, flt: Filters, limit: int,
-    use_vectors: bool, scope: Scope,
+    use_vectors: bool, scope: Scope, code_labels: tuple[str, ...] = (),
 ) -> tuple[VectorCandidates, GraphCandidates | None]:
     """The vector side and, when `g` is given, the graph side's matches; when both, they run at once."""
 
     def vector_side() -> VectorCandidates:
-        return src.vectors.search(src.embed(text), text, flt, limit, scope)
+        return src.vectors.search(src.embed(text), text, flt, limit, scope, code_labels)
 
     if use_vectors and g is not None:  # LanceDB and the graph engine both release the GIL while they work
         with ThreadPoolExecutor(max_workers=1) as pool:

@@ -9,7 +9,9 @@
   patterns, Kuzu full text), expanded, then their vector rows for content; vector hits only fill.
 - `parallel`: both sides at once (LanceDB in a worker thread while Kuzu matches), fused by
   reciprocal rank, then expansion and ranking. graph_first and parallel take the full-text
-  ranking from LanceDB (the same texts; Kuzu's index is far slower on common words).
+  ranking from LanceDB (the same texts; Kuzu's index is far slower on common words). A plain
+  search that asks for code (`retrieve.asks_for_code`) also fuses the vector ranking among
+  functions and classes alone: prose sits nearer a question in words than any source text does.
 - `graph_only`: the graph side alone; content from the nodes' own properties, no LanceDB.
 """
 
@@ -19,8 +21,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 # LanceDB's vector and full-text rankings; the graph matches (a question pattern's answers ahead);
-# the graph entities of LanceDB's full-text ranking, standing in for Kuzu's full text.
-Ranking = Literal["vector", "full_text", "graph", "graph_full_text"]
+# the graph entities of LanceDB's full-text ranking, standing in for Kuzu's full text; LanceDB's
+# vector ranking of functions and classes alone, for a search that asks for code (`retrieve.py`).
+Ranking = Literal["vector", "full_text", "graph", "graph_full_text", "code_vector"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ TABLE: dict[str, Strategy] = {s.name: s for s in (
     Strategy("vector_first", vectors=True, graph=True, match=False, full_text="lancedb", answers_lead=True),
     Strategy("graph_first", vectors=True, graph=True, match=True, full_text="lancedb", vector_weight=0.25),
     Strategy("parallel", vectors=True, graph=True, match=True, full_text="lancedb",
-             rrf_of=("vector", "full_text", "graph", "graph_full_text")),
+             rrf_of=("vector", "full_text", "graph", "graph_full_text", "code_vector")),
     Strategy("vector_only", vectors=True, graph=False, match=False, full_text="lancedb"),
     Strategy("graph_only", vectors=False, graph=True, match=True, full_text="kuzu", from_nodes=True),
 )}

@@ -32,6 +32,7 @@ class VectorCandidates:
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)
     vector_rank: dict[str, int] = field(default_factory=dict)
     text_rank: dict[str, int] = field(default_factory=dict)
+    code_rank: dict[str, int] = field(default_factory=dict)  # the vector ranking among code alone (`code_labels`)
 
 
 class VectorSide:
@@ -64,18 +65,25 @@ class VectorSide:
         return " AND ".join(f"({p})" for p in parts) or None
 
     def search(self, vector: np.ndarray, text: str, filters: Filters, limit: int,
-               scope: Scope | None = None) -> VectorCandidates:
-        """Vector and full-text results over `content`, fused by reciprocal rank, within `scope`."""
+               scope: Scope | None = None, code_labels: tuple[str, ...] = ()) -> VectorCandidates:
+        """Vector and full-text results over `content`, fused by reciprocal rank, within `scope`.
+
+        `code_labels`: also rank the rows of these labels alone by vector (`code_rank`, not in
+        `scores`). A question in words sits nearer to prose (commit messages, documentation, notes)
+        than to any source text, so among all rows the function that does what it describes is
+        often below the first `limit`, while among code alone it is near the top.
+        """
         tbl = self.table()
         where = self._where(filters, scope)
-        vq = tbl.search(vector.astype(np.float32)).distance_type("cosine").select(self._columns + ["_distance"]).limit(limit)
-        if self._indexed:
-            vq = vq.nprobes(32).refine_factor(4)
-        if where:
-            vq = vq.where(where, prefilter=True)
-        by_vector = vq.to_list()
+        by_vector = self._nearest(tbl, vector, where, limit)
         by_text = self._full_text(tbl, text, where, limit)
         out = VectorCandidates()
+        if code_labels:
+            lits = ", ".join(sql_str(lab) for lab in code_labels)
+            code_where = " AND ".join(f"({p})" for p in (where, f"label IN ({lits})") if p)
+            for rank, r in enumerate(self._nearest(tbl, vector, code_where, limit), 1):
+                out.code_rank[entry_key(r)] = rank
+                out.rows.setdefault(entry_key(r), r)
         for rank, r in enumerate(by_vector, 1):
             out.vector_rank[entry_key(r)] = rank
             out.rows.setdefault(entry_key(r), r)
@@ -84,6 +92,15 @@ class VectorSide:
             out.rows.setdefault(entry_key(r), r)
         out.scores = rrf([([entry_key(r) for r in by_vector], 1.0), ([entry_key(r) for r in by_text], 1.0)])
         return out
+
+    def _nearest(self, tbl, vector: np.ndarray, where: str | None, limit: int) -> list[dict[str, Any]]:
+        """The `limit` rows nearest `vector` by cosine distance, among those `where` admits."""
+        vq = tbl.search(vector.astype(np.float32)).distance_type("cosine").select(self._columns + ["_distance"]).limit(limit)
+        if self._indexed:
+            vq = vq.nprobes(32).refine_factor(4)
+        if where:
+            vq = vq.where(where, prefilter=True)
+        return vq.to_list()
 
     def text_search(self, text: str, filters: Filters, limit: int, scope: Scope | None = None) -> VectorCandidates:
         """LanceDB's full-text ranking alone (no vector, `scores` left empty): the graph side's full

@@ -61,3 +61,19 @@ def test_a_question_about_what_the_team_decided_puts_memories_first():
     assert q.prefer == "memory"
     assert factor("mem:jsonl:m3", q) > factor(PKG, q) and factor("mem:jsonl:m3", q) > factor(COMMIT, q)
     assert parse("where is the client address computed").prefer == "code"
+
+
+def test_a_leading_when_clause_is_a_condition_and_the_where_after_it_asks_for_code():
+    q = parse("When a worker crashes mid-request and the error is logged, where is the cookie value hidden?")
+    assert factor(PKG, q) > factor(COMMIT, q)
+    when = parse("When did the worker start hiding the cookie value?")
+    assert factor(COMMIT, when) > factor(PKG, when)
+
+
+def test_a_why_question_that_also_asks_where_is_answered_by_code():
+    q = parse("Why are multi-part uploads never buffered in memory, and where is that decided?")
+    assert q.kind == "search"  # not the history of something named "multi"
+    assert factor(PKG, q) > factor(COMMIT, q)
+    named = parse("Why does the client retry on a 503, and where is that decided?")
+    assert named.kind == "search" and factor(PKG, named) > factor(COMMIT, named)
+    assert parse("Why does the client retry on a 503?").kind == "last_change"  # a why-question alone: its history
