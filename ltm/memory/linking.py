@@ -197,18 +197,27 @@ def _member_links(memories: pl.DataFrame, code: CodeIndex, content: pl.DataFrame
     dunders and stop-listed methods it writes beside them, and the class of a dunder it names."""
     if code.members.height == 0 or content.height == 0:
         return pl.DataFrame(schema=LINK_SCHEMA)
-    classes = content.filter(pl.col("dst_label") == "Class").select("src", "dst").join(
-        code.entities.select(pl.col("id").alias("dst"), "name"), on="dst", how="inner")
+    # The code side is cut to what the links name before any join: an online add links one memory,
+    # and a join would hash a whole table of the code for it.
     linked = content.select("src", "dst")
+    class_links = content.filter(pl.col("dst_label") == "Class").select("src", "dst")
+    classes = class_links.join(code.entities.filter(pl.col("id").is_in(class_links["dst"].implode()))
+                               .select(pl.col("id").alias("dst"), "name"), on="dst", how="inner")
+    methods = code.members.filter(pl.col("id").is_in(linked["dst"].implode()))
     # the classes a memory names: bare, or as the owner of a method it names
     owners = pl.concat([classes.select("src", pl.col("dst").alias("class_id")),
-                        linked.join(code.members.select(pl.col("id").alias("dst"), "class_id"), on="dst", how="inner")
+                        linked.join(methods.select(pl.col("id").alias("dst"), "class_id"), on="dst", how="inner")
                         .select("src", "class_id")], how="vertical").unique()
-    named = named_members(memories, owners, code.members, linked)
-    described = described_members(memories, classes, code.members, code.member_idents, code.entity_names,
+    if owners.height == 0:  # no class named, no method linked: no member to link through
+        return pl.DataFrame(schema=LINK_SCHEMA)
+    of_owners = pl.col("class_id").is_in(owners["class_id"].implode())
+    members, idents = code.members.filter(of_owners), code.member_idents.filter(of_owners)
+    named = named_members(memories, owners, members, linked)
+    described = described_members(memories, classes, members, idents, code.entity_names,
                                   pl.concat([linked, named.select("src", "dst")], how="vertical"))
-    owners_of = dunder_owners(pl.concat([linked, named.select("src", "dst")], how="vertical"), code.members).join(
-        code.entities.select(pl.col("id").alias("dst"), "repo"), on="dst", how="inner")
+    owners_of = dunder_owners(pl.concat([linked, named.select("src", "dst")], how="vertical"), members)
+    owners_of = owners_of.join(code.entities.filter(pl.col("id").is_in(owners_of["dst"].implode()))
+                               .select(pl.col("id").alias("dst"), "repo"), on="dst", how="inner")
     funcs = pl.concat([
         named.with_columns(pl.lit(NAMED_MEMBER_SCORE).alias("relevance_score"), (pl.lit("named_member: ") + pl.col("key")).alias("context")),
         described.with_columns(pl.lit(MEMBER_SCORE).alias("relevance_score"), (pl.lit("described_member: ") + pl.col("key")).alias("context")),
