@@ -201,7 +201,7 @@ class _Matcher:
         try:
             rows = self.g.run(f"MATCH (f:File)-[r:IMPORTS]->(d:Module) WHERE {fc} AND {dc} RETURN d.id, r.names",
                               {**fp, **dp})
-        except Exception:  # a build from before IMPORTS carried names: the modules still answer
+        except RuntimeError:  # a build from before IMPORTS carried names (a binder error): the modules still answer
             return []
         names = list(dict.fromkeys(n for _, ns in rows if ns for n in ns.split(",")))
         sources = list(dict.fromkeys(d for d, _ in rows))
