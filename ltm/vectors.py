@@ -7,6 +7,7 @@ IVF-PQ index once the table is large enough, and `optimize()` folds new rows int
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -85,13 +86,21 @@ def _node_frame(df: pl.DataFrame, label: str) -> pl.DataFrame:
             "content": df["text"].fill_null(df["id"]),
         }
     )
-    schema = dict(_META_COLUMNS)
+    dtypes = _meta_dtypes()
     return out.with_columns(
         [
-            (pl.Series(c, cols[c]) if cols[c] is not None else pl.lit(None)).cast(pl.from_arrow(pa.array([], schema[c])).dtype).alias(c)
+            (pl.Series(c, cols[c]) if cols[c] is not None else pl.lit(None)).cast(dtypes[c]).alias(c)
             for c, _ in _META_COLUMNS
         ]
     ).filter(pl.col("vector_id").is_not_null())
+
+
+@functools.cache
+def _meta_dtypes() -> dict[str, Any]:
+    """The polars dtype of each metadata column (converted once: an online add builds one row)."""
+    import polars as pl
+
+    return {c: pl.from_arrow(pa.array([], t)).dtype for c, t in _META_COLUMNS}
 
 
 def vector_rows(lake: Lake, repo: str) -> pa.Table:

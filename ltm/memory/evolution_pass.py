@@ -99,6 +99,7 @@ class EvolutionPass:
         self.order = np.lexsort((self.ij[:, 1], self.ij[:, 0], cand.label[self.ij[:, 0]]))
         self.batch, self.pairs_judged = batch or BATCH_PAIRS, int(self.ij.shape[0])
         self._contra: list[tuple] = []  # per batch: newer, older (int32), reasons, transition fields
+        self._contra_frame: pl.DataFrame | None = None
 
     def _ids(self, rows: np.ndarray) -> pa.Array:
         return self.ids.take(pa.array(rows))
@@ -131,7 +132,13 @@ class EvolutionPass:
                     schema=schema)
 
     def _contradicting(self) -> pl.DataFrame:
-        """Every contradicting pair with a later newer memory: n, o (row indices) and their fields."""
+        """Every contradicting pair with a later newer memory: n, o (row indices) and their fields
+        (built once, after `similar()` has judged every batch)."""
+        if self._contra_frame is None:
+            self._contra_frame = self._contradicting_frame()
+        return self._contra_frame
+
+    def _contradicting_frame(self) -> pl.DataFrame:
         cols = ["n", "o", "reason", "temporal_delta", "subject", "from_value", "to_value"]
         if not self._contra:
             return pl.DataFrame(schema={"n": pl.Int32, "o": pl.Int32, "reason": pl.String, "temporal_delta": pl.Int64,
@@ -149,6 +156,9 @@ class EvolutionPass:
     def transitions(self) -> pa.Table:
         """TRANSITIONED_TO older -> newer along the direct steps of SUPERSEDES (both with values)."""
         c = self._contradicting()
+        if c.height == 0:
+            return self._edges(c["o"], c["n"], {k: c[k] for k in ("subject", "from_value", "to_value")}
+                               | {"turn": pl.Series("turn", [], pl.Int64)}, "TRANSITIONED_TO")
         implied = (c.select("n", m="o").join(c.select(m="n", o="o"), on="m").select("n", "o").unique())
         kept = c.join(implied, on=["n", "o"], how="anti").sort("n", "o")  # C -> B -> A drops C -> A
         depth = np.zeros(len(self.ids), dtype=np.int64)  # the longest chain of older versions under a memory

@@ -97,7 +97,7 @@ def _file_links(memories: pl.DataFrame, code: CodeIndex) -> tuple[pl.DataFrame, 
     project = {m: r for m, _, r, _ in own}.get
     with_slash = memories.filter(pl.col("content").str.contains("/", literal=True))  # a literal scan is cheap
     mentioned = (with_slash.select("id", "project_id", pl.col("content").str.extract_all(PATH).alias("p"))
-                 .explode("p").drop_nulls("p").unique(["id", "p"], maintain_order=True))
+                 .explode("p").drop_nulls("p").unique(["id", "p"], maintain_order=True)) if with_slash.height else with_slash
     for mid, project_id, raw in mentioned.iter_rows():
         for fid, repo, path in code.resolve_path(raw, project_id or project(mid)):
             links.append(("RELATES_TO_FILE", mid, fid, "File", repo, PATH_SCORE, f"content_path_match: {raw}"))
@@ -133,19 +133,25 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     bare = words.join(names, on="key", how="inner").with_columns(pl.lit(NAME_SCORE).alias("base"))
     dotted_chains = tokens.filter(pl.col("chain").str.contains(".", literal=True))
     expanded = _dotted_forms(dotted_chains["chain"].unique())
-    forms = code.forms.filter(pl.col("key").is_in(expanded["key"].unique().implode())) if expanded.height else code.forms.clear()
-    qualified = (
-        dotted_chains.join(expanded, on="chain", how="inner").select("src", "chain", "key")
-        .join(forms, on="key", how="inner").with_columns(pl.lit(QUALIFIED_SCORE).alias("base"))
-    )
-    # A qualified name says which definition it means: the parts of its chain link nothing by
-    # themselves (`Context.ClientIP` is not the class Context), and the same name written bare
-    # elsewhere in the memory means that definition, not the others.
-    bare = bare.join(qualified.select("src", "chain").unique(), on=["src", "chain"], how="anti")
-    meant = qualified.select("src", pl.col("key").str.split(".").list.last().alias("key")).unique()
-    bare = bare.join(meant, on=["src", "key"], how="anti").drop("chain")
-    qualified = qualified.drop("chain")
-    hits = pl.concat([bare.select(qualified.columns), qualified], how="vertical").unique(["src", "id", "key"])
+    if expanded.height:
+        forms = code.forms.filter(pl.col("key").is_in(expanded["key"].unique().implode()))
+        qualified = (
+            dotted_chains.join(expanded, on="chain", how="inner").select("src", "chain", "key")
+            .join(forms, on="key", how="inner").with_columns(pl.lit(QUALIFIED_SCORE).alias("base"))
+        )
+        # A qualified name says which definition it means: the parts of its chain link nothing by
+        # themselves (`Context.ClientIP` is not the class Context), and the same name written bare
+        # elsewhere in the memory means that definition, not the others.
+        bare = bare.join(qualified.select("src", "chain").unique(), on=["src", "chain"], how="anti")
+        meant = qualified.select("src", pl.col("key").str.split(".").list.last().alias("key")).unique()
+        bare = bare.join(meant, on=["src", "key"], how="anti").drop("chain")
+        qualified = qualified.drop("chain")
+        hits = pl.concat([bare.select(qualified.columns), qualified], how="vertical")
+    else:  # no dotted name written (most online notes): the bare names alone
+        hits = bare.drop("chain")
+    hits = hits.unique(["src", "id", "key"])
+    if hits.height == 0:
+        return pl.DataFrame(schema=LINK_SCHEMA)
     group = ["src", "key", "label"]
     hits = prefer_named(with_evidence(hits, memories, NAME_SCORE), words, group)
     home = home_repos(hits, memories, own, code.repos, QUALIFIED_SCORE)

@@ -97,6 +97,8 @@ def prefer_named(hits: pl.DataFrame, words: pl.DataFrame, group: list[str]) -> p
 def home_repos(hits: pl.DataFrame, memories: pl.DataFrame, own: pl.DataFrame, repos: list[str],
                qualified_score: float) -> pl.DataFrame:
     """(src, home): the repository each memory is about, where one can be told (see the module doc)."""
+    if memories.height == 1:  # an online add: the same rules over a few rows, without a frame pass per rule
+        return _home_repo_of_one(hits, memories, own, repos, qualified_score)
     by_project = memories.filter(pl.col("project_id").is_in(repos)).select(
         pl.col("id").alias("src"), pl.col("project_id").alias("home"))
     by_file = (own.filter(pl.col("from_metadata")).group_by("src").agg(pl.col("own_repo").unique().alias("r"))
@@ -113,3 +115,26 @@ def home_repos(hits: pl.DataFrame, memories: pl.DataFrame, own: pl.DataFrame, re
     chosen = pl.concat([by_project.with_columns(pl.lit(0).alias("p")), by_file.with_columns(pl.lit(1).alias("p")),
                         votes.with_columns(pl.lit(2).alias("p"))], how="vertical")
     return chosen.sort("p").unique("src", keep="first").select("src", "home")
+
+
+def _home_repo_of_one(hits: pl.DataFrame, memories: pl.DataFrame, own: pl.DataFrame, repos: list[str],
+                      qualified_score: float) -> pl.DataFrame:
+    """`home_repos` of a single memory: its project, else its file's repository, else the clear vote."""
+    src, project = memories.select("id", "project_id").row(0)
+    home = project if project in repos else None
+    if home is None:
+        mine = {r for s, r, m in own.select("src", "own_repo", "from_metadata").iter_rows() if s == src and m}
+        home = next(iter(mine)) if len(mine) == 1 else None
+    if home is None:
+        best: dict[tuple[str, str], int] = {}
+        for s, repo, key, base in hits.select("src", "repo", "key", "base").iter_rows():
+            if s == src:
+                w = VOTE_QUALIFIED if base >= qualified_score else 1
+                best[(repo, key)] = max(best.get((repo, key), 0), w)
+        votes: dict[str, int] = {}
+        for (repo, _), w in best.items():
+            votes[repo] = votes.get(repo, 0) + w
+        top = [r for r, w in votes.items() if w == max(votes.values())]
+        home = top[0] if len(top) == 1 else None  # a tie says nothing
+    return pl.DataFrame({"src": [src] if home is not None else [], "home": [home] if home is not None else []},
+                        schema={"src": pl.String, "home": pl.String})

@@ -3,16 +3,16 @@ touching the graph build.
 
 Under the home's `memories` lock, in this order:
 1. finish or undo an add a kill interrupted (`ltm.memory.journal`);
-2. embed the content with the model of the vector table (else the home's embedder), and link it
-   against the lake's code (`graph_links` and the automatic rules; the code index stays warm in
-   the process);
-3. the journal, then one lake commit of the `memories` partition: its embedding, its links and
-   last the Memory row (the source of truth, which every later build copies). A new id appends a
-   small part file per table; an id stored before merges the partition, as an import does;
-4. beside the lake commit, on a second thread, the vector row, carrying the node id (appended for
-   a new id; visible to search at once): the two stores' writes take about as long each, and the
-   journal settles either half by the lake alone (`recover`), so their order does not matter; once
-   both are done the journal is removed.
+2. embed the content with the model of the vector table (else the home's embedder);
+3. the journal; from here on, on a second thread, the vector row, carrying the node id (appended
+   for a new id; visible to search at once);
+4. meanwhile, link it against the lake's code (`graph_links` and the automatic rules; the code
+   index stays warm in the process), judge it against its nearest stored memories, and make one
+   lake commit of the `memories` partition: its embedding, its links and last the Memory row (the
+   source of truth, which every later build copies). A new id appends a small part file per
+   table; an id stored before merges the partition, as an import does.
+The journal settles either store's half by the lake alone (`recover`), so the order of the two
+writes does not matter; once both are done the journal is removed.
 Then, outside the lock, a fold of the many small files adds leave is queued if one is due
 (`ltm.memory.compaction`: it runs on a worker thread after the add has returned).
 The graph is not written: readers overlay the lake's memories their build lacks
@@ -106,15 +106,13 @@ def _links(lake: Lake, rows: list[dict[str, Any]]) -> tuple[pl.DataFrame, dict[s
 
 def _link_rows(links: pl.DataFrame, now: datetime) -> dict[str, pl.DataFrame]:
     """The lake rows of the links, by rel table."""
-    out = {}
-    for rel in RELS.values():
-        new = links.filter(pl.col("rel") == rel) if links.height else pl.DataFrame()
-        if new.height:
-            out[rel] = new.select(
-                "src", "dst", pl.lit("Memory").alias("src_label"), "dst_label", "repo", "relevance_score",
-                "context", pl.lit(now, dtype=pl.Datetime("us", "UTC")).alias("linked_at"),
-            )
-    return out
+    if not links.height:
+        return {}
+    rows = links.select(
+        "rel", "src", "dst", pl.lit("Memory").alias("src_label"), "dst_label", "repo", "relevance_score",
+        "context", pl.lit(now, dtype=pl.Datetime("us", "UTC")).alias("linked_at"),
+    )
+    return {rel: part.drop("rel") for (rel,), part in rows.partition_by("rel", as_dict=True).items()}
 
 
 def _evolution(lake: Lake, store: VectorStore, rows: list[dict[str, Any]], vectors: np.ndarray,
@@ -211,16 +209,17 @@ def add_memories(home: Home, entries: Iterable[tuple[str, dict[str, Any] | None]
     with home.lock("memories", timeout=600):
         recover(home, lake, store)
         vectors = _embed(embedder, [r["text"] for r in unique])
-        links, errors = _links(lake, unique)
         stored = _stored_ids(lake)
-        evolution = _evolution(lake, store, unique, vectors, links, len(stored))
         # New ids append; an id stored before is merged. Many small parts are folded after the add.
         new_ids = not (stored & {r["id"] for r in unique})
         emb = embeddings_table([r["vector_id"] for r in unique], [ids.text_hash(r["text"]) for r in unique],
                                embedder.model_id, embedder.dim, vectors.astype(np.float32).reshape(-1))
         begin(home, unique)
+        # The vector row needs only the memory and its vector: it is written while the links are found
         appending = _VECTOR_WRITER.submit(_write_vectors, home, store, unique, emb, new_ids)
         try:
+            links, errors = _links(lake, unique)
+            evolution = _evolution(lake, store, unique, vectors, links, len(stored))
             _commit(lake, unique, emb, {**_link_rows(links, now), **evolution}, new_ids)
         except BaseException:
             wait([appending])  # the journal stays: the next add's `recover` removes the vector row
