@@ -41,12 +41,14 @@ from __future__ import annotations
 
 import json
 import logging
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
-from ltm.code_paths import AUXILIARY_PATTERN
+from ltm.code_paths import AUXILIARY_PATTERN, is_auxiliary
 from ltm.memory.code_index import MIN_NAME_LEN, STOP_NAMES, CodeIndex, normalize_path  # noqa: F401 (their old home)
 from ltm.memory.members import (
     MEMBER_SCORE, NAMED_MEMBER_SCORE, OWNER_SCORE, described_members, dunder_owners, named_members,
@@ -155,6 +157,22 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     group = ["src", "key", "label"]
     hits = prefer_named(with_evidence(hits, memories, NAME_SCORE), words, group)
     home = home_repos(hits, memories, own, code.repos, QUALIFIED_SCORE)
+    if memories.height == 1:  # an online add: the same rules over its few hits, without a frame pass per rule
+        scored = _scored_one(hits, memories, own, home)
+    else:
+        scored = _scored(hits, memories, own, home, group)
+    best = (scored.sort(["relevance_score", "key"], descending=[True, False])  # ties: the same link every run
+            .unique(["src", "id"], keep="first", maintain_order=True))
+    return best.select(
+        pl.col("label").replace_strict(RELS).alias("rel"), "src", pl.col("id").alias("dst"),
+        pl.col("label").alias("dst_label"), "repo", "relevance_score",
+        (pl.lit("content_name_match: ") + pl.col("key")).alias("context"),
+    )
+
+
+def _scored(hits: pl.DataFrame, memories: pl.DataFrame, own: pl.DataFrame, home: pl.DataFrame,
+            group: list[str]) -> pl.DataFrame:
+    """The hits a memory keeps, with their `relevance_score` (the module doc's ambiguity rules)."""
     hits = hits.join(home, on="src", how="left").filter(
         pl.col("home").is_null() | (pl.col("repo") == pl.col("home")) | (pl.col("base") >= QUALIFIED_SCORE)).drop("home")
     # The files the memory names (its file_path, paths in its text) and their folders: a name
@@ -188,14 +206,48 @@ def _content_links(memories: pl.DataFrame, code: CodeIndex, own: pl.DataFrame) -
     decay = pl.when(mine | (pl.col("n_left") <= 1)).then(0.0).otherwise(
         pl.col("n_left").cast(pl.Float64).log(2) * DEFINITION_DECAY)
     aux_kept = pl.when(pl.col("aux") & (pl.col("n_pkg") > 0) & ~mine).then(AUX_PENALTY).otherwise(0.0)
-    scored = hits.with_columns((pl.col("base") - tier - decay - aux_kept).round(4).alias("relevance_score"))
-    best = (scored.sort(["relevance_score", "key"], descending=[True, False])  # ties: the same link every run
-            .unique(["src", "id"], keep="first", maintain_order=True))
-    return best.select(
-        pl.col("label").replace_strict(RELS).alias("rel"), "src", pl.col("id").alias("dst"),
-        pl.col("label").alias("dst_label"), "repo", "relevance_score",
-        (pl.lit("content_name_match: ") + pl.col("key")).alias("context"),
-    )
+    return hits.with_columns((pl.col("base") - tier - decay - aux_kept).round(4).alias("relevance_score"))
+
+
+def _folder(path: str | None) -> str | None:
+    return None if path is None else re.sub(r"/?[^/]*$", "", path, count=1)
+
+
+def _scored_one(hits: pl.DataFrame, memories: pl.DataFrame, own: pl.DataFrame, home: pl.DataFrame) -> pl.DataFrame:
+    """`_scored` for a single memory, in Python over its rows (a test holds the two to the same links)."""
+    mine_home = home["home"][0] if home.height else None
+    rows = [r for r in hits.select("src", "key", "label", "id", "repo", "file_path", "base").iter_rows(named=True)
+            if mine_home is None or r["repo"] == mine_home or r["base"] >= QUALIFIED_SCORE]
+    files = {(repo, path) for path, repo in own.select("own_path", "own_repo").iter_rows()}
+    folders = {(repo, _folder(path)) for repo, path in files}
+    for r in rows:
+        r["own_file"] = r["file_path"] is not None and (r["repo"], r["file_path"]) in files
+        folder = _folder(r["file_path"])
+        r["own_module"] = folder is not None and (r["repo"], folder) in folders
+        r["aux"] = is_auxiliary(r["file_path"] or "")
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["key"], r["label"]), []).append(r)
+    about_tests = bool(re.search(r"(?i)\btests?\b|\btesting\b", memories["content"][0] or ""))
+    out = []
+    for group in groups.values():
+        if any(r["own_file"] for r in group):
+            group = [r for r in group if r["own_file"]]
+        n_pkg = sum(not r["aux"] for r in group)
+        group = [r for r in group if not r["aux"] or about_tests or r["own_file"]]
+        n_left = len(group)
+        for r in group:
+            if n_left > MAX_DEFINITIONS and not r["own_file"]:
+                continue
+            mine = r["own_file"] or r["own_module"]
+            tier = (PENALTY["file"] if n_left <= 1 or r["own_file"] else PENALTY["module"] if r["own_module"]
+                    else PENALTY["project"] if mine_home is not None and mine_home == r["repo"] else PENALTY["elsewhere"])
+            decay = 0.0 if mine or n_left <= 1 else math.log(n_left, 2) * DEFINITION_DECAY
+            aux_kept = AUX_PENALTY if r["aux"] and n_pkg > 0 and not mine else 0.0
+            out.append((r["src"], r["key"], r["label"], r["id"], r["repo"], r["base"] - tier - decay - aux_kept))
+    frame = pl.DataFrame(out, schema={"src": pl.String, "key": pl.String, "label": pl.String, "id": pl.String,
+                                      "repo": pl.String, "relevance_score": pl.Float64}, orient="row")
+    return frame.with_columns(pl.col("relevance_score").round(4))  # rounded as the frame rules round
 
 
 def _member_links(memories: pl.DataFrame, code: CodeIndex, content: pl.DataFrame) -> pl.DataFrame:
@@ -222,6 +274,8 @@ def _member_links(memories: pl.DataFrame, code: CodeIndex, content: pl.DataFrame
     described = described_members(memories, classes, members, idents, code.entity_names,
                                   pl.concat([linked, named.select("src", "dst")], how="vertical"))
     owners_of = dunder_owners(pl.concat([linked, named.select("src", "dst")], how="vertical"), members)
+    if named.height + described.height + owners_of.height == 0:  # most memories: no member to link
+        return pl.DataFrame(schema=LINK_SCHEMA)
     owners_of = owners_of.join(code.entities.filter(pl.col("id").is_in(owners_of["dst"].implode()))
                                .select(pl.col("id").alias("dst"), "repo"), on="dst", how="inner")
     funcs = pl.concat([

@@ -177,6 +177,8 @@ def dunder_owners(linked: pl.DataFrame, members: pl.DataFrame) -> pl.DataFrame:
     """
     dunders = members.filter(pl.col("name").str.contains(r"^__\w+__$")).select(
         pl.col("id").alias("dst"), "class_id", "name")
+    if dunders.height == 0:
+        return pl.DataFrame(schema={"src": pl.String, "dst": pl.String, "key": pl.String})
     found = linked.select("src", "dst").join(dunders, on="dst", how="inner").select(
         "src", pl.col("class_id").alias("dst"), pl.col("name").alias("key"))
     return found.join(linked.select("src", "dst"), on=["src", "dst"], how="anti").unique(["src", "dst"])

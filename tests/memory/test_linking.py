@@ -243,3 +243,38 @@ def test_a_go_package_qualified_name_links_only_that_package_definition():
         "fn:g:binding/binding.go:Default": 0.9}
     # a test-only name beside the memory's own file (same folder) is still a word, not a link
     assert targets(code, "each route is registered once", file_path="gin.go") == {"file:g:gin.go": 1.0}
+
+
+# The memories the rules above are checked on, and more: each rule's case, with and without metadata.
+BATCH = [
+    ("refactored the validation in validate_token today", {}),
+    ("see `parse_header()`, then (retry()).", {}),
+    ("Validator.validate_token rejects expired tokens", {}),
+    ("the Validator holds the secret", {}),
+    ("util.normalize strips accents; call normalize before comparing", {}),
+    ("call auth.parse_header first", {}),
+    ("must back off exponentially", {"function_name": "retry"}),
+    ("normalize() is slow", {"file_path": "app/util.py"}),
+    ("normalize()", {"file_path": "app/auth.py"}),
+    ("normalize()", {"file_path": "web/views.py"}),
+    ("normalize()", {"project_id": "svc"}),
+    ("normalize()", {}),
+    ("normalize() in app/tokens/store.py and web/forms.py", {}),
+    ("retry, retry and app.util.retry again; retry", {}),
+    ("Conn.host is stale; render() too", {}),
+    ("create_app reads the settings from the environment", {}),
+    ("the tests build their app with create_app and a temporary folder", {}),
+    ("make_client opens a session", {"file_path": "tests/test_3.py"}),
+    ("make_client() in the tests opens a session", {}),
+    ("parse_header and render() and normalize() everywhere", {}),
+]
+
+
+def test_one_memory_at_a_time_links_as_a_batch_does(code):
+    """An online add links one memory (scored over its few rows); a backfill links them all at once
+    (scored as frames): every memory gets the same links, scores and reasons either way."""
+    rows = [{"id": f"m{i}", "content": content, **md} for i, (content, md) in enumerate(BATCH)]
+    batch = link_memories(memory_frame(rows), code).links
+    alone = pl.concat([link_memories(memory_frame([row]), code).links for row in rows], how="vertical")
+    assert batch.height > len(BATCH)  # the cases link something
+    assert sorted(batch.rows()) == sorted(alone.rows())
