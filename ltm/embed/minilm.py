@@ -9,6 +9,8 @@ model's `max_seq_length` (256), BERT (post-LayerNorm, erf GELU), mean pooling ov
 L2 normalization. Vectors agree with sentence-transformers' to float32 rounding (a test
 compares them); the pipeline's batches still go through sentence-transformers
 (`ltm/embed/local.py`), which is faster per text on many texts.
+
+The pass runs on one BLAS thread (`ltm.blas_threads`): it is a chain of small matrix products.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ltm.blas_threads import one_blas_thread
 from ltm.embed.base import Usage
 from ltm.embed.local import LOCAL_MODEL
 from ltm.errors import EmbeddingError
@@ -127,4 +130,5 @@ class MiniLMQueryEmbedder:
         self.usage.add(requests=1)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self._encode_one(t) for t in texts])
+        with one_blas_thread():
+            return np.stack([self._encode_one(t) for t in texts])

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pyarrow.parquet as pq
 
+from ltm.blas_threads import one_blas_thread
 from ltm.lake import Lake
 from ltm.memory.records import MEMORY_PARTITION
 from ltm.part_files import PartFiles
@@ -77,10 +78,10 @@ class StoredMemories:
         q = q / max(float(np.linalg.norm(q)), 1e-12)
         scored: dict[str, tuple[float, np.ndarray]] = {}
         want = NEIGHBOURS + len(exclude)
-        for chunk in self._vectors.values():  # later files (later adds) overwrite earlier ones
-            if not chunk.vector_ids or chunk.unit.shape[1] != q.size:
-                continue
-            cos = chunk.unit @ q
+        with one_blas_thread():  # one vector against thousands: ltm.blas_threads
+            cosines = [(chunk, chunk.unit @ q) for chunk in self._vectors.values()
+                       if chunk.vector_ids and chunk.unit.shape[1] == q.size]
+        for chunk, cos in cosines:  # later files (later adds) overwrite earlier ones
             top = np.argsort(-cos)[:want] if cos.size > want else np.arange(cos.size)
             for i in top[cos[top] >= min_cosine].tolist():
                 scored[chunk.vector_ids[i]] = (float(cos[i]), chunk.unit[i])

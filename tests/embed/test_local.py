@@ -45,3 +45,26 @@ def test_a_question_is_embedded_without_importing_torch():
             "print(v.shape, 'torch' in sys.modules, 'sentence_transformers' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "(1, 384) False False"
+
+
+def test_a_question_runs_on_one_blas_thread_and_leaves_the_setting_as_it_was(monkeypatch):
+    """A question's forward pass is many small matrix products: on a busy machine BLAS threads
+    waiting on each other made it ten times slower, so it runs on one thread; the process's
+    own setting comes back afterwards (the pipeline's matrix work keeps every core)."""
+    from threadpoolctl import threadpool_info
+
+    from ltm.embed import minilm
+    from ltm.embed.local import local_model_path
+
+    def blas_threads():
+        return {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+
+    before = blas_threads()
+    seen = []
+    real = minilm.MiniLMQueryEmbedder._encode_one
+    monkeypatch.setattr(minilm.MiniLMQueryEmbedder, "_encode_one",
+                        lambda self, text: (seen.append(blas_threads()), real(self, text))[1])
+    vectors = minilm.MiniLMQueryEmbedder(local_model_path()).embed(["where is the cookie signed", "retry"])
+    assert vectors.shape == (2, 384)
+    assert seen == [{1}, {1}]
+    assert blas_threads() == before
