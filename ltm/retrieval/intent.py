@@ -125,7 +125,19 @@ _MEMORY_CUES = re.compile(
     r"\b(?:did|do|have)\s+we\s+(?:decide|agree|choose|chose|learn|note|say|settle)\w*\b|\bwe\s+(?:decided|agreed|chose|noted|learned)\b|"
     r"\bour\s+(?:decision|convention|rule|guideline|policy|notes?)\b|\b(?:decisions?|conventions?|gotchas?|lessons?)\s+(?:about|on|for)\b|"
     r"\bwhat\s+do\s+we\s+know\s+about\b|\b(?:remembered|stored)\s+about\b", re.I)
-_TEST_WORDS = re.compile(r"\b(?:tests?|testing|unit\s*tests?|specs?|fixtures?|test\s+suite)\b", re.I)
+# Tests are what a question asks for ("which tests call X", "the tests for Y", "where is Z tested"),
+# not what it leaves out ("not counting tests", "non-test code") nor the subject of a how-question
+# ("how can a test run my command": the helper a test calls answers it).
+_ASKS_FOR_TESTS = re.compile(
+    r"\b(?:which|what|the|any|all|existing|list|find)\s+(?:unit\s+|integration\s+)?"
+    r"(?:tests?|specs?|fixtures?|test\s+(?:suite|cases?|files?|functions?))\b(?![\s-]+(?:runner|client|helper|tool|util))|"
+    r"\b(?:tests?|specs?|test\s+cases?)\s+(?:for|of|that|which|cover\w*|exercis\w*|call\w*|us(?:e|es|ing)|touch\w*)\b|"
+    r"\b(?:tested|covered\s+by\s+(?:the\s+)?tests?)\b", re.I)
+_NOT_TESTS = re.compile(
+    r"\b(?:not|excluding|exclude|outside(?:\s+of)?|apart\s+from|except(?:\s+for)?|ignor(?:e|ing)|leav(?:e|ing)\s+out|"
+    r"not\s+counting|without|skip(?:ping)?)\s+(?:the\s+)?(?:[\w-]+\s+(?:and|or)\s+)?(?:the\s+)?"
+    r"(?:tests?|test\s+files|examples?)\b(?:\s+(?:and|or)\s+[\w-]+)?|"
+    r"\bnon-?test\b|\btests?\s+(?:are\s+)?excluded\b", re.I)
 _PACKAGE_SCOPE = re.compile(
     r"\b(?:inside|in|within)\s+the\s+(?:package|library|source|codebase|code\s+base)\b|\bpackage\s+code\b|"
     r"\b(?:not|excluding|outside(?:\s+of)?|apart\s+from|except(?:\s+for)?|ignoring|ignore)\s+(?:the\s+)?(?:tests?|examples?)\b|"
@@ -149,9 +161,10 @@ class Intent:
     `about_past`: a history question, or one about what was removed, renamed or used to be, so
     entities that no longer exist are not ranked below live ones.
     `prefer`: "code" when the question asks where / which function, "history" when it asks when /
-    who / why or for commits, "memory" when it asks what the team decided, agreed or noted. `about_tests`: the question is about tests, so tests are not ranked
-    below package code. `scope`: "package" (leave out tests, examples, docs) or a folder
-    (`src/`) the question limits itself to.
+    who / why or for commits, "memory" when it asks what the team decided, agreed or noted.
+    `about_tests`: the question asks for tests (not one that leaves them out, nor a bug report that
+    mentions one), so tests are not ranked below package code. `scope`: "package" (leave out tests,
+    examples, docs) or a folder (`src/`) the question limits itself to.
     """
 
     kind: IntentKind
@@ -237,6 +250,12 @@ def _scope(text: str) -> str | None:
     return None
 
 
+def _about_tests(text: str, long: bool) -> bool:
+    """The question asks for tests, so they are not ranked below package code: never a long
+    description (a bug report that mentions its failing test), never tests it leaves out."""
+    return not long and bool(_ASKS_FOR_TESTS.search(_NOT_TESTS.sub(" ", text)))
+
+
 def parse(text: str) -> Intent:
     """The intent of a question; `search` with its names, paths and bug refs when no relation fits."""
     t = " ".join(text.strip().split())
@@ -295,5 +314,5 @@ def parse(text: str) -> Intent:
         if source:  # "the module M": the label word names the subject; the answer is whatever M imports by name
             labels = ()
     return Intent(kind, subject, labels, tuple(dict.fromkeys(names)), paths, bug_refs, tuple(dict.fromkeys(words)),
-                  tuple(candidates), prefer, bool(_TEST_WORDS.search(t)), _scope(t),
+                  tuple(candidates), prefer, _about_tests(t, long), _scope(t),
                   kind in HISTORY_KINDS or bool(_PAST_WORDS.search(t)), source)

@@ -26,6 +26,23 @@ def test_package_code_leads_tests_unless_the_question_is_about_tests():
     assert factor(TEST, about_tests) == factor(PKG, about_tests)
 
 
+def test_a_question_that_leaves_tests_out_or_only_mentions_one_still_puts_package_code_first():
+    for text in ("Which functions call Context.invoke, leaving out the tests?",
+                 "who calls Context.invoke outside the tests?",
+                 "What are all the callers of Context.invoke in the non-test code?",
+                 "Which functions call Context.invoke (ignore tests and benchmarks)?",
+                 "How can a test run my command in-process and get back its exit code?",
+                 "ANSI codes are not stripped from the prompt after upgrading. I had failing unit tests after "
+                 "upgrading to the new release and the output of my command still holds the escape codes when "
+                 "it is not a terminal"):
+        q = parse(text)
+        assert factor(PKG, q) > factor(TEST, q), text
+    for text in ("where is Context.invoke tested?", "the tests for Context.invoke",
+                 "what calls Context.invoke in the tests?", "which test functions use Context.invoke?"):
+        q = parse(text)
+        assert factor(TEST, q) == factor(PKG, q), text
+
+
 def test_code_leads_commits_for_where_and_commits_lead_for_when():
     where = parse("where is the request body parsed into form fields?")
     assert factor(PKG, where) > factor(COMMIT, where)
