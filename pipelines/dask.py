@@ -9,10 +9,20 @@ run *id* and the serialized known state, and the worker reads the run from the i
 
 Pools are not enforced by Dask; the graph build and the vector writes stay single-writer
 through the home's file locks, which every step takes.
+
+A worker process may start with SIGTERM ignored: Dagster's interrupt handling gives SIGTERM
+whatever SIGINT has, a process started in the background of a non-interactive shell ignores
+SIGINT, and a worker that such a process spawns (a `LocalCluster`) inherits the ignored SIGTERM.
+An ignored signal survives `exec`, so the `tail -F` processes that mirror a step's compute logs
+ignored the SIGTERM Dagster stops them with, and every step waited out Dagster's two 30 s
+cleanup timeouts. `SigtermForStepProcesses` (a worker plugin the executor registers) catches
+SIGTERM instead, and a caught signal is reset to the default in a child at `exec`.
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -51,6 +61,27 @@ def run_steps_on_worker(
         return list(execute_plan(plan, job, instance, run, run_config=run_config))
 
 
+def _ignore_sigterm(signum: int, frame: object) -> None:
+    """SIGTERM as the worker had it (ignored), though caught, so children start with the default."""
+
+
+class SigtermForStepProcesses(dask.distributed.WorkerPlugin):
+    """Worker plugin: a worker that ignores SIGTERM catches it instead, doing nothing with it.
+
+    The worker behaves as before, and the processes a step starts (Dagster's compute-log `tail`)
+    stop on SIGTERM again. Signal handlers can only be set from a process's main thread, where
+    a worker process runs its plugins; a worker running as a thread of another process is left
+    as it is.
+    """
+
+    idempotent = True
+    name = "hybrid-ltm-sigterm-for-step-processes"
+
+    def setup(self, worker: Any) -> None:
+        if signal.getsignal(signal.SIGTERM) == signal.SIG_IGN and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _ignore_sigterm)
+
+
 class RunIdDaskExecutor(DaskExecutor):
     """`DaskExecutor` whose tasks carry the run id instead of the run record."""
 
@@ -64,6 +95,7 @@ class RunIdDaskExecutor(DaskExecutor):
         known = execution_plan.known_state
         known_state = serialize_value(known) if known is not None else None
         with dask.distributed.Client(cluster) as client:
+            client.register_plugin(SigtermForStepProcesses())
             futures: dict[str, Any] = {}
             for level in execution_plan.get_steps_to_execute_by_level():
                 for step in level:

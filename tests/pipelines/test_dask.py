@@ -1,6 +1,8 @@
 """The ingest job, unchanged, on Dagster's Dask executor against a local dask.distributed cluster."""
 
 import os
+import signal
+import time
 
 import polars as pl
 from dagster import execute_job, reconstructable
@@ -52,26 +54,34 @@ def test_ingest_on_dask_equals_an_in_process_run(repo, tmp_path, monkeypatch):
     distributed.update_settings(embedder="hash")
     assert register_local(distributed, repo.path) == key
     monkeypatch.setenv("LTM_HOME", str(distributed.root))
-    # One worker process running one step at a time: Dagster steps share process-wide logging
-    # state, so two steps must not run as threads of one process.
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    # One worker process running one step at a time: Dagster's steps share process-wide logging
+    # state, so two steps must not run as threads of one process. The worker starts with SIGTERM
+    # ignored, as it does when this process has SIGTERM ignored (Dagster gives SIGTERM SIGINT's
+    # disposition, and a background job of a non-interactive shell, `make test &`, ignores SIGINT).
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    with cluster:
         (tmp_path / "dagster").mkdir()
-        # No captured compute logs: each capture starts `tail -F` and watcher processes, and in a
-        # `make test` run under the Dask worker each step then waited ~60 s (Dagster's 2 x 30 s
-        # cleanup timeouts) before the next began, past the test's 600 s limit.
-        no_log_capture = {"compute_logs": {"module": "dagster._core.storage.noop_compute_log_manager",
-                                           "class": "NoOpComputeLogManager"}}
-        with instance_for_test(temp_dir=str(tmp_path / "dagster"), overrides=no_log_capture) as instance:
+        # Compute logs are captured: each step mirrors them through `tail -F` processes, which Dagster
+        # stops with SIGTERM and waits for up to 2 x 30 s.
+        with instance_for_test(temp_dir=str(tmp_path / "dagster")) as instance:
             instance.add_dynamic_partitions("repos", [key])
+            started = time.monotonic()
             result = execute_job(
                 reconstructable(dask_ingest_job), instance=instance,
                 run_config={"execution": {"config": {"cluster": {"existing": {"address": cluster.scheduler_address}}}}},
                 tags={"dagster/partition": key},
             )
+            seconds = time.monotonic() - started
             assert result.success
             successes = [e for e in result.all_events if e.is_step_success]
             steps = {e.step_key for e in successes}
             assert {e.pid for e in successes} != {os.getpid()}  # the steps ran in the Dask worker
+            # no step waited out Dagster's 30 s timeout for a `tail` that ignored SIGTERM
+            assert seconds < 30 * len(steps)
     job_steps = {node.name for node in build_definitions().resolve_job_def(INGEST_JOB).nodes}
     assert steps == job_steps
     assert {"repository", "commits", "code_entities", "embeddings", "graph", "vectors", "reconciliation"} <= steps
