@@ -12,7 +12,7 @@ $(BIN)/python:
 
 # Reinstall when pyproject.toml changes. torch==2.13.0 (CPU) is taken from the machine's wheel folder.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[local,dev,ui,dask]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[local,static,dev,ui,dask]'
 	touch $(STAMP)
 
 install: $(STAMP)

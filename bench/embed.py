@@ -9,7 +9,7 @@ of them, 0 = all), measured in one run on the same texts:
   - `local` before the fix: what the stage did before (chunks of 64 in lake order);
   - `local` pipeline: `embed_repo` (lake read, hashing, cache lookups and per-batch commits,
     the lake write), from an empty cache; overhead = pipeline / raw - 1 (target <= 10%);
-  - `static` raw and pipeline: the distilled static model, and its speed-up over `local` raw;
+  - `static` raw and pipeline: the static model (WordLlama's), and its speed-up over `local` raw;
   - quality: a labelled set built from REPO's documented functions: the query is the first line
     of the docstring, the answer is that function, whose text is searched with the docstring
     removed among every function and class; recall@1, recall@5 and MRR per model (`hash` as the

@@ -23,7 +23,7 @@ from ltm.embed.base import Embedder
 from ltm.embed.hashing import HashEmbedder
 from ltm.embed.local import LOCAL_MODEL, LocalEmbedder, local_model_path
 from ltm.embed.openai_api import OpenAIEmbedder, resolve_api_key
-from ltm.embed.static import STATIC_MODEL, StaticEmbedder
+from ltm.embed.static import RETIRED_MODELS, STATIC_MODEL, StaticEmbedder
 from ltm.errors import EmbeddingError
 from ltm.home import Home
 
@@ -116,8 +116,11 @@ def embedder_for_model(model: str, dim: int) -> Embedder:
 
             return MiniLMQueryEmbedder(path)
         return make_embedder("local")
-    if model.startswith(STATIC_MODEL.split("/")[0] + "/"):
+    if model == STATIC_MODEL:
         return make_embedder("static")
+    if model.startswith(RETIRED_MODELS):
+        raise EmbeddingError(f"this home's vectors were made by {model}, which is no longer shipped: "
+                             "run `ltm reembed --embedder static` (or another provider) to embed them again")
     name, _, dims = model.partition("@")
     emb = make_embedder("openai", model=name, dimensions=int(dims) if dims else None)
     if dims == "" and emb.dim != dim:
