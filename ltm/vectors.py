@@ -67,17 +67,17 @@ def _node_rows(lake: Lake, repo: str, label: str) -> pl.DataFrame:
     return _node_frame(pl.from_arrow(lake.read(label, repo)), label)
 
 
+# A metadata column read from another lake column of the label (by `_node_frame` and `entry_rows`).
+_META_SOURCES = {"Function": {"function_name": "qualified_name"}, "Module": {"file_path": "path", "module": "name"},
+                 "Commit": {"created_at": "committed_at"}}
+
+
 def _node_frame(df: pl.DataFrame, label: str) -> pl.DataFrame:
     import polars as pl
 
     category = NODE_TABLES[label].category.value  # type: ignore[union-attr]
-    cols = {c: df[c] if c in df.columns else None for c, _ in _META_COLUMNS}
-    if label == "Function":
-        cols["function_name"] = df["qualified_name"]
-    if label == "Module":
-        cols["file_path"], cols["module"] = df["path"], df["name"]
-    if label == "Commit":
-        cols["created_at"] = df["committed_at"]
+    sources = _META_SOURCES.get(label, {})
+    cols = {c: df[sources.get(c, c)] if sources.get(c, c) in df.columns else None for c, _ in _META_COLUMNS}
     out = pl.DataFrame(
         {
             "vector_id": df["vector_id"], "graph_entity_id": df["id"], "repo": df["repo"],
@@ -148,11 +148,6 @@ def entry_rows(label: str, nodes: pa.Table, embeddings: pa.Table) -> pa.Table:
     }
     schema = vector_schema(dims[0])
     return pa.Table.from_arrays([values[f.name].cast(f.type) for f in schema], schema=schema)
-
-
-# A metadata column read from another lake column of the label (as `_node_frame` reads it).
-_META_SOURCES = {"Function": {"function_name": "qualified_name"}, "Module": {"file_path": "path", "module": "name"},
-                 "Commit": {"created_at": "committed_at"}}
 
 
 def _joined(nodes: pl.DataFrame, emb: pl.DataFrame, repo: str) -> pa.Table:
