@@ -138,10 +138,9 @@ _NOT_TESTS = re.compile(
     r"not\s+counting|without|skip(?:ping)?)\s+(?:the\s+)?(?:[\w-]+\s+(?:and|or)\s+)?(?:the\s+)?"
     r"(?:tests?|test\s+files|examples?)\b(?:\s+(?:and|or)\s+[\w-]+)?|"
     r"\bnon-?test\b|\btests?\s+(?:are\s+)?excluded\b", re.I)
-_PACKAGE_SCOPE = re.compile(
+_PACKAGE_SCOPE = re.compile(  # the package's own code: named, or what is left when tests are left out
     r"\b(?:inside|in|within)\s+the\s+(?:package|library|source|codebase|code\s+base)\b|\bpackage\s+code\b|"
-    r"\b(?:not|excluding|outside(?:\s+of)?|apart\s+from|except(?:\s+for)?|ignoring|ignore)\s+(?:the\s+)?(?:tests?|examples?)\b|"
-    r"\bnon-?test\b|\bproduction\s+code\b", re.I)
+    r"\bproduction\s+code\b|" + _NOT_TESTS.pattern, re.I)
 _DIR_SCOPE = re.compile(
     r"\b(?:only\s+)?(?:in|under|inside|within)\s+(?:the\s+)?[`'\"]?(?P<d>[\w.\-]+(?:/[\w.\-]+)*)/[`'\"]?|"
     r"\bonly\s+(?:in|under|inside|within)\s+(?:the\s+)?[`'\"]?(?P<o>[\w.\-]+(?:/[\w.\-]+)*)[`'\"]?|"

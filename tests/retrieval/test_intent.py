@@ -93,6 +93,10 @@ def test_relations_survive_extra_words(text, kind, subject):
 def test_qualifiers_tests_and_what_is_asked_for():
     assert parse("What calls merge_setting inside the package?").scope == "package"
     assert parse("list all subclasses of ParamType only in src").scope == "src/"
+    for left_out in ("which functions call get_route_path, leaving out the tests?",
+                     "which files import the render package (tests excluded)?",
+                     "who calls run_in_threadpool, not counting tests?", "callers of merge_setting without the tests"):
+        assert parse(left_out).scope == "package", left_out  # the tests left out: the package's own code
     assert parse("who uses parse_args inside src?").scope == "src/"
     assert parse("which tests cover parse_args").about_tests
     assert not parse("what calls parse_args").about_tests
