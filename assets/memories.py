@@ -2,11 +2,16 @@
 
 `imported_memories` and `memory_links` work on the whole home, not one repository: they are
 unpartitioned, and run once per batch of repositories (the `stores` job, or an asset backfill's
-last step), before the graph build, so every build has the current links.
+last step), before the graph build, so every build has the current links. In a run of a job
+backfill of `ingest`, `imported_memories` yields nothing, so the stores after it are skipped and
+built once after the backfill (`assets.job_backfill`).
 """
+
+from collections.abc import Iterator
 
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 
+from assets.job_backfill import job_backfill_of
 from assets.metadata import lake_table, materialized, row_count
 from assets.partitions import OWNERS, repos_partitions
 from assets.versions import code_version
@@ -41,20 +46,27 @@ def doc_memories(context: AssetExecutionContext, home: HomeResource) -> Material
     metadata=lake_table("Memory"),
     code_version=code_version("ltm.memory.store", "ltm.memory.sources", "ltm.memory.backfill"),
     pool="lancedb",
+    output_required=False,  # not in a job backfill's runs: the stores after it are then skipped
     description="Memory sources re-read (those `ltm memory import` registered and the configured ones) "
     "into the lake partition `memories`, embedded (cached by text hash), and their vector rows made "
-    "equal to the lake (upsert by vector_id, delete what left).",
+    "equal to the lake (upsert by vector_id, delete what left). Skipped, with the stores after it, in "
+    "the runs of a job backfill of `ingest`: stores_after_extraction builds them once after it.",
 )
 def imported_memories(
     context: AssetExecutionContext, memory_sources: MemorySourcesResource, home: HomeResource,
     embedder: EmbedderResource, lance: LanceVectorsResource,
-) -> MaterializeResult:
+) -> Iterator[MaterializeResult]:
+    backfill = job_backfill_of(context)
+    if backfill:
+        context.log.info(f"run of job backfill {backfill}: the home's stores are left to one stores run "
+                         "after it (the stores_after_extraction sensor)")
+        return
     h = home.home()
     reports = refresh_sources(h, memory_sources.sources)
     with h.lock("memories", timeout=lance.lock_timeout_s), h.lock("vectors", timeout=lance.lock_timeout_s):
         rebuilt = lance.store().rebuild_if_damaged(home.lake())
         stats = sync_memory_vectors(home.lake(), embedder.embedder(), h.cache / "embeddings", lance.store())
-    return MaterializeResult(
+    yield MaterializeResult(
         metadata={"memories": stats.rows, "embedded_now": stats.embedded_now, "vector_rows": stats.upserted,
                   "deleted": stats.deleted, "sources": MetadataValue.json(reports),
                   "rebuilt_from_lake": MetadataValue.json(rebuilt),

@@ -6,6 +6,9 @@ home's, unpartitioned. What runs them once per batch:
 
 - an asset backfill over N partitions (the asset graph's Materialize, or a sensor's backfill
   request): Dagster runs the extraction per partition, then every unpartitioned asset once;
+- a job backfill of `ingest` or `extract` over N partitions (Jobs > Partitions > Launch backfill):
+  each run extracts its partition (an `ingest` run skips the stores: `assets.job_backfill`), and
+  the sensor below builds the stores once the backfill has ended;
 - `stores_after_extraction`, a sensor (running by default: it only follows extraction that
   someone started) that requests one `stores` run when the lake holds extraction newer than the
   last graph build and no extraction or stores run, no backfill and no `ltm` command is under way.
@@ -14,8 +17,9 @@ home's, unpartitioned. What runs them once per batch:
 - `ltm ingest A B C` (`pipelines.run.ingest_partitions`): the `extract` job per repository, then
   the `stores` job once, in the same process.
 
-The `ingest` job keeps every asset: one partition of it from the UI extracts that repository and
-builds the stores in the same run (the sensor sees the graph already newer and does nothing).
+The `ingest` job keeps every asset: one partition of it from the UI, outside a backfill, extracts
+that repository and builds the stores in the same run (the sensor sees the graph already newer and
+does nothing).
 """
 
 from __future__ import annotations
@@ -74,7 +78,9 @@ def stores_request(instance: Any, home: Home, job_names: set[str]) -> RunRequest
         return SkipReason(f"waiting for {len(running)} extraction or store runs to end (e.g. {running[0]})")
     backfills = instance.get_backfills(status=BulkActionStatus.REQUESTED)
     if backfills:
-        return SkipReason(f"waiting for backfill {backfills[0].backfill_id}: it builds the stores itself")
+        b = backfills[0]  # an asset backfill plans the stores once itself; a job backfill's runs skip them
+        after = "it builds the stores itself" if b.is_asset_backfill else "the stores are built once it has ended"
+        return SkipReason(f"waiting for backfill {b.backfill_id}: {after}")
     try:
         with home.lock("ingest"):  # an `ltm ingest` or `ltm backfill` builds the stores at its end
             pass

@@ -72,7 +72,8 @@ def build_definitions(
         selection=AssetSelection.assets(*ALL_ASSETS),
         partitions_def=repos_partitions,
         description="Fetch, mine, embed and store one repository, then rebuild the graph and reconcile "
-        "(for one repository; a batch runs `extract` per repository and `stores` once).",
+        "(for one repository; a batch runs `extract` per repository and `stores` once; in a job backfill "
+        "of this job each run skips the stores, which stores_after_extraction builds once after it).",
     )
     extract = define_asset_job(
         EXTRACT_JOB,

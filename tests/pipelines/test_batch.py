@@ -1,6 +1,7 @@
 """A batch of repositories builds the home's stores once: `ltm ingest A B C`, the extract runs the
-nightly schedule launches followed by `stores_after_extraction`, and an asset backfill driven by
-Dagster's own backfill daemon logic. One repository's run still ends with a queryable home."""
+nightly schedule launches followed by `stores_after_extraction`, and an asset backfill and a job
+backfill of `ingest` driven by Dagster's own backfill daemon logic. One repository's run still ends
+with a queryable home."""
 
 import json
 import logging
@@ -144,6 +145,62 @@ def test_an_asset_backfill_over_three_repositories_builds_the_graph_once(tmp_pat
         [build] = _graph_builds(instance)  # the graph built once, after the three extractions
         assert build.run_id not in {r.run_id for r in partitioned}
         assert all(_finds_function(home, n) for n in NAMES)
+
+
+def test_a_job_backfill_of_ingest_over_three_repositories_builds_the_graph_once(tmp_path, monkeypatch):
+    from dagster._core.execution.backfill import BulkActionStatus, PartitionBackfill
+    from dagster._core.test_utils import create_test_daemon_workspace_context, instance_for_test
+    from dagster._core.workspace.load_target import ModuleTarget
+    from dagster._daemon.backfill import execute_backfill_iteration
+
+    home = _home(tmp_path)
+    keys = [register_local(home, _repo(tmp_path, n).path) for n in NAMES]
+    monkeypatch.setenv("LTM_HOME", str(home.root))
+    (tmp_path / "dagster").mkdir()
+    defs = build_definitions(home=str(home.root), embedder="hash")
+    sensor = next(s for s in defs.sensors if s.name == "stores_after_extraction")
+    with instance_for_test(synchronous_run_launcher=True, synchronous_run_coordinator=True, temp_dir=str(tmp_path / "dagster")) as instance:
+        instance.add_dynamic_partitions("repos", keys)
+
+        def tick():
+            return sensor(build_sensor_context(instance=instance))
+
+        target = ModuleTarget(module_name="tests.pipelines.backfill_defs", attribute="defs",
+                              working_directory=None, location_name="ltm")
+        with create_test_daemon_workspace_context(target, instance) as workspace:
+            [repo] = workspace.create_request_context().get_code_location("ltm").get_repositories().values()
+            # what the UI's Jobs > ingest > Partitions > Launch backfill sends (launchPartitionBackfill)
+            backfill = PartitionBackfill(
+                backfill_id="ingest3", status=BulkActionStatus.REQUESTED, from_failure=False, tags={},
+                backfill_timestamp=time.time(), partition_names=keys,
+                partition_set_origin=repo.get_partition_set(f"{INGEST_JOB}_partition_set").get_remote_origin(),
+            )
+            instance.add_backfill(backfill)
+            for _ in range(12):  # what the daemon does every few seconds, until the backfill is done
+                errors = [e for e in execute_backfill_iteration(workspace, logging.getLogger("backfill")) if e]
+                assert errors == []
+                if instance.get_backfill("ingest3").status != BulkActionStatus.REQUESTED:
+                    break
+            done = instance.get_backfill("ingest3")
+            assert done.status == BulkActionStatus.COMPLETED_SUCCESS
+        runs = instance.get_runs()
+        assert sorted(r.tags["dagster/partition"] for r in runs if r.job_name == INGEST_JOB) == sorted(keys)
+        assert all(r.status == DagsterRunStatus.SUCCESS for r in runs)
+        assert _graph_builds(instance) == []  # the backfill's runs extract; the stores wait for the batch
+
+        # while the backfill is open (its runs may all have ended before the daemon marks it done) the sensor waits
+        instance.update_backfill(done.with_status(BulkActionStatus.REQUESTED))
+        assert tick().skip_message == "waiting for backfill ingest3: the stores are built once it has ended"
+        instance.update_backfill(done)
+        # the sensor sees the backfill over and extraction newer than the graph: one stores run
+        request = tick()
+        assert isinstance(request, RunRequest), request
+        stores = defs.resolve_job_def("stores")
+        assert stores.execute_in_process(instance=instance, tags=request.tags).success
+        [build] = _graph_builds(instance)  # the graph built once, after the three extractions
+        assert instance.get_run_by_id(build.run_id).job_name == "stores"
+        assert all(_finds_function(home, n) for n in NAMES)
+        assert "graph is newer" in tick().skip_message
 
 
 def test_a_failed_extraction_still_leaves_the_repositories_before_it_queryable(tmp_path):
