@@ -66,6 +66,9 @@ def _leading_comment(src: bytes, start: int, spec: LanguageSpec) -> str | None:
     out: list[bytes] = []
     in_block = False
     end = src.rfind(b"\n", 0, start)  # the newline that ends the line above the definition
+    end, gap = _past_blank_lines(src, end)
+    if gap and not src[src.rfind(b"\n", 0, end) + 1 : end].strip().endswith(b"*/"):
+        return None  # only a /** */ block is read across blank lines (JSDoc's usual layout)
     while end >= 0:
         begin = src.rfind(b"\n", 0, end) + 1
         s = src[begin:end].strip()
@@ -77,7 +80,7 @@ def _leading_comment(src: bytes, start: int, spec: LanguageSpec) -> str | None:
         elif not (s.startswith(attributes) and not out):
             break
         end = begin - 1
-    if not out:
+    if not out or (gap and not out[-1].startswith(b"/**")):  # across a gap: a doc block, not a licence's /*!
         return None
     cleaned = []
     for s in b"\n".join(reversed(out)).decode("utf-8", errors="replace").split("\n"):
@@ -88,6 +91,20 @@ def _leading_comment(src: bytes, start: int, spec: LanguageSpec) -> str | None:
             cleaned.append(s)
     text = _XML_TAGS.sub("", "\n".join(cleaned)).strip()
     return text or None
+
+
+def _past_blank_lines(src: bytes, end: int, most: int = 2) -> tuple[int, bool]:
+    """The end of the first line above `end` that is not blank, and whether blank lines were passed;
+    `end` itself when there are more than `most` of them (then nothing above is the definition's)."""
+    at = end
+    for skipped in range(most + 1):
+        if at < 0:
+            return end, False
+        begin = src.rfind(b"\n", 0, at) + 1
+        if src[begin:at].strip():
+            return at, skipped > 0
+        at = begin - 1
+    return end, False
 
 
 @cache

@@ -12,6 +12,14 @@ characters stay within about 250 word pieces (see BENCHMARKS.md for the share th
 from __future__ import annotations
 
 CHUNK_CHARS = 640
+DOC_CHARS = 200  # of a doc comment put before the source: the body keeps most of the budget
+
+
+def doc_lead(doc: str) -> str:
+    """A doc comment as a chunk carries it: its prose without tag lines (`@param`, `@return`), cut to
+    DOC_CHARS, so a long JSDoc block does not push the body (and the calls in it) out of the chunk."""
+    prose = "\n".join(line for line in doc.splitlines() if not line.lstrip().startswith("@"))
+    return cut(prose, DOC_CHARS)
 
 
 def cut(text: str, limit: int = CHUNK_CHARS) -> str:
@@ -27,8 +35,8 @@ def function_chunk(path: str, d: dict) -> str:
     """Location, then the doc comment when it is not part of the body, then the source."""
     parts = [f"{d['qualified_name']} ({path})"]
     doc = d.get("docstring")
-    if doc and doc not in d["text"]:
-        parts.append(doc)
+    if doc and doc not in d["text"] and (lead := doc_lead(doc)):
+        parts.append(lead)
     parts.append(d["text"])
     return cut("\n".join(parts))
 
@@ -38,8 +46,8 @@ def class_chunk(path: str, d: dict) -> str:
     parts = [f"{d.get('class_kind') or 'class'} {d['qualified_name']} ({path})"]
     doc = d.get("docstring")
     outline = d.get("outline") or d["text"]
-    if doc and doc not in outline:
-        parts.append(doc)
+    if doc and doc not in outline and (lead := doc_lead(doc)):
+        parts.append(lead)
     parts.append(outline)
     return cut("\n".join(parts))
 

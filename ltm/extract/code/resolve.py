@@ -27,6 +27,7 @@ from ltm.extract.parse import NEW, REF
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
 OVERRIDE = 0.5  # an override of the abstract or stub method a call names (the code that runs)
 UNIQUE_METHOD = 0.3  # `x.m()` with x of unknown type: m is the only method of that name in the repository
+NAMED_OBJECT = 0.5  # `app.render()`: the one method defined as `app.render` (a JS object's `app.render = function`)
 _GENERIC = re.compile(r"[<\[(]")
 _ATTRIBUTE = re.compile(r"\w+(?:\.\w+)+")  # `self.file`, `c.engine.trees`: attributes, no call or index
 _SELF_ATTRIBUTE = re.compile(r"(\w+)\.(\w+)")  # `self.router`: one attribute of self
@@ -96,6 +97,7 @@ class Resolver:
         self._override_cache: dict[str, list[str]] = {}
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
+        self.method_qn: dict[str, str] = {}  # method id -> its qualified name (`app.render`)
         self.global_classes = defaultdict(lambda: defaultdict(list))
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
         self._file = {f.path: f for f in files}
@@ -134,6 +136,7 @@ class Resolver:
                     continue
                 if d["parent_kind"] == "class":
                     self.global_methods[f.spec.group][d["name"]].append(eid)
+                    self.method_qn[eid] = d["qualified_name"]
                     cls = self._owner_class(f, d["parent_qualified"])
                     if cls is not None:
                         self._edge("HAS_METHOD", cls, eid)
@@ -344,6 +347,10 @@ class Resolver:
             # `self.router.mount()`: Router's mount (an interface without the method, Go's, goes on to the guesses)
             if held is not None and (hit := self.method(held, name)):
                 return hit[0], ATTRIBUTE
+        if recv.isidentifier():  # `app.render()` beside `res.render`: the method defined on an object of that name
+            named = [e for e in self.global_methods[spec.group].get(name, ()) if self.method_qn[e] == f"{recv}.{name}"]
+            if len(named) == 1:
+                return named[0], NAMED_OBJECT
         hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD)
         if (hit and head in (*spec.self_names, d["self_name"]) and _ATTRIBUTE.fullmatch(recv)
                 and self._own_method(f, d, cls, name, hit[0])):

@@ -200,11 +200,11 @@ exports.handle = function handle(req) {
         "functions": {"fn:lib/response.js:res.send", "fn:lib/response.js:res.end", "fn:lib/app.js:exports.handle"},
         "modules": {"mod:lib/response", "mod:lib/app"},
         "IMPORTS": {("file:lib/app.js", "mod:lib/response")},
-        # `this.end` is a sibling on the same object; res.send resolves by its unique name only.
+        # `this.end` is a sibling on the same object; `res.send()` is the method defined as `res.send`.
         "CALLS": {("fn:lib/app.js:exports.handle", "fn:lib/response.js:res.send"),
                   ("fn:lib/response.js:res.send", "fn:lib/response.js:res.end")},
     })
-    assert confidences(out)[("fn:lib/app.js:exports.handle", "fn:lib/response.js:res.send")] == 0.3
+    assert confidences(out)[("fn:lib/app.js:exports.handle", "fn:lib/response.js:res.send")] == 0.5
     send = next(r for r in out.tables["Function"] if r["name"] == "send")
     assert send["docstring"] == "Send a body." and send["is_method"] is True
 
@@ -277,3 +277,72 @@ def test_imports_carry_the_names_a_file_imports_from_the_module(tmp_path):
     assert py[("pkg/shapes.py", "json")] is None  # a whole-module import names nothing
     js = _import_names(extract(tmp_path / "js", JS))
     assert js[("src/shapes.js", "src/base")] is not None and "Base" in js[("src/shapes.js", "src/base")].split(",")
+
+
+def test_a_jsdoc_block_above_a_blank_line_is_the_definitions_doc(tmp_path):
+    """express writes `/** ... */`, a blank line, then `res.jsonp = function jsonp(obj) {...}` or a
+    `defineGetter(req, 'protocol', function protocol() {...})`: the block is the doc all the same. A
+    licence header (`/*!`), a plain `//` comment or a block three blank lines up is not."""
+    out = extract(tmp_path, {
+        "lib/response.js": '''/*!
+ * express
+ * MIT Licensed
+ */
+
+function first(a) { return a; }
+
+/**
+ * Send JSON response with JSONP callback support.
+ *
+ * @param {object} obj
+ * @public
+ */
+
+res.jsonp = function jsonp(obj) {
+  return obj;
+};
+
+// a helper, not documented
+
+function helper(x) { return x; }
+
+/** Far away. */
+
+
+
+function alone(y) { return y; }
+
+/**
+ * Return the protocol string "http" or "https".
+ */
+
+defineGetter(req, 'protocol', function protocol() {
+  return 'http';
+});
+''',
+    })
+    docs = {r["name"]: r["docstring"] for r in out.tables["Function"]}
+    assert docs["jsonp"] == "Send JSON response with JSONP callback support.\n@param {object} obj\n@public"
+    assert docs["protocol"] == 'Return the protocol string "http" or "https".'
+    assert docs["first"] is None and docs["helper"] is None and docs["alone"] is None, docs
+    jsonp = next(r for r in out.tables["Function"] if r["name"] == "jsonp")
+    assert "Send JSON response with JSONP callback support." in jsonp["text"]  # what gets embedded
+
+
+def test_a_call_on_a_variable_named_like_an_object_reaches_that_objects_method(tmp_path):
+    """express: `res.render` calls `app.render(...)` through `var app = this.req.app`, and both objects
+    define `render`: the call is `app.render`'s, the one method defined on an object named `app`."""
+    out = extract(tmp_path, {
+        "lib/application.js": "var app = exports = module.exports = {};\n"
+                              "app.render = function render(name, options, callback) { return name; };\n",
+        "lib/response.js": "var res = module.exports = {};\n"
+                           "res.render = function render(view, options) {\n"
+                           "  var app = this.req.app;\n"
+                           "  app.render(view, options);\n"
+                           "};\n"
+                           "res.send = function send(body) { return other.render(body); };\n",
+    })
+    calls = confidences(out)
+    assert calls[("fn:lib/response.js:res.render", "fn:lib/application.js:app.render")] == 0.5
+    # a receiver named like no object stays unresolved: `render` is defined twice
+    assert not any(src == "fn:lib/response.js:res.send" for src, _ in calls)
