@@ -107,11 +107,24 @@ def test_extract_runs_are_followed_by_one_stores_run_and_one_repository_run_ends
     assert len(_graph_builds(instance)) == 2
 
 
+def _run_backfill(workspace, instance, backfill):
+    """Add `backfill` and do what the daemon does every few seconds until it is no longer requested."""
+    from dagster._core.execution.backfill import BulkActionStatus
+    from dagster._daemon.backfill import execute_backfill_iteration
+
+    instance.add_backfill(backfill)
+    for _ in range(12):
+        errors = [e for e in execute_backfill_iteration(workspace, logging.getLogger("backfill")) if e]
+        assert errors == []
+        if instance.get_backfill(backfill.backfill_id).status != BulkActionStatus.REQUESTED:
+            break
+    return instance.get_backfill(backfill.backfill_id)
+
+
 def test_an_asset_backfill_over_three_repositories_builds_the_graph_once(tmp_path, monkeypatch):
     from dagster._core.execution.backfill import BulkActionStatus, PartitionBackfill
     from dagster._core.test_utils import create_test_daemon_workspace_context, instance_for_test
     from dagster._core.workspace.load_target import ModuleTarget
-    from dagster._daemon.backfill import execute_backfill_iteration
 
     from assets import ALL_ASSETS
 
@@ -131,13 +144,7 @@ def test_an_asset_backfill_over_three_repositories_builds_the_graph_once(tmp_pat
                 asset_selection=[a.key for a in ALL_ASSETS], partition_names=keys, dynamic_partitions_store=instance,
                 all_partitions=False, title=None, description=None, run_config=None,
             )
-            instance.add_backfill(backfill)
-            for _ in range(12):  # what the daemon does every few seconds, until the backfill is done
-                errors = [e for e in execute_backfill_iteration(workspace, logging.getLogger("backfill")) if e]
-                assert errors == []
-                if instance.get_backfill("three").status != BulkActionStatus.REQUESTED:
-                    break
-            assert instance.get_backfill("three").status == BulkActionStatus.COMPLETED_SUCCESS
+            assert _run_backfill(workspace, instance, backfill).status == BulkActionStatus.COMPLETED_SUCCESS
         runs = instance.get_runs()
         assert all(r.status == DagsterRunStatus.SUCCESS for r in runs)
         partitioned = [r for r in runs if "dagster/partition" in r.tags]
@@ -151,7 +158,6 @@ def test_a_job_backfill_of_ingest_over_three_repositories_builds_the_graph_once(
     from dagster._core.execution.backfill import BulkActionStatus, PartitionBackfill
     from dagster._core.test_utils import create_test_daemon_workspace_context, instance_for_test
     from dagster._core.workspace.load_target import ModuleTarget
-    from dagster._daemon.backfill import execute_backfill_iteration
 
     home = _home(tmp_path)
     keys = [register_local(home, _repo(tmp_path, n).path) for n in NAMES]
@@ -175,13 +181,7 @@ def test_a_job_backfill_of_ingest_over_three_repositories_builds_the_graph_once(
                 backfill_timestamp=time.time(), partition_names=keys,
                 partition_set_origin=repo.get_partition_set(f"{INGEST_JOB}_partition_set").get_remote_origin(),
             )
-            instance.add_backfill(backfill)
-            for _ in range(12):  # what the daemon does every few seconds, until the backfill is done
-                errors = [e for e in execute_backfill_iteration(workspace, logging.getLogger("backfill")) if e]
-                assert errors == []
-                if instance.get_backfill("ingest3").status != BulkActionStatus.REQUESTED:
-                    break
-            done = instance.get_backfill("ingest3")
+            done = _run_backfill(workspace, instance, backfill)
             assert done.status == BulkActionStatus.COMPLETED_SUCCESS
         runs = instance.get_runs()
         assert sorted(r.tags["dagster/partition"] for r in runs if r.job_name == INGEST_JOB) == sorted(keys)
