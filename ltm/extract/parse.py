@@ -66,9 +66,7 @@ def _leading_comment(src: bytes, start: int, spec: LanguageSpec) -> str | None:
     out: list[bytes] = []
     in_block = False
     end = src.rfind(b"\n", 0, start)  # the newline that ends the line above the definition
-    end, gap = _past_blank_lines(src, end)
-    if gap and not src[src.rfind(b"\n", 0, end) + 1 : end].strip().endswith(b"*/"):
-        return None  # only a /** */ block is read across blank lines (JSDoc's usual layout)
+    end, gap = _past_blank_lines(src, end)  # across blank lines only a /** */ block counts (below)
     while end >= 0:
         begin = src.rfind(b"\n", 0, end) + 1
         s = src[begin:end].strip()
@@ -80,7 +78,7 @@ def _leading_comment(src: bytes, start: int, spec: LanguageSpec) -> str | None:
         elif not (s.startswith(attributes) and not out):
             break
         end = begin - 1
-    if not out or (gap and not out[-1].startswith(b"/**")):  # across a gap: a doc block, not a licence's /*!
+    if not out or (gap and not out[-1].startswith(b"/**")):  # JSDoc's layout, not `//` lines nor a licence's /*!
         return None
     cleaned = []
     for s in b"\n".join(reversed(out)).decode("utf-8", errors="replace").split("\n"):
