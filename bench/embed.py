@@ -13,7 +13,7 @@ of them, 0 = all), measured in one run on the same texts:
   - quality: a labelled set built from REPO's documented functions: the query is the first line
     of the docstring, the answer is that function, whose text is searched with the docstring
     removed among every function and class; recall@1, recall@5 and MRR per model (`hash` as the
-    no-meaning floor).
+    no-meaning floor), and `local`'s top 50 re-scored with `static` beside it (a reranker).
 Best of `--repeat` runs per figure. Prints one JSON object, with the 1-minute load average.
 """
 
@@ -78,16 +78,32 @@ def labelled_set(lake: Lake, key: str) -> tuple[list[str], list[str], list[int]]
     return queries, corpus, answers
 
 
-def quality(embedder, queries: list[str], corpus: list[str], answers: list[int]) -> dict[str, float]:
-    docs = embedder.embed(corpus)
-    q = embedder.embed(queries)
-    ranks = []
-    for i, target in enumerate(answers):
-        scores = docs @ q[i]
-        ranks.append(int((scores > scores[target]).sum()) + 1)
+def _scores(ranks: list[int]) -> dict[str, float]:
     r = np.asarray(ranks)
     return {"recall@1": round(float((r <= 1).mean()), 3), "recall@5": round(float((r <= 5).mean()), 3),
             "mrr": round(float((1.0 / r).mean()), 3)}
+
+
+def quality(embedder, queries: list[str], corpus: list[str], answers: list[int]) -> dict[str, float]:
+    docs, q = embedder.embed(corpus), embedder.embed(queries)
+    return _scores([int((docs @ q[i] > docs[t] @ q[i]).sum()) + 1 for i, t in enumerate(answers)])
+
+
+def reranked(first, second, queries: list[str], corpus: list[str], answers: list[int],
+             weights: tuple[float, ...] = (0.8, 0.7, 0.5), top: int = 50) -> dict[str, dict[str, float]]:
+    """`first`'s top `top` re-scored by `w * cos_first + (1 - w) * cos_second` per weight (a reranker)."""
+    d1, q1, d2, q2 = first.embed(corpus), first.embed(queries), second.embed(corpus), second.embed(queries)
+    out = {}
+    for w in weights:
+        ranks = []
+        for i, target in enumerate(answers):
+            s1 = d1 @ q1[i]
+            keep = np.argsort(-s1)[:top]
+            fused = np.full(len(corpus), -np.inf)
+            fused[keep] = w * s1[keep] + (1 - w) * (d2[keep] @ q2[i])
+            ranks.append(int((fused > fused[target]).sum()) + 1 if np.isfinite(fused[target]) else 10**6)
+        out[f"weight_{w}"] = _scores(ranks)
+    return out
 
 
 def main() -> None:
@@ -140,6 +156,7 @@ def main() -> None:
             "queries": len(queries), "corpus": len(corpus),
             "local": quality(local, queries, corpus, answers),
             "static": quality(static, queries, corpus, answers),
+            "local_reranked_by_static": reranked(local, static, queries, corpus, answers),
             "hash": quality(HashEmbedder(), queries, corpus, answers),
         }
     out["load_avg_1m"] = [round(load_start, 2), round(os.getloadavg()[0], 2)]
