@@ -2,8 +2,9 @@
 
 A text's vector is the mean of its tokens' rows (no transformer at run time), so it is over a
 hundred times faster than the `local` model on a CPU, at some cost in retrieval quality: on the
-docstring -> function probe of `bench/embed.py` it keeps 65-85% of `local`'s recall@5, and beats the model2vec-style table this provider used to distil from all-MiniLM-L6-v2 on first
-use (BENCHMARKS.md). The `wordllama` wheel carries its weights and tokenizer: nothing is
+docstring -> function probe of `bench/embed.py` it keeps 65-85% of `local`'s recall@5, and beats
+the model2vec-style table this provider used to distil from all-MiniLM-L6-v2 on first use
+(BENCHMARKS.md). The `wordllama` wheel carries its weights and tokenizer: nothing is
 downloaded or distilled, and no torch is needed.
 
 Homes embedded by that earlier distilled table (model `ltm-static/all-MiniLM-L6-v2-distilled`)
