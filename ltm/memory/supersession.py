@@ -8,7 +8,8 @@ those and the cosine of the two vectors. The rules, each named in the edge's `re
   quoted or `code` spans, capitalised names inside a sentence (Postgres, CockroachDB), snake_case
   or camelCase names, hyphenated names with a digit (us-east-1) and state words (optional,
   required, enabled, weekly, ...); acronyms (HTTP, and US though "us" is a stop word) and the
-  other content words are subject words;
+  other content words are subject words; a text that speaks of a change does not hold the value it
+  names as left ("took over the payments service *from Maria*" holds no Maria);
 - same subject: the subject words overlap by `SUBJECT_MIN` of the smaller set, and the texts do
   not swap a subject word ("*access* tokens expire" against "*refresh* tokens expire",
   `swapped_subject`: an unrelated look-alike says another subject in the same words); at the
@@ -146,7 +147,10 @@ def read_facts(text: str) -> Facts:
     body = _LABEL.sub("", text, count=1)
     seq = tuple(_stem(w) for w in _TOKEN.findall(body) if content(w) or w[0].isdigit())  # numbers keep their place
     left = frozenset(_stem(m.group(1).rstrip(".")) for m in _LEFT.finditer(text))
-    return Facts(frozenset(subject), frozenset(values), bool(_NEGATION.search(text)), bool(_MARKER.search(text)),
+    marker = bool(_MARKER.search(text))
+    if marker:  # a change holds what it went to, not what it left: "took over ... *from Maria*" is not Maria's
+        values = {v for v in values if _stem(v) not in left}
+    return Facts(frozenset(subject), frozenset(values), bool(_NEGATION.search(text)), marker,
                  seq, frozenset(value_words), left, bool(_OPENS_WITH_PREPOSITION.match(body)))
 
 

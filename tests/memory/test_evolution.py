@@ -184,3 +184,15 @@ def test_a_changed_source_after_from_is_an_update_not_another_subject():
         ("release", "Production deploys go out from the release branch.", 30),
     ]))
     assert _pairs(ev.supersedes, "reason") == {("release", "main", "source changed: main -> releas")}
+
+
+def test_a_restatement_of_an_update_does_not_supersede_it():
+    # "from Maria" is what the update left, not a value it holds: a later "owned by Priya" says
+    # the same as the update, so it is similar to it and supersedes nothing
+    frame, v = _close([
+        ("priya", "Priya took over the payments service from Maria.", 0),
+        ("owned", "The payments service is owned by Priya.", 30),
+    ])
+    ev = evolve(frame, vectors=v)
+    assert _pairs(ev.similar) == {("owned", "priya")}
+    assert _pairs(ev.supersedes) == set()
