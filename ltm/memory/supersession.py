@@ -186,13 +186,26 @@ def swapped_subject(a: Facts, b: Facts) -> bool:
         if mine[0] in a.left and theirs[0] in b.left:
             continue  # "deploy *from* the *release* branch" / "*from* the *main* branch": where from is a value
         if any(w[0].isdigit() for w in mine + theirs):
-            continue  # "runs *3* replicas" / "scaled to *6* replicas": the words around a changed number
+            # "runs *3* replicas" / "scaled to *6* replicas": the words around a changed number; but
+            # words between the number and the noun both go on with qualify it: "25% of *backend*
+            # transactions" / "10% of *frontend* transactions" are two subjects
+            mine, theirs = _after_number(mine), _after_number(theirs)
+            if not (mine and theirs and k + 1 < len(ops) and ops[k + 1][0] == "equal"
+                    and not any(w in values for w in mine + theirs)):
+                continue
+            return True
         if k + 1 == len(ops) or ops[k + 1][0] != "equal":
             continue  # a swap qualifies what follows: "the *events* table" / "the *orders* table"
         head = i1 == 0 and j1 == 0  # "the *log* index" / "the *product search* index": the sentence's subject
         if len(mine) == len(theirs) or head or (ratio >= SWAP_LOOSE and max(len(mine), len(theirs)) <= SWAP_WORDS):
             return True
     return False
+
+
+def _after_number(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words after the last number of a swapped span ("25%", "backend" -> "backend")."""
+    last = max((k for k, w in enumerate(words) if w[0].isdigit()), default=None)
+    return words[last + 1:] if last is not None else ()
 
 
 def _qualifiers(a: Facts, b: Facts, mine: tuple[str, ...], theirs: tuple[str, ...], after: tuple | None) -> bool:

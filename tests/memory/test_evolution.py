@@ -196,3 +196,16 @@ def test_a_restatement_of_an_update_does_not_supersede_it():
     ev = evolve(frame, vectors=v)
     assert _pairs(ev.similar) == {("owned", "priya")}
     assert _pairs(ev.supersedes) == set()
+
+
+def test_a_qualifier_after_a_changed_number_names_another_subject():
+    # "frontend" / "backend" sit between the number and the noun both go on with: two subjects,
+    # not one sample rate that changed; the words before a number ("runs" / "scaled to") are not
+    frame, v = _close([
+        ("backend", "Sentry traces 25% of backend transactions for performance monitoring.", 0),
+        ("frontend", "Sentry traces 10% of frontend transactions for performance monitoring.", 20),
+    ], cosine=0.95)
+    assert _pairs(evolve(frame, vectors=v).similar) == set()
+    frame, v = _close([("three", "The API runs 3 replicas in production.", 0),
+                       ("six", "The API was scaled to 6 replicas in production.", 20)], cosine=0.95)
+    assert _pairs(evolve(frame, vectors=v).supersedes) == {("six", "three")}
