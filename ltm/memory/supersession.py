@@ -103,13 +103,14 @@ class Facts:
     """What the rules read of one memory: `words` its content words in order (values included)."""
 
     subject: frozenset[str]
-    values: frozenset[str]
+    values: frozenset[str]  # every value it names
     negated: bool
     marker: bool
     words: tuple[str, ...] = ()  # content words in order, values included, a leading "label:" left out
     value_words: frozenset[str] = frozenset()
     left: frozenset[str] = frozenset()  # what a change names as left behind ("from Maria", "instead of flake8")
     head_led: bool = False  # the sentence opens with a preposition: its first word is no qualifier
+    held: frozenset[str] = frozenset()  # the values it holds: a change does not hold what it names as left
 
 
 @lru_cache(maxsize=1 << 16)  # a million memories say a few thousand distinct words: stem each once
@@ -150,10 +151,10 @@ def read_facts(text: str) -> Facts:
     seq = tuple(_stem(w) for w in _TOKEN.findall(body) if content(w) or w[0].isdigit())  # numbers keep their place
     left = frozenset(_stem(m.group(1).rstrip(".")) for m in _LEFT.finditer(text))
     marker = bool(_MARKER.search(text))
-    if marker:  # a change holds what it went to, not what it left: "took over ... *from Maria*" is not Maria's
-        values = {v for v in values if _stem(v) not in left}
+    # a change holds what it went to, not what it left: "took over ... *from Maria*" is not Maria's
+    held = {v for v in values if _stem(v) not in left} if marker else values
     return Facts(frozenset(subject), frozenset(values), bool(_NEGATION.search(text)), marker,
-                 seq, frozenset(value_words), left, bool(_OPENS_WITH_PREPOSITION.match(body)))
+                 seq, frozenset(value_words), left, bool(_OPENS_WITH_PREPOSITION.match(body)), frozenset(held))
 
 
 @dataclass(frozen=True)
@@ -255,10 +256,10 @@ def judge(newer: Facts, older: Facts, cosine: float, shared_link: bool, far: boo
     if cosine < floor or (far and not update) or not same_subject(newer, older, update):
         return Verdict(False, False, "")
     basis = "shared code" if shared_link else "same subject"
-    gained, lost = newer.values - older.values, older.values - newer.values
+    gained, lost = newer.held - older.held, older.held - newer.held
     if lost and gained and not {_kind(v) for v in lost} & {_kind(v) for v in gained}:
         gained = frozenset()  # "5 shards" does not replace "Elasticsearch": values of another kind
-    if gained and older.values and (lost or newer.marker):
+    if gained and older.held and (lost or newer.marker):
         return Verdict(True, True, f"value changed: {', '.join(sorted(lost)) or '-'} -> {', '.join(sorted(gained))}")
     if update:
         return Verdict(True, True, "left: " + ", ".join(sorted(newer.left & newer.value_words)))
@@ -267,16 +268,17 @@ def judge(newer: Facts, older: Facts, cosine: float, shared_link: bool, far: boo
         return Verdict(True, True, f"source changed: {', '.join(sorted(went))} -> {', '.join(sorted(came))}")
     if newer.negated != older.negated:
         return Verdict(True, True, "negation: " + ("the newer negates" if newer.negated else "the older negated"))
-    repeats = bool(newer.values) and newer.values <= older.values
+    repeats = bool(newer.held) and newer.held <= older.held
     if newer.marker and not older.marker and not repeats:
         return Verdict(True, True, "update marker")
     return Verdict(True, False, basis)
 
 
 def value_change(older: Facts, newer: Facts) -> tuple[str, str]:
-    """(from_value, to_value) of a supersession: the values only the older, only the newer has."""
-    was = sorted(older.values - newer.values) or sorted(older.values)
-    now = sorted(newer.values - older.values) or sorted(newer.values)
+    """(from_value, to_value) of a supersession: the values only the older, only the newer holds (a
+    change that holds none, "no longer enabled", keeps what it names)."""
+    was = sorted(older.held - newer.held) or sorted(older.held or older.values)
+    now = sorted(newer.held - older.held) or sorted(newer.held or newer.values)
     return ", ".join(was), ", ".join(now)
 
 
