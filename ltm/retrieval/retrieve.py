@@ -125,7 +125,8 @@ def retrieve(
         _current_versions(sup, fused, why, include_superseded)
     pool = ranked(fused)[: max(4 * top_k, 40) if flt.active else max(2 * top_k, 20)]
     sig = g.signals(pool) if g is not None else {}
-    scored = blend({k: fused[k] for k in pool}, sig, src.config)
+    dates = {k: vc.rows[k].get("created_at") for k in pool if k in vc.rows and vc.rows[k].get("label") == "Memory"}
+    scored = blend({k: fused[k] for k in pool}, sig, src.config, dates)
     scored = {k: replace(v, score=v.score * prior(k, intent, sig.get(k))) for k, v in scored.items()}
     order = [k for k in sorted(pool, key=lambda k: -scored[k].score) if k not in hidden]
     if gc is not None and intent.kind in ORDERED_ANSWERS:

@@ -68,3 +68,18 @@ def test_blend_lifts_central_and_defect_prone_entities_only_with_graph_weight():
     order = sorted(graphy, key=lambda k: -graphy[k].score)
     assert order[0] == "hub" and graphy["buggy"].score > graphy["plain"].score
     assert graphy["buggy"].defects == pytest.approx(0.75) and graphy["hub"].centrality == pytest.approx(20 / 21)
+
+
+def test_of_two_memories_about_as_relevant_the_newer_leads():
+    # neighbouring ranks of one fused list: the older version is one rank ahead on relevance alone
+    fused = {"mem:old": 1 / 61, "mem:new": 1 / 62, "fn:x": 1 / 63}
+    nodes = {"mem:old": Node("mem:old", "Memory"), "mem:new": Node("mem:new", "Memory"), "fn:x": Node("fn:x", "Function")}
+    dates = {"mem:old": datetime(2024, 1, 1, tzinfo=timezone.utc), "mem:new": datetime(2025, 1, 1, tzinfo=timezone.utc)}
+    by_relevance = blend(fused, nodes, RankingConfig())
+    assert by_relevance["mem:old"].score > by_relevance["mem:new"].score
+    dated = blend(fused, nodes, RankingConfig(), dates)
+    assert dated["mem:new"].score > dated["mem:old"].score
+    assert dated["fn:x"].score == by_relevance["fn:x"].score  # code keeps its own signals
+    # a clearly more relevant older memory still leads: the date only breaks near ties
+    far = blend({"mem:old": 1.0, "mem:new": 0.5}, nodes, RankingConfig(), dates)
+    assert far["mem:old"].score > far["mem:new"].score
