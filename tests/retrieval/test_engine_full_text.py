@@ -38,3 +38,10 @@ def test_a_build_has_no_full_text_index_on_either_engine(fixture_home):
     with open_view(fixture_home.graph) as g:
         indexes = g.run("CALL show_indexes() RETURN *")
     assert [r for r in indexes if str(r[2]).upper() == "FTS"] == []
+
+
+def test_graph_only_finds_an_online_memory_by_its_words_before_the_next_build(memory):
+    # The overlay holds it for the graph; its words are found through the vector row the add wrote.
+    out = memory.add("Staging deploys freeze on Fridays after noon", {"id": "fz1"})
+    hits = memory.query("deploys freeze", strategy="graph_only", top_k=5, expand_graph=False)
+    assert ids_of(hits)[:1] == [out["graph_entity_id"]], ids_of(hits)
