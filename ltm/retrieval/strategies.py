@@ -16,7 +16,8 @@
 Every strategy that matches in the graph takes the full-text ranking of messages, titles and
 memory text from LanceDB's index on the same texts (`graph_full_text`; graph_only reads it alone,
 `VectorSide.text_search`): a build makes no full-text index of its own, on either engine (Kuzu's
-took a third of a build and answered no better, BENCHMARKS.md; LadybugDB's downloads itself).
+took a third of a build, and graph_only finds more with LanceDB's, which covers code text too:
+BENCHMARKS.md; LadybugDB's would download itself).
 """
 
 from __future__ import annotations
