@@ -1,6 +1,6 @@
 """A synthetic home of any size for retrieval benchmarks: lake rows written directly, then the
-real embedding stage (hash embedder, dim 384), the real Kuzu build (COPY, PageRank, full-text
-indexes) and the real LanceDB upsert (BTree, FTS and IVF-PQ indexes).
+real embedding stage (hash embedder, dim 384), the real Kuzu build (COPY, PageRank) and the real
+LanceDB upsert (BTree, FTS and IVF-PQ indexes).
 
 Shape per `n` embedded entries: 58% functions, 10% classes, 5% modules, 24% commits, 1% bugs,
 2% memories; files 5%; CALLS 2 per function, MODIFIES 4 per commit, HAS_METHOD, DEFINED_IN,

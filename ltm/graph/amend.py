@@ -7,10 +7,11 @@ build serving (the half-made copy is pruned like any killed build). In the copy,
 partitions' nodes and edges are brought to their lake rows (a node that left or changed is
 deleted with its edges, `DETACH DELETE`; new and changed rows are COPYed into the non-empty
 tables), the relationship tables whose rows join two partitions (memory links) are compared whole,
-and the counts are checked against the lake as a full build checks them. The full-text indexes follow the rows; the reader index is saved anew.
+and the counts are checked against the lake as a full build checks them; the reader index is saved
+anew (a build has no full-text index to keep up to date).
 
 Rows are compared with what the copy holds, so unchanged nodes and edges are never touched (a
-deleted node leaves a hole, and the full-text index of Commit would be updated row by row): a new
+deleted node leaves a hole): a new
 commit costs its own rows, the few rows it changes, and PageRank set anew on its repository.
 
 `amend_plan` refuses (returns why, and the build is made in full) whatever it cannot prove equal to
@@ -35,7 +36,6 @@ from ltm.errors import GraphError
 from ltm.graph import inputs as build_inputs
 from ltm.graph.copy import Owners, RelPlan, copy_nodes, copy_rel, node_frames, note_rel, plan_rel, verify_counts
 from ltm.graph.engine import Connection, query, query_arrow
-from ltm.graph.fts import fts_labels
 from ltm.graph.partitions import PART, LakeParts, Ledger
 from ltm.lake import Lake
 from ltm.schema import NODE_TABLES, REL_TABLES
@@ -235,8 +235,6 @@ def apply_amend(conn: Connection, plan: AmendPlan, lake: Lake, staging: Path, st
                 bar: progress.Tracker) -> None:
     """Bring the open copy to the lake's rows of the changed partitions; fills `stats` (a BuildStats)
     and the plan's ledger. AmendRefused when the engine refuses a row or the counts disagree."""
-    if fts_labels(conn):
-        query(conn, "LOAD EXTENSION fts")  # the indexes are updated with the rows they cover
     ledger, changed = plan.ledger, plan.changed
     whole = set(ledger.whole)
     try:

@@ -23,7 +23,6 @@ from ltm.graph.amend import AmendPlan, AmendRefused, amend_plan, apply_amend, co
 from ltm.graph.copy import copy_nodes, copy_rel, frame_owners, node_frames, note_rel, plan_rel, verify_counts
 from ltm.graph.current import builds_dir, current_build, list_builds, switch  # noqa: F401  (re-exported)
 from ltm.graph.engine import ENGINES, default_engine, engine, open_database, query, schema_ddl
-from ltm.graph.fts import create_fts_indexes, fts_labels
 from ltm.graph.name_words import NAMED_LABELS
 from ltm.graph.partitions import LakeParts, Ledger
 from ltm.graph.view import GraphView
@@ -41,8 +40,6 @@ class BuildStats:
     rels: dict[str, int] = field(default_factory=dict)
     dangling_edges: dict[str, int] = field(default_factory=dict)
     duplicate_edges: int = 0
-    fts_indexes: list[str] = field(default_factory=list)
-    fts_seconds: float = 0.0  # of `seconds`: creating the full-text indexes (none on ladybug)
     seconds: float = 0.0
     reused: bool = False  # the lake had not changed since the current build: nothing was built
     mode: str = "full"  # "full", "amend" (a copy of the current build with the changed partitions
@@ -153,12 +150,9 @@ def _full(conn, lake: Lake, staging: Path, stats: BuildStats, ledger: Ledger, ba
     verify_counts(conn, stats.nodes, stats.rels)
 
 
-def _finish(conn, path: Path, stats: BuildStats, fresh: bool) -> None:
-    """What a build derives from its rows: full-text indexes (an amended copy keeps its own up to
-    date) and the reader index saved beside it."""
-    fts_started = time.perf_counter()
-    stats.fts_indexes = create_fts_indexes(conn) if fresh else fts_labels(conn)
-    stats.fts_seconds = time.perf_counter() - fts_started
+def _finish(conn, path: Path) -> None:
+    """What a build derives from its rows: the reader index saved beside it. No full-text index:
+    retrieval ranks messages, titles and memory text by LanceDB's (`ltm.retrieval.strategies`)."""
     # what every reader would compute per label on first use, saved once beside the build
     GraphView(conn, path).save_reader_index(NODE_TABLES, NAMED_LABELS)
 
@@ -203,7 +197,7 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: s
                     with open_database(copy_build(plan, path), read_only=False) as conn:
                         stats = BuildStats(build_id, engine=eng.name, mode="amend", changed_partitions=plan.changed)
                         apply_amend(conn, plan, lake, staging, stats, bar)
-                        _finish(conn, path, stats, fresh=False)
+                        _finish(conn, path)
                     made = _Made(stats, plan.ledger)
                 except AmendRefused as e:  # the lake holds what an amend cannot prove equal: build in full
                     refused = str(e)
@@ -213,7 +207,7 @@ def build_graph(graph_root: Path, lake: Lake, retention: int = 3, engine_name: s
                 ledger = Ledger()
                 with open_database(path, read_only=False) as conn:
                     _full(conn, lake, staging, stats, ledger, bar)
-                    _finish(conn, path, stats, fresh=True)
+                    _finish(conn, path)
                 made = _Made(stats, ledger)
             bar.advance()
     except BaseException:

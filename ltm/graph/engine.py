@@ -9,8 +9,8 @@ engine that wrote it.
 
 The two native libraries cannot both load in one process (they register the same Python types;
 the second crashes it), so the first engine a process opens is the only one it can open: a build
-of the other engine is refused with a `GraphError` that says so. What an engine can do offline is
-in `ENGINES` (LadybugDB ships without its full-text extension, which it would download).
+of the other engine is refused with a `GraphError` that says so. Neither engine's full-text
+extension is used (LadybugDB's would download itself): retrieval ranks text with LanceDB's.
 
 Each engine allows one READ_WRITE database per file across processes (or many READ_ONLY), and
 does not refuse a second `Database` on the same path inside one process: `open_database` guards that.
@@ -41,19 +41,17 @@ PreparedStatement = Any
 
 @dataclass(frozen=True)
 class Engine:
-    """A graph engine: its Python module, its build-file suffix and magic bytes, what it does offline."""
+    """A graph engine: its Python module, its build-file suffix and magic bytes."""
 
     name: str
     module: str
     suffix: str
     magic: bytes
-    full_text: bool
-    """Its full-text extension loads offline (else retrieval uses LanceDB's full text instead)."""
 
 
 ENGINES: dict[str, Engine] = {
-    "kuzu": Engine("kuzu", "kuzu", ".kuzu", b"KUZU", full_text=True),
-    "ladybug": Engine("ladybug", "ladybug", ".lbug", b"LBUG", full_text=False),
+    "kuzu": Engine("kuzu", "kuzu", ".kuzu", b"KUZU"),
+    "ladybug": Engine("ladybug", "ladybug", ".lbug", b"LBUG"),
 }
 DEFAULT_ENGINE = "kuzu"
 ENV_VAR = "LTM_GRAPH_ENGINE"
@@ -108,12 +106,6 @@ def module(e: Engine) -> ModuleType:
 def loaded_engine() -> str | None:
     """The engine this process has loaded, if any."""
     return _loaded
-
-
-def can_full_text(conn_or_engine: Any) -> bool:
-    """Whether the engine (a name, or the engine of an open connection) has full text offline."""
-    name = conn_or_engine if isinstance(conn_or_engine, str) else _conn_engine(conn_or_engine).name
-    return engine(name).full_text
 
 
 def _conn_engine(conn: Connection) -> Engine:

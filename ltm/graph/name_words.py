@@ -4,8 +4,9 @@
 Names are split on case changes, digits, underscores and dots, lower-cased and cut to a crude stem
 (`validated`, `validate`, `validation` -> `validat`; `retries`, `retry` -> `retri`). One inverted
 index per label is built from the ids of a build (names are read off the ids, no query) the first
-time a question needs it, so a match costs a few dictionary lookups. graph_first and parallel use
-it in place of Kuzu's full-text index, whose cost grows by tens of milliseconds per common word.
+time a question needs it, so a match costs a few dictionary lookups. Every strategy that matches
+in the graph uses it in place of a full-text index, whose cost in Kuzu grew by tens of
+milliseconds per common word.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ _IRREGULAR = {"built": "build", "made": "make", "ran": "run", "wrote": "write", 
               "spawned": "spawn", "fed": "feed", "led": "lead", "hid": "hide", "hidden": "hide", "began": "begin",
               "begun": "begin", "bought": "buy", "caught": "catch", "drew": "draw", "drawn": "draw", "froze": "freeze",
               "frozen": "freeze", "stole": "steal", "stolen": "steal", "understood": "understand"}
-NAMED_LABELS = ("Function", "Class", "Module")  # matched by their names' words, not Kuzu's full text
+NAMED_LABELS = ("Function", "Class", "Module")  # matched by the words of their names
 MAX_POSTINGS = 5000  # a word in more names than this says little about any of them
 
 

@@ -5,9 +5,9 @@ embeds and links them).
 
 Online adds never write the graph: they append small Parquet files to the lake's `memories`
 partition (the memory, its embedding, its links), which is durable and what the next build copies.
-`GraphView` merges this overlay into what it answers (node summaries, neighbours both ways, full
-text over Memory, the memories linked to a file or an entity), so a memory is found and linked at
-once. The overlay is the difference lake minus build: once a build holds a memory it leaves the
+`GraphView` merges this overlay into what it answers (node summaries, neighbours both ways, the
+memories linked to a file or an entity), so a memory is found and linked at once (its text is
+searched through its vector row, written by the add). The overlay is the difference lake minus build: once a build holds a memory it leaves the
 overlay by itself, with nothing to clean up, so no crash between a build and a cleanup can count a
 memory twice or lose it. (A memory the build already holds and an add rewrote keeps its built
 node until the next build; its vector row is the new one at once.)
@@ -18,7 +18,6 @@ and mtime), so an add that appended one small file costs its readers one small r
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Container
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +33,6 @@ LINK_TABLES = ("RELATES_TO_FILE", "RELATES_TO_FUNCTION", "RELATES_TO_CLASS")
 MEMORY_COLUMNS = ["id", "repo", "vector_id", "memory_type", "category", "content", "source", "created_at", "project_id",
                   "agent_id", "namespace", "private", "expires_at"]  # the last four: ltm/visibility.py
 LINK_COLUMNS = ["src", "dst", "dst_label", "relevance_score", "context"]
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -84,7 +82,6 @@ class MemoryOverlay:
         self.memories: dict[str, dict[str, Any]] = {}
         self.links_from: dict[str, list[Link]] = {}
         self.links_to: dict[str, list[Link]] = {}
-        self._words: dict[str, set[str]] = {}
 
     def refresh(self) -> "MemoryOverlay":
         changed = self._memories.refresh(self._copied)
@@ -114,23 +111,12 @@ class MemoryOverlay:
                 frm.setdefault(link.memory, []).append(link)
                 to.setdefault(link.entity, []).append(link)
         self.memories, self.links_from, self.links_to = mems, frm, to
-        self._words = {i: set(_WORD.findall((m.get("content") or "").lower())) for i, m in mems.items()}
 
     def __len__(self) -> int:
         return len(self.memories)
 
     def __contains__(self, memory_id: object) -> bool:
         return memory_id in self.memories
-
-    def full_text(self, text: str, limit: int) -> list[tuple[str, float]]:
-        """(id, score) of overlay memories sharing words with `text`: the share of the query's words
-        each contains (0..1], best first; a stand-in for the build's BM25 until the next build."""
-        words = set(_WORD.findall(text.lower()))
-        if not words or not self.memories:
-            return []
-        hits = [(i, len(words & w) / len(words)) for i, w in self._words.items() if words & w]
-        hits.sort(key=lambda h: -h[1])
-        return hits[:limit]
 
     def containing(self, needle: str) -> list[str]:
         """Ids of overlay memories whose content contains `needle` (as Cypher's CONTAINS)."""

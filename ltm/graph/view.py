@@ -1,7 +1,7 @@
-"""The read-only view of one graph build: its catalogue, node summaries, neighbours, full text and
-the code questions the CLI asks (callers, callees, dependents).
+"""The read-only view of one graph build: its catalogue, node summaries, neighbours and the code
+questions the CLI asks (callers, callees, dependents).
 
-Every query is parameterised (`$ids`, `$o`, `$q`); only labels and property names from the build's
+Every query is parameterised (`$ids`, `$o`); only labels and property names from the build's
 own catalogue are written into the Cypher text, and each distinct text is prepared once per view.
 Properties and edges that later stages add (`pagerank`, fix counts, CALLS, MODIFIES, FIXES,
 AFFECTS) are used when the build has them and skipped when it does not.
@@ -57,7 +57,7 @@ class LabelIndex:
 
 
 class GraphView:
-    """A read-only connection to one build plus its catalogue: tables, properties, FTS indexes."""
+    """A read-only connection to one build plus its catalogue: tables and properties."""
 
     def __init__(self, conn: Connection, build: Path | None = None):
         self.conn = conn
@@ -65,7 +65,6 @@ class GraphView:
         self._name_sizes: dict[str, np.ndarray] = {}
         self.props: dict[str, set[str]] = {}
         self.rels: set[str] = set()
-        self.fts: dict[str, str] = {}
         self.table_label: dict[int, str] = {}
         self._prepared: dict[str, PreparedStatement] = {}
         self._index: dict[str, LabelIndex] = {}
@@ -78,18 +77,6 @@ class GraphView:
                 self.props[name] = {r[0] for r in self.run(f"CALL table_info('{name}') RETURN name")}
             elif kind == "REL" and self.run(f"MATCH ()-[r:{name}]->() RETURN count(r) > 0")[0][0]:
                 self.rels.add(name)
-        try:
-            for row in self.run("CALL show_indexes() RETURN *"):
-                table, index, kind = row[0], row[1], row[2]
-                if str(kind).upper() == "FTS":
-                    self.fts[table] = index
-        except RuntimeError:
-            self.fts = {}
-        if self.fts:
-            try:
-                self.run("LOAD EXTENSION fts")
-            except RuntimeError:
-                pass  # already loaded in this process
 
     def run(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         """A parameterised query (None, never `{}`, when there is nothing to bind); prepared once per text."""
@@ -396,31 +383,6 @@ class GraphView:
                 if max(sum(r[3] == "out" for r in rows), sum(r[3] == "in" for r in rows)) < lim:
                     break
                 pending = [o for o in pending if len(out.get(idx.ids[o], ())) < limit_per_node]
-
-    # --- full text --------------------------------------------------------------------------
-    @property
-    def has_full_text(self) -> bool:
-        """The build has full-text indexes (not on an engine without the extension offline: LadybugDB)."""
-        return bool(self.fts)
-
-    def full_text(self, text: str, labels: Iterable[str] | None = None, limit: int = 20) -> list[tuple[str, float]]:
-        """(id, score) from the build's full-text indexes, best first, over the given labels."""
-        hits: list[tuple[str, float]] = []
-        for label, index in self.fts.items():
-            if labels is not None and label not in labels:
-                continue
-            rows = self.run(
-                f"CALL QUERY_FTS_INDEX('{label}', '{index}', $q, top := $k) RETURN node.id, score",
-                {"q": text, "k": limit},
-            )
-            hits.extend((r[0], float(r[1])) for r in rows)
-        ov = self.overlay
-        if ov and (labels is None or "Memory" in labels):
-            # Overlay memories by the share of query words they hold, scaled to the build's best score.
-            top = max((h[1] for h in hits), default=1.0)
-            hits.extend((i, share * top) for i, share in ov.full_text(text, limit))
-        hits.sort(key=lambda h: -h[1])
-        return hits[:limit]
 
     # --- code questions (`ltm calls`, `ltm dependents`) --------------------------------------------
     def callers(self, name: str, repo: str | None = None) -> list[dict[str, Any]]:

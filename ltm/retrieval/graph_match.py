@@ -22,7 +22,6 @@ from ltm.code_paths import is_auxiliary
 
 CODE_LABELS = ("Function", "Class")
 MAX_HISTORY_COMMITS = 200  # commits read per subject for co-change
-MAX_FTS_TERMS = 4  # Kuzu's full-text cost grows by tens of ms per common term on a large label
 
 
 @dataclass
@@ -33,7 +32,7 @@ class GraphCandidates:
     why: dict[str, str]
     subjects: list[str]
     answers: list[str]  # what the question pattern's traversal found, best first ([] for a plain search)
-    text_labels: tuple[str, ...] | None = None  # plain search without Kuzu's full text: labels the caller's may add
+    text_labels: tuple[str, ...] | None = None  # a plain search: the labels the caller's full text may add
     wants_text: bool = False
     subject: str | None = None  # the candidate name the graph knows (`Intent.candidates`), when one does
 
@@ -329,11 +328,11 @@ class _Matcher:
         return targets
 
     # --- plain search -----------------------------------------------------------------------------
-    def search(self, intent: Intent, labels: tuple[str, ...] | None, w: float = 1.0, full_text: bool = True) -> None:
+    def search(self, intent: Intent, labels: tuple[str, ...] | None, w: float = 1.0) -> None:
         """Names, paths, bug refs and full text; `w` scales it down when a question pattern answered.
 
-        Words and full text only when no pattern answered. `full_text=False`: the caller has
-        LanceDB's full-text ranking of the same texts (`wants_text` is set) and Kuzu's is skipped.
+        Name words only when no pattern answered; then `wants_text` is set: messages, titles and
+        memory text are ranked by the caller's LanceDB full text (a build has no full-text index).
         """
         code = [lab for lab in CODE_LABELS if labels is None or lab in labels]
         names = [n for n in intent.names if n != intent.subject]
@@ -357,31 +356,19 @@ class _Matcher:
         if self.repo:
             hits = [i for i in hits if i.split(":", 2)[1:2] == [self.repo]]
         self.add(hits, 1.0, "name shares the question's words")
-        if not full_text:
-            self.wants_text = True
-            return
-        # Messages, titles, memory text: Kuzu's full-text index, with the paths, names and longest words.
-        text_labels = [lab for lab in self.g.fts if lab not in NAMED_LABELS and (labels is None or lab in labels)]
-        words = sorted(intent.words, key=len, reverse=True)
-        terms = " ".join([*intent.names, *intent.paths, *words][:MAX_FTS_TERMS])
-        if text_labels and terms:
-            hits = [i for i, _ in self.g.full_text(terms, text_labels, self.limit)]
-            if self.repo:
-                hits = [i for i in hits if i.split(":", 2)[1:2] == [self.repo]]
-            self.add(hits, 1.0, "full-text match in the graph")
+        self.wants_text = True
 
 
 def graph_candidates(
-    g: GraphView, intent: Intent, text: str, filters: Filters, limit: int = 50, full_text: bool = True,
-    scope: Scope | None = None,
+    g: GraphView, intent: Intent, text: str, filters: Filters, limit: int = 50, scope: Scope | None = None,
 ) -> GraphCandidates:
     """Ranked graph matches for a question (intent answers first, then name and full-text matches).
 
     `scope` (`ltm.visibility`): memories it may not see are never matched (a Kuzu condition where a
     query reads memories; `retrieve` drops any other hidden id).
 
-    `full_text=False`: no Kuzu full-text query; a plain search sets `wants_text` and `text_labels`
-    for the caller to fuse its LanceDB full-text ranking instead.
+    A plain search sets `wants_text` and `text_labels` for the caller to fuse LanceDB's full-text
+    ranking of messages, titles and memory text (the graph's own full text).
     """
     m = _Matcher(g, filters, limit)
     m.scope = scope
@@ -417,7 +404,7 @@ def graph_candidates(
         subjects = m.file_memories(s)
     primary = bool(m.lists) and intent.kind != "search"
     answer_scores = rrf([lst for lst in m.lists if lst[1] >= 1.0]) if primary else {}
-    m.search(intent, None if primary else labels, 0.3 if primary else 1.0, full_text)
+    m.search(intent, None if primary else labels, 0.3 if primary else 1.0)
     scores = rrf(m.lists)
     answers = [i for i in ranked(answer_scores) if i not in subjects]
     return GraphCandidates(scores, {i: w for i, w in m.why.items() if w}, subjects, answers,

@@ -260,12 +260,12 @@ def _candidates(
     if use_vectors and g is not None:  # LanceDB and the graph engine both release the GIL while they work
         with ThreadPoolExecutor(max_workers=1) as pool:
             fut = pool.submit(vector_side)
-            gc = graph_candidates(g, intent, text, flt, limit, full_text=spec.full_text == "kuzu", scope=scope)
+            gc = graph_candidates(g, intent, text, flt, limit, scope=scope)
             return fut.result(), gc
-    if not use_vectors and g is not None and not g.has_full_text and src.vectors is not None:
-        # A build without full text (LadybugDB offline): LanceDB's full text stands in for it.
+    if not use_vectors and g is not None and src.vectors is not None:
+        # graph_only: a build has no full-text index; LanceDB's, over the same texts, stands in for it.
         return (src.vectors.text_search(text, flt, limit, scope),
-                graph_candidates(g, intent, text, flt, limit, full_text=False, scope=scope))
+                graph_candidates(g, intent, text, flt, limit, scope=scope))
     vc = vector_side() if use_vectors else VectorCandidates()
     return vc, graph_candidates(g, intent, text, flt, limit, scope=scope) if g is not None else None
 
