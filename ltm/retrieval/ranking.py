@@ -7,9 +7,9 @@
 (so 0.5 here; an entity without one, such as a commit, counts as average); `defects` is the larger of the stored counts
 (FunctionDefects: `fix_count` + `bugs_introduced`) and the edge-derived count: the
 bugs that AFFECT the entity plus the bug-fix commits that MODIFY it. Absent signals count as 0.
-A memory has no pagerank: its place by date among the query's memory candidates stands in for
-`pr / (1 + pr)` (1 the newest), so of two versions of a fact about as relevant the newer leads
-even where no SUPERSEDES edge joins them.
+A memory has neither: its graph signal is its place by date among the query's memory candidates
+(1 the newest, 0 the oldest), so of two versions of a fact about as relevant the newer leads even
+where no SUPERSEDES edge joins them.
 RRF scores of neighbouring ranks differ by a few percent, so the default GRAPH_WEIGHT (0.1) makes
 graph signals a strong tie-breaker, not a override of relevance.
 Weights come from the home's `settings.json` (`"ranking": {"SEMANTIC_WEIGHT": 0.9, ...}`), then
@@ -81,8 +81,8 @@ def recency(dates: Mapping[str, Any]) -> dict[str, float]:
 def blend(fused: Mapping[str, float], nodes: Mapping[str, Node], cfg: RankingConfig,
           dates: Mapping[str, Any] | None = None) -> dict[str, Scored]:
     """The final score of every fused candidate; graph signals only where the node is known. A
-    memory has no centrality: its place by date among the memory candidates (`dates`, see
-    `recency`) stands in for it, so of two versions of a fact about as relevant the newer leads."""
+    memory's graph signal is its place by date among the memory candidates (`dates`, see `recency`),
+    so of two versions of a fact about as relevant the newer leads."""
     top = max(fused.values(), default=0.0) or 1.0
     newer = recency(dates or {})
     out = {}
@@ -91,6 +91,7 @@ def blend(fused: Mapping[str, float], nodes: Mapping[str, Node], cfg: RankingCon
         pr = node.pagerank if node is not None and node.pagerank is not None else 1.0
         centrality = newer[i] if i in newer else float(pr) / (1.0 + float(pr))
         defects = node.defects / (1.0 + node.defects) if node else 0.0
-        graph = cfg.centrality_share * centrality + (1.0 - cfg.centrality_share) * defects
+        # a memory has neither pagerank nor defects: its whole graph signal is its place by date
+        graph = newer[i] if i in newer else cfg.centrality_share * centrality + (1.0 - cfg.centrality_share) * defects
         out[i] = Scored(cfg.semantic_weight * f / top + cfg.graph_weight * graph, f, centrality, defects)
     return out
