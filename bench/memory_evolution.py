@@ -111,6 +111,27 @@ def pair_scores(seqs: list[dict], home: Path, half_of: dict[str, str], halves: l
     return out, wrong, within
 
 
+def pair_cosines(seqs: list[dict], home: Path, halves: list[str]) -> dict:
+    """Per half: the cosines of the expected SIMILAR_TO pairs (median and tenth percentile), from
+    the vectors the home holds: how far apart the model puts two versions of one fact."""
+    import numpy as np
+
+    from ltm.memory.evolution import memories_of
+    from ltm.memory.memory_vectors import read_vectors
+    from ltm.memory.similarity import normalize_rows
+
+    lake = Lake(home / "lake")
+    mem = memories_of(lake)
+    v = normalize_rows(read_vectors(lake, mem["vector_id"], None))
+    pos = {i.removeprefix(PREFIX): k for k, i in enumerate(mem["id"].to_list())}
+    out = {}
+    for half in halves:
+        cos = [float(v[pos[a]] @ v[pos[b]]) for s in seqs if s["half"] == half for a, b in s["similar"]]
+        if cos:
+            out[half] = {"median": round(float(np.median(cos)), 3), "p10": round(float(np.percentile(cos, 10)), 3)}
+    return out
+
+
 def newest_first(seqs: list[dict], home: Path, halves: list[str]) -> dict:
     out: dict[str, dict] = {}
     with HybridLTM(home) as ltm:
@@ -181,6 +202,7 @@ def main() -> None:
         home, seconds = build_home(seqs, Path(work), args.embedder)
         pairs, wrong, within = pair_scores(seqs, home, half_of, halves)
         newest = newest_first(seqs, home, halves)
+        cosines = pair_cosines(seqs, home, halves)
         swept = sweep_near_best(seqs, home, half_of, halves, args.sweep_near_best.split(",")) if args.sweep_near_best else {}
     if not args.show_unseen_errors:  # an unseen half's scores only, never which pairs it got wrong
         wrong = {t: {h: w for h, w in by.items() if h not in UNSEEN} for t, by in wrong.items()}
@@ -189,6 +211,7 @@ def main() -> None:
                 newest[h]["misses"] = []
     result = {"embedder": args.embedder, "memories": len(half_of), "sequences": len(seqs),
               "ingest_seconds": round(seconds, 1), "pairs": pairs, "pairs_within_sequence": within, "newest_first": newest, "errors": wrong,
+              "true_pair_cosines": cosines,
               **({"near_best_sweep": swept} if swept else {})}
     if args.json:
         print(json.dumps(result, indent=1))
@@ -203,6 +226,9 @@ def main() -> None:
             f"{table} {by[half]['precision']:.3f}/{by[half]['recall']:.3f}" for table, by in within.items()))
         nf = newest[half]
         print(f"{half:6} newest first    {nf['newest_first']} older hidden {nf['older_hidden']} ({nf['questions']} questions)")
+        if half in cosines:
+            print(f"{half:6} cosine of the expected SIMILAR_TO pairs: median {cosines[half]['median']}, "
+                  f"tenth percentile {cosines[half]['p10']}")
     for table, by in wrong.items():
         for half, w in by.items():
             if w["false"] or w["missed"]:
