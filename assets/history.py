@@ -9,7 +9,7 @@ from assets.metadata import materialized
 from assets.metadata import lake_table
 from assets.partitions import OWNERS, repos_partitions
 from assets.versions import code_version
-from ltm.extract.history.mine import DEFAULT_SKIP_PATTERNS
+from ltm.extract.history.mine import BATCH_ROWS, DEFAULT_SKIP_PATTERNS, QUEUE_BYTES
 from ltm.run_report import most_changed_functions, most_changed_markdown
 from ltm.stages.history import HistoryOptions, stage_history
 from resources import HomeResource
@@ -27,6 +27,13 @@ class CommitsConfig(Config):
     )
     full: bool = Field(default=False, description="Ignore the cursor and mine the whole range again")
     workers: int = Field(default=0, description="Processes that parse blobs; 0 means one per CPU (at most 4)")
+    batch_rows: int = Field(
+        default=BATCH_ROWS, description="Rows held before they are written to the lake (peak memory follows it)"
+    )
+    queue_bytes: int = Field(
+        default=QUEUE_BYTES, description="Blob bytes read and waiting for the parser processes (peak memory "
+        "follows it; a smaller value cuts chunks of commits with large files shorter)"
+    )
     until: Optional[str] = Field(
         default=None, description="Mine only up to this commit of the branch (a backfill window); the next run "
         "continues from it. See `ltm backfill`."
@@ -49,7 +56,7 @@ def commits(context: AssetExecutionContext, config: CommitsConfig, home: HomeRes
     h = home.home()
     opts = HistoryOptions(
         config.branch, config.since, config.max_commits, tuple(config.skip_patterns), config.full,
-        workers=config.workers, until=config.until,
+        workers=config.workers, until=config.until, batch_rows=config.batch_rows, queue_bytes=config.queue_bytes,
     )
     stats = stage_history(h.repo_path(key), key, home.lake(), h.cache, opts)
     context.log.info(f"history of {key}: {stats.mode}, {stats.commits_mined} commits mined, tip {stats.tip[:12]}")

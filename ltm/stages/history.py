@@ -22,6 +22,7 @@ from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.mine import (
     BATCH_ROWS,
     DEFAULT_SKIP_PATTERNS,
+    QUEUE_BYTES,
     HistoryRows,
     Seen,
     mine_history,
@@ -57,6 +58,8 @@ class HistoryOptions:
     """Processes that parse blobs; 0 means one per CPU (at most 4), 1 parses in-process."""
     batch_rows: int = BATCH_ROWS
     """Rows held in memory before they are written to the lake: peak memory follows it, not the history."""
+    queue_bytes: int = QUEUE_BYTES
+    """Blob bytes read and waiting for the parser processes (`mine_history`): peak memory follows it too."""
 
     def parse_workers(self) -> int:
         return self.workers if self.workers > 0 else min(4, os.cpu_count() or 1)
@@ -202,7 +205,8 @@ def stage_history(
         try:
             mined = mine_history(repo, repo_key, tip, cache=cache, since=opts.since, max_commits=opts.max_commits,
                                  exclude=exclude, skip_patterns=opts.skip_patterns, max_file_bytes=opts.max_file_bytes,
-                                 workers=opts.parse_workers(), sink=sink, batch_rows=opts.batch_rows)
+                                 workers=opts.parse_workers(), sink=sink, batch_rows=opts.batch_rows,
+                                 queue_bytes=opts.queue_bytes)
             with repo.blobs() as blobs:
                 alive = _alive(repo, tip, mined.seen, SpanReader(blobs, cache, opts.max_file_bytes), repo_key)
         finally:
