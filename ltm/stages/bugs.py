@@ -121,12 +121,11 @@ def _signals(lake: Lake, repo_key: str, fix_results: dict[str, FixResult], bugs:
         for _, cand, _ in b.introduced:
             if cand is not None and cand.entity is not None and cand.entity.label == "Function":
                 introduced[cand.entity.id].add(b.ref)
-    mods = pl.from_arrow(lake.read("MODIFIES", repo_key, columns=["dst", "dst_label", "lines_added", "lines_deleted"]))
-    churn = dict(
-        mods.filter(pl.col("dst_label") == "Function")
-        .group_by("dst").agg((pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().alias("c"))
-        .iter_rows()
-    )
+    churn: Counter = Counter()  # MODIFIES is read a batch at a time: memory follows the functions, not the edges
+    for batch in lake.scan("MODIFIES", repo_key, ["dst", "dst_label", "lines_added", "lines_deleted"]):
+        mods = pl.from_arrow(batch).filter(pl.col("dst_label") == "Function")  # type: ignore[union-attr]
+        lines = (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().alias("c")
+        churn.update(dict(mods.group_by("dst").agg(lines).iter_rows()))
     keys = sorted(set(fixes) | set(introduced) | set(churn))
     return [
         {"id": k, "repo": repo_key, "fix_count": len(fixes.get(k, ())), "churn": int(churn.get(k, 0)),

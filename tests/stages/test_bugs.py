@@ -163,6 +163,25 @@ def test_defect_signals_count_fixes_and_introduced_bugs_per_function(history):
     assert "fn:app:app/cache.py:cached" in signals and "fn:app:app/auth.py:nonexistent" not in signals
 
 
+
+def test_defect_signals_read_modifies_a_batch_at_a_time_with_the_same_rows(history, tmp_path, monkeypatch):
+    b, shas, lake = history
+    stage_bugs(b.path, "app", lake)
+    whole = sorted(_rows(lake, "FunctionDefects"), key=lambda r: r["id"])
+    scan, sizes = Lake.scan, []
+
+    def one_row_at_a_time(self, table, repo, columns, batch_rows=1):
+        for batch in scan(self, table, repo, columns, batch_rows=1):
+            sizes.append((table, batch.num_rows))
+            yield batch
+
+    monkeypatch.setattr(Lake, "scan", one_row_at_a_time)
+    stage_bugs(b.path, "app", lake)
+    modifies = lake.read("MODIFIES", "app").num_rows
+    assert sizes == [("MODIFIES", 1)] * modifies and modifies > 10
+    assert sorted(_rows(lake, "FunctionDefects"), key=lambda r: r["id"]) == whole
+    assert any(r["churn"] > 0 for r in whole)
+
 def _export(path, lines):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return str(path)
