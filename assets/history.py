@@ -10,6 +10,7 @@ from assets.metadata import lake_table
 from assets.partitions import OWNERS, repos_partitions
 from assets.versions import code_version
 from ltm.extract.history.mine import BATCH_ROWS, DEFAULT_SKIP_PATTERNS, QUEUE_BYTES
+from ltm.extract.history.spans import MEMORY_SPANS
 from ltm.run_report import most_changed_functions, most_changed_markdown
 from ltm.stages.history import HistoryOptions, stage_history
 from resources import HomeResource
@@ -34,6 +35,9 @@ class CommitsConfig(Config):
         default=QUEUE_BYTES, description="Blob bytes read and waiting for the parser processes (peak memory "
         "follows it; a smaller value cuts chunks of commits with large files shorter)"
     )
+    memory_spans: int = Field(
+        default=MEMORY_SPANS, description="Spans the span cache holds in memory (the rest are read back from its file)"
+    )
     until: Optional[str] = Field(
         default=None, description="Mine only up to this commit of the branch (a backfill window); the next run "
         "continues from it. See `ltm backfill`."
@@ -57,6 +61,7 @@ def commits(context: AssetExecutionContext, config: CommitsConfig, home: HomeRes
     opts = HistoryOptions(
         config.branch, config.since, config.max_commits, tuple(config.skip_patterns), config.full,
         workers=config.workers, until=config.until, batch_rows=config.batch_rows, queue_bytes=config.queue_bytes,
+        memory_spans=config.memory_spans,
     )
     stats = stage_history(h.repo_path(key), key, home.lake(), h.cache, opts)
     context.log.info(f"history of {key}: {stats.mode}, {stats.commits_mined} commits mined, tip {stats.tip[:12]}")

@@ -27,7 +27,7 @@ from ltm.extract.history.mine import (
     Seen,
     mine_history,
 )
-from ltm.extract.history.spans import SpanCache
+from ltm.extract.history.spans import MEMORY_SPANS, SpanCache
 from ltm.extract.history.version_chains import SpanReader
 from ltm.extract.languages import language_for
 from ltm.lake import Lake
@@ -60,6 +60,8 @@ class HistoryOptions:
     """Rows held in memory before they are written to the lake: peak memory follows it, not the history."""
     queue_bytes: int = QUEUE_BYTES
     """Blob bytes read and waiting for the parser processes (`mine_history`): peak memory follows it too."""
+    memory_spans: int = MEMORY_SPANS
+    """Spans the span cache holds in memory (the rest are read back from its sqlite file): the third bound."""
 
     def parse_workers(self) -> int:
         return self.workers if self.workers > 0 else min(4, os.cpu_count() or 1)
@@ -191,7 +193,7 @@ def stage_history(
     if mode == "up_to_date":
         return HistoryStats(repo_key, mode, tip, commits_total=int(cursor["commits"]), seconds=time.perf_counter() - started)
     incremental = mode == "incremental"
-    cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
+    cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None, memory_spans=opts.memory_spans)
     known: set[str] = set()
     with lake.write(repo_key) as w:
         # Rows go to the lake in batches as they are mined (staged: nothing is live before the end).
