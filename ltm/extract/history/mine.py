@@ -224,9 +224,10 @@ def mine_history(
     parsers start early. The rows depend on neither `workers` nor the chunk sizes.
 
     The blobs of the chunks waiting for the parsers are held in memory until they are parsed:
-    `queue_bytes` bounds them. A chunk is cut shorter when the last one read more than its share
-    (a third of `queue_bytes`: large files), and an older chunk's rows are made first (waiting
-    for its parse) while the bytes still queued exceed `queue_bytes`.
+    while more than `queue_bytes` of them are queued, the oldest chunk's rows are made first
+    (waiting for its parse), so at most the newest chunk's blobs and `queue_bytes` are held.
+    Chunk boundaries do not depend on it: spans derived along a chunk's version chains are not
+    always those of a fresh parse (BENCHMARKS.md, "#21 memory"), so moving them would move rows.
     """
     skip = skip_matcher(tuple(skip_patterns))
     procs = ParserProcesses(workers, preload=SpanReader.__module__)
@@ -240,17 +241,10 @@ def mine_history(
 
             limit = min(FIRST_CHUNK_COMMITS, chunk_commits)
 
-            share = max(1, queue_bytes // (LOOKAHEAD + 1))  # the blob bytes one chunk should read
-
             def flush(last: bool = False) -> None:
                 nonlocal chunk_files, limit
-                read = reader.bytes_parsed
+                chunk_files, limit = 0, min(limit * 2, chunk_commits)
                 pending.append((list(chunk), miner.submit(chunk)))
-                read = reader.bytes_parsed - read
-                # The next chunk doubles, unless this one read more than its share: then it is cut to the
-                # commits that would have read its share at this chunk's bytes per commit.
-                fit = len(chunk) * share // read if read > share else chunk_commits
-                chunk_files, limit = 0, max(1, min(limit * 2, chunk_commits, fit))
                 chunk.clear()
                 while pending and (last or not procs or len(pending) > LOOKAHEAD
                                    or (len(pending) > 1 and sum(procs.loads()) > queue_bytes)):
