@@ -32,8 +32,8 @@ class CommitsConfig(Config):
         default=BATCH_ROWS, description="Rows held before they are written to the lake (peak memory follows it)"
     )
     queue_bytes: int = Field(
-        default=QUEUE_BYTES, description="Blob bytes read and waiting for the parser processes (peak memory "
-        "follows it; a smaller value cuts chunks of commits with large files shorter)"
+        default=QUEUE_BYTES, description="Blob bytes read and waiting for the parser processes beyond the newest "
+        "chunk's (peak memory follows it; smaller: less parsing overlaps the making of rows)"
     )
     memory_spans: int = Field(
         default=MEMORY_SPANS, description="Spans the span cache holds in memory (the rest are read back from its file)"
