@@ -304,7 +304,9 @@ class Lake:
             try:
                 yield from pq.ParquetFile(f).iter_batches(batch_size=batch_rows, columns=columns)
             except (pa.ArrowInvalid, OSError) as e:
-                raise LakeError(f"lake file {f} is damaged ({e}): run `ltm ingest` on repository {repo} to rebuild it") from e
+                raise LakeError(
+                    f"lake file {f} is damaged ({e}): run `ltm ingest` on repository {repo} to rebuild it"
+                ) from e
 
     def damaged(self, repo: str) -> list[str]:
         """Tables of `repo` with a Parquet file whose footer cannot be read (truncated, overwritten)."""

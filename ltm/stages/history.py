@@ -60,6 +60,9 @@ class HistoryOptions:
     """Rows held in memory before they are written to the lake: peak memory follows it, not the history."""
     queue_bytes: int = QUEUE_BYTES
     """Blob bytes read and waiting for the parser processes (`mine_history`): peak memory follows it too."""
+    chunk_bytes: int | None = None
+    """Cut a chunk of commits shorter after one read more blob bytes than this (None: off; moves chunk
+    boundaries, which can move a few rows: `mine_history`)."""
     memory_spans: int = MEMORY_SPANS
     """Spans the span cache holds in memory (the rest are read back from its sqlite file): the third bound."""
 
@@ -208,7 +211,7 @@ def stage_history(
             mined = mine_history(repo, repo_key, tip, cache=cache, since=opts.since, max_commits=opts.max_commits,
                                  exclude=exclude, skip_patterns=opts.skip_patterns, max_file_bytes=opts.max_file_bytes,
                                  workers=opts.parse_workers(), sink=sink, batch_rows=opts.batch_rows,
-                                 queue_bytes=opts.queue_bytes)
+                                 queue_bytes=opts.queue_bytes, chunk_bytes=opts.chunk_bytes)
             with repo.blobs() as blobs:
                 alive = _alive(repo, tip, mined.seen, SpanReader(blobs, cache, opts.max_file_bytes), repo_key)
         finally:

@@ -208,7 +208,7 @@ def mine_history(
     max_commits: int | None = None, exclude: str | None = None,
     skip_patterns: tuple[str, ...] | list[str] = DEFAULT_SKIP_PATTERNS, max_file_bytes: int = MAX_FILE_BYTES,
     workers: int = 1, chunk_commits: int = CHUNK_COMMITS, sink: Callable[[HistoryRows], None] | None = None,
-    batch_rows: int = BATCH_ROWS, queue_bytes: int = QUEUE_BYTES,
+    batch_rows: int = BATCH_ROWS, queue_bytes: int = QUEUE_BYTES, chunk_bytes: int | None = None,
 ) -> HistoryRows:
     """Commits of `rev` (not reachable from `exclude`) with their changes and MODIFIES, newest first.
 
@@ -226,8 +226,10 @@ def mine_history(
     The blobs of the chunks waiting for the parsers are held in memory until they are parsed:
     while more than `queue_bytes` of them are queued, the oldest chunk's rows are made first
     (waiting for its parse), so at most the newest chunk's blobs and `queue_bytes` are held.
-    Chunk boundaries do not depend on it: spans derived along a chunk's version chains are not
-    always those of a fresh parse (BENCHMARKS.md, "#21 memory"), so moving them would move rows.
+    `chunk_bytes` (None: off) also cuts a chunk shorter after one read more blob bytes than it,
+    which bounds the newest chunk too. It is off by default because it moves chunk boundaries, and
+    the spans derived along a chunk's version chains are not always a fresh parse's: on sqlalchemy
+    0.01% of MODIFIES rows move with the boundaries (BENCHMARKS.md, "#21 memory").
     """
     skip = skip_matcher(tuple(skip_patterns))
     procs = ParserProcesses(workers, preload=SpanReader.__module__)
@@ -243,8 +245,13 @@ def mine_history(
 
             def flush(last: bool = False) -> None:
                 nonlocal chunk_files, limit
-                chunk_files, limit = 0, min(limit * 2, chunk_commits)
+                read = reader.bytes_parsed
                 pending.append((list(chunk), miner.submit(chunk)))
+                read = reader.bytes_parsed - read
+                # The next chunk doubles, unless this one read more than `chunk_bytes`: then it is cut to
+                # the commits that would have read that much at this chunk's bytes per commit.
+                fit = len(chunk) * chunk_bytes // read if chunk_bytes and read > chunk_bytes else chunk_commits
+                chunk_files, limit = 0, max(1, min(limit * 2, chunk_commits, fit))
                 chunk.clear()
                 while pending and (last or not procs or len(pending) > LOOKAHEAD
                                    or (len(pending) > 1 and sum(procs.loads()) > queue_bytes)):

@@ -22,7 +22,7 @@ def _repo(tmp_path) -> RepoBuilder:
     return b
 
 
-def _mine(b: RepoBuilder, monkeypatch, queue_bytes: int) -> tuple[object, list[tuple[int, int, int]]]:
+def _mine(b: RepoBuilder, monkeypatch, queue_bytes: int, chunk_bytes: int | None = None) -> tuple[object, list]:
     """The rows, and per chunk: its commits, the blob bytes still queued when it was read, the bytes it read."""
     chunks: list[tuple[int, int, int]] = []
     submit = mine_module._Miner.submit
@@ -37,7 +37,7 @@ def _mine(b: RepoBuilder, monkeypatch, queue_bytes: int) -> tuple[object, list[t
 
     monkeypatch.setattr(mine_module._Miner, "submit", recording)
     rows = mine_history(GitRepo(b.path), "q", "HEAD", cache=SpanCache(None), workers=2, chunk_commits=4,
-                        queue_bytes=queue_bytes)
+                        queue_bytes=queue_bytes, chunk_bytes=chunk_bytes)
     monkeypatch.setattr(mine_module._Miner, "submit", submit)
     return rows, chunks
 
@@ -53,3 +53,13 @@ def test_a_small_queue_waits_for_the_parsers_with_the_same_chunks_and_rows(tmp_p
     for name in ("commits", "parents", "file_changes", "modifies", "renamed_from"):
         assert getattr(small, name) == getattr(wide, name), name
     assert small.seen == wide.seen
+
+
+def test_chunk_bytes_cuts_the_chunks_after_one_read_more_with_the_same_rows_here(tmp_path, monkeypatch):
+    b = _repo(tmp_path)
+    wide, _ = _mine(b, monkeypatch, queue_bytes=1 << 30)
+    cut, chunks = _mine(b, monkeypatch, queue_bytes=1 << 30, chunk_bytes=1)
+    # After the first chunk read more than one byte, every chunk is cut to one commit.
+    assert [n for n, _, _ in chunks] == [4] + [1] * 8
+    for name in ("commits", "parents", "file_changes", "modifies", "renamed_from"):
+        assert getattr(cut, name) == getattr(wide, name), name
