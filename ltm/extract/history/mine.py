@@ -221,7 +221,8 @@ def mine_history(
     Commits are handled in chunks: the blobs a chunk needs are read in one `cat-file` round trip
     and parsed (in `workers` processes when more than one) before its rows are made; with workers,
     a chunk's rows are made while the next two chunks parse. Chunks start small and double, so the
-    parsers start early. The rows depend on neither `workers` nor the chunk sizes.
+    parsers start early. The rows do not depend on `workers`, and should not on the chunk sizes
+    (but see `chunk_bytes`).
 
     The blobs of the chunks waiting for the parsers are held in memory until they are parsed:
     while more than `queue_bytes` of them are queued, the oldest chunk's rows are made first
@@ -229,7 +230,7 @@ def mine_history(
     `chunk_bytes` (None: off) also cuts a chunk shorter after one read more blob bytes than it,
     which bounds the newest chunk too. It is off by default because it moves chunk boundaries, and
     the spans derived along a chunk's version chains are not always a fresh parse's: on sqlalchemy
-    0.01% of MODIFIES rows move with the boundaries (BENCHMARKS.md, "#21 memory").
+    106 of 494,603 MODIFIES rows move with the boundaries (BENCHMARKS.md, "#21 memory").
     """
     skip = skip_matcher(tuple(skip_patterns))
     procs = ParserProcesses(workers, preload=SpanReader.__module__)
