@@ -3,7 +3,7 @@
     .venv/bin/python bench/peak_rss.py OUT.json COMMAND [ARGS...]
 
 `/usr/bin/time -v` reports the largest single process only; this samples the command's RSS and
-the sum over it and all its descendants every 0.25 s (psutil), and writes to OUT.json (and prints
+the sum over it and all its descendants every 0.25 s (psutil, which `distributed` installs), and writes to OUT.json (and prints
 without the timeline): wall seconds, CPU seconds of the children it waited for, the two peaks in
 MiB, the load, and a timeline every 5 s of (seconds, process MiB, tree MiB) to see when the peak
 comes. Used for BENCHMARKS.md's "#21 memory" with `bench/bugs_stage.py --stage history|bugs`.
