@@ -9,7 +9,8 @@ from assets.metadata import materialized
 from assets.metadata import lake_table
 from assets.partitions import OWNERS, repos_partitions
 from assets.versions import code_version
-from ltm.extract.history.mine import DEFAULT_SKIP_PATTERNS
+from ltm.extract.history.mine import BATCH_ROWS, DEFAULT_SKIP_PATTERNS, QUEUE_BYTES
+from ltm.extract.history.spans import MEMORY_SPANS
 from ltm.run_report import most_changed_functions, most_changed_markdown
 from ltm.stages.history import HistoryOptions, stage_history
 from resources import HomeResource
@@ -27,6 +28,20 @@ class CommitsConfig(Config):
     )
     full: bool = Field(default=False, description="Ignore the cursor and mine the whole range again")
     workers: int = Field(default=0, description="Processes that parse blobs; 0 means one per CPU (at most 4)")
+    batch_rows: int = Field(
+        default=BATCH_ROWS, description="Rows held before they are written to the lake (peak memory follows it)"
+    )
+    queue_bytes: int = Field(
+        default=QUEUE_BYTES, description="Blob bytes read and waiting for the parser processes beyond the newest "
+        "chunk's (peak memory follows it; smaller: less parsing overlaps the making of rows)"
+    )
+    chunk_bytes: Optional[int] = Field(
+        default=None, description="Cut a chunk of commits shorter after one read more blob bytes than this "
+        "(empty: off); bounds the newest chunk's blobs too, but moved chunk boundaries can move a few rows"
+    )
+    memory_spans: int = Field(
+        default=MEMORY_SPANS, description="Spans the span cache holds in memory (the rest are read back from its file)"
+    )
     until: Optional[str] = Field(
         default=None, description="Mine only up to this commit of the branch (a backfill window); the next run "
         "continues from it. See `ltm backfill`."
@@ -49,7 +64,8 @@ def commits(context: AssetExecutionContext, config: CommitsConfig, home: HomeRes
     h = home.home()
     opts = HistoryOptions(
         config.branch, config.since, config.max_commits, tuple(config.skip_patterns), config.full,
-        workers=config.workers, until=config.until,
+        workers=config.workers, until=config.until, batch_rows=config.batch_rows, queue_bytes=config.queue_bytes,
+        memory_spans=config.memory_spans, chunk_bytes=config.chunk_bytes,
     )
     stats = stage_history(h.repo_path(key), key, home.lake(), h.cache, opts)
     context.log.info(f"history of {key}: {stats.mode}, {stats.commits_mined} commits mined, tip {stats.tip[:12]}")

@@ -25,6 +25,7 @@ from ltm.redact import redact_table
 from ltm.schema import lake_schema
 
 ROWS_PER_FILE = 200_000
+SCAN_ROWS = 65_536  # rows `Lake.scan` hands out at a time
 log = logging.getLogger(__name__)
 
 
@@ -295,6 +296,17 @@ class Lake:
                     f"{f.parent.name.removeprefix('repo=')} to rebuild it"
                 ) from e
         return pa.concat_tables(tables)
+
+    def scan(self, table: str, repo: str, columns: list[str], batch_rows: int = SCAN_ROWS) -> Iterator[pa.RecordBatch]:
+        """A table of one repository in record batches of at most `batch_rows` rows, file by file:
+        memory follows `batch_rows`, not the table (nothing when it was never written)."""
+        for f in self.files(table, repo):
+            try:
+                yield from pq.ParquetFile(f).iter_batches(batch_size=batch_rows, columns=columns)
+            except (pa.ArrowInvalid, OSError) as e:
+                raise LakeError(
+                    f"lake file {f} is damaged ({e}): run `ltm ingest` on repository {repo} to rebuild it"
+                ) from e
 
     def damaged(self, repo: str) -> list[str]:
         """Tables of `repo` with a Parquet file whose footer cannot be read (truncated, overwritten)."""

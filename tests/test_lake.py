@@ -109,3 +109,16 @@ def test_replacing_files_keeps_the_parts_added_since_and_their_order(tmp_path):
     with lake.write("r") as w:  # a snapshot whose files are gone (folded since) swaps nothing
         assert not w.replace_files("Function", snapshot, merged)
     assert lake.read("Function", "r").num_rows == 4
+
+
+def test_a_scan_hands_out_the_table_in_batches_of_at_most_the_rows_asked(tmp_path):
+    lake = Lake(tmp_path / "lake")
+    with lake.write("r") as w:
+        stream = w.stream("Function")
+        for part in range(3):
+            stream.add([_fn(10 * part + i) for i in range(5)])
+    batches = list(lake.scan("Function", "r", ["id", "name"], batch_rows=2))
+    assert max(b.num_rows for b in batches) == 2 and len(batches) >= 8
+    assert [i for b in batches for i in b.column("id").to_pylist()] == lake.read("Function", "r").column("id").to_pylist()
+    assert batches[0].schema.names == ["id", "name"]
+    assert list(lake.scan("Function", "missing", ["id"])) == []

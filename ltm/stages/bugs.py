@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -28,11 +29,12 @@ from ltm.bugs.issues import Issue, IssueExport, load_issue_export
 from ltm.bugs.szz import BLAME_FLAGS, MAX_FILES, WORKERS, Candidate, Entity, FixResult, analyze_fixes
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.spans import SpanCache
-from ltm.lake import Lake
+from ltm.lake import Lake, LakeWriter, TableStream
 from ltm.redact import summary_note
 from ltm.stages.history import history_cursor
 
 _DIRECT = (EvidenceKind.FIXES_TRAILER, EvidenceKind.REVERT)
+BATCH_ROWS = 10_000  # rows of a table held before they are written
 TABLES = ("Bug", "FIXES", "AFFECTS", "INTRODUCED_BY", "FunctionDefects", "szz_fixes", "bugs_cursor")
 """The lake tables this stage owns in a repository's partition."""
 
@@ -121,12 +123,11 @@ def _signals(lake: Lake, repo_key: str, fix_results: dict[str, FixResult], bugs:
         for _, cand, _ in b.introduced:
             if cand is not None and cand.entity is not None and cand.entity.label == "Function":
                 introduced[cand.entity.id].add(b.ref)
-    mods = pl.from_arrow(lake.read("MODIFIES", repo_key, columns=["dst", "dst_label", "lines_added", "lines_deleted"]))
-    churn = dict(
-        mods.filter(pl.col("dst_label") == "Function")
-        .group_by("dst").agg((pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().alias("c"))
-        .iter_rows()
-    )
+    churn: Counter = Counter()  # MODIFIES is read a batch at a time: memory follows the functions, not the edges
+    for batch in lake.scan("MODIFIES", repo_key, ["dst", "dst_label", "lines_added", "lines_deleted"]):
+        mods = pl.from_arrow(batch).filter(pl.col("dst_label") == "Function")  # type: ignore[union-attr]
+        lines = (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().alias("c")
+        churn.update(dict(mods.group_by("dst").agg(lines).iter_rows()))
     keys = sorted(set(fixes) | set(introduced) | set(churn))
     return [
         {"id": k, "repo": repo_key, "fix_count": len(fixes.get(k, ())), "churn": int(churn.get(k, 0)),
@@ -179,12 +180,13 @@ def _szz(
 
 def stage_bugs(
     repo_path: Path, repo_key: str, lake: Lake, issues_path: str | None = None, max_files: int = MAX_FILES,
-    workers: int = WORKERS, cache_dir: Path | None = None, full: bool = False,
+    workers: int = WORKERS, cache_dir: Path | None = None, full: bool = False, batch_rows: int = BATCH_ROWS,
 ) -> BugsStats:
     """Bug, FIXES, AFFECTS, INTRODUCED_BY and FunctionDefects rows for one repository.
 
     `cache_dir` holds the span cache the history stage shares (None: parse every blob);
-    `full` ignores the kept SZZ results and derives every fix again.
+    `full` ignores the kept SZZ results and derives every fix again; the rows are written
+    `batch_rows` at a time (memory then holds the fixes' SZZ results, not the tables).
     """
     started = time.perf_counter()
     repo = GitRepo(repo_path)
@@ -192,9 +194,11 @@ def stage_bugs(
     commits = pl.from_arrow(lake.read("Commit", repo_key, columns=["sha", "message", "committed_at"]))
     counts: Counter = Counter()
     bugs = find_fixes(commits, export, counts)
-    messages = dict(zip(commits["sha"], commits["message"].fill_null("")))
-    resolve = _resolver(commits["sha"].to_list())
     fix_shas = list(dict.fromkeys(s for b in bugs.values() for s in b.fixes))
+    wanted = set(fix_shas)  # only the fixes' messages are kept, and no frame of every commit
+    messages = {s: m for s, m in zip(commits["sha"], commits["message"].fill_null("")) if s in wanted}
+    resolve = _resolver(commits["sha"].to_list())
+    del commits
     plan, results, new = _szz(repo, repo_key, lake, fix_shas, max_files, workers, cache_dir, full)
     for ref in list(bugs):  # a keyword-only "fix" that touches only docs is a docs fix, not a bug
         b = bugs[ref]
@@ -204,7 +208,50 @@ def stage_bugs(
             counts["docs_fixes"] += 1
             del bugs[ref]
     counts.update(f"skipped_{r.skipped}" for r in results.values() if r.skipped)
-    rows: dict[str, list[dict]] = {t: [] for t in ("Bug", "FIXES", "AFFECTS", "INTRODUCED_BY")}
+    with lake.write(repo_key) as w:
+        written = _rows(repo_key, bugs, results, resolve, messages, counts, w, batch_rows)
+        w.write("FunctionDefects", _signals(lake, repo_key, results, written))
+        kept = new if plan.appends else results
+        if plan.appends:  # the new results only: one small part file
+            w.append("szz_fixes", [fix_store.to_row(repo_key, r, plan.setting) for r in kept.values()])
+        else:
+            _in_batches(w.stream("szz_fixes"), (fix_store.to_row(repo_key, r, plan.setting) for r in kept.values()),
+                        batch_rows)
+        w.write("bugs_cursor", [plan.cursor_row(repo_key, len(plan.cached) + len(kept) if plan.appends else len(kept))])
+    return BugsStats(
+        repo=repo_key, mode=plan.mode, rows=dict(w.rows), seconds=time.perf_counter() - started,
+        fixes_blamed=len(new), fixes_reused=len(results) - len(new), fix_commits=len(results),
+        issues_loaded=len(export.issues) if export else 0, bad_issue_lines=list(export.bad_lines) if export else [],
+        counts=dict(counts), redacted=dict(w.redacted),
+    )
+
+
+def _in_batches(stream: TableStream, rows: Iterable[dict], batch_rows: int) -> None:
+    """Hand `rows` to the stream `batch_rows` at a time."""
+    held: list[dict] = []
+    for row in rows:
+        held.append(row)
+        if len(held) >= batch_rows:
+            stream.add(held)
+            held = []
+    stream.add(held)
+
+
+def _rows(
+    repo_key: str, bugs: dict[str, _Bug], results: dict[str, FixResult], resolve, messages: dict[str, str],
+    counts: Counter, w: LakeWriter, batch_rows: int,
+) -> dict[str, _Bug]:
+    """Write Bug, FIXES, AFFECTS and INTRODUCED_BY, each `batch_rows` rows at a time; the bugs with
+    their introducing commits filled in (for the defect signals)."""
+    streams = {t: w.stream(t) for t in ("Bug", "FIXES", "AFFECTS", "INTRODUCED_BY")}
+    rows: dict[str, list[dict]] = {t: [] for t in streams}
+
+    def spill(last: bool = False) -> None:
+        for t, held in rows.items():
+            if held and (last or len(held) >= batch_rows):
+                streams[t].add(held)
+                rows[t] = []
+
     for b in bugs.values():
         bid = ids.bug_id(repo_key, b.ref)
         reported: datetime | None = b.issue.created_at if b.issue else None
@@ -240,18 +287,6 @@ def stage_bugs(
                 file_path=cand.path if cand else None, blamed_lines=cand.lines if cand else None,
             ))
         rows["Bug"].append(_bug_row(repo_key, b, messages))
-    signals = _signals(lake, repo_key, results, bugs)
-    kept = new if plan.appends else results
-    with lake.write(repo_key) as w:
-        for table, data in rows.items():
-            w.write(table, data)
-        w.write("FunctionDefects", signals)
-        (w.append if plan.appends else w.write)(
-            "szz_fixes", [fix_store.to_row(repo_key, r, plan.setting) for r in kept.values()])
-        w.write("bugs_cursor", [plan.cursor_row(repo_key, len(plan.cached) + len(kept) if plan.appends else len(kept))])
-    return BugsStats(
-        repo=repo_key, mode=plan.mode, rows=dict(w.rows), seconds=time.perf_counter() - started,
-        fixes_blamed=len(new), fixes_reused=len(results) - len(new), fix_commits=len(results),
-        issues_loaded=len(export.issues) if export else 0, bad_issue_lines=list(export.bad_lines) if export else [],
-        counts=dict(counts), redacted=dict(w.redacted),
-    )
+        spill()
+    spill(last=True)
+    return bugs

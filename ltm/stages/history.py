@@ -22,11 +22,12 @@ from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.mine import (
     BATCH_ROWS,
     DEFAULT_SKIP_PATTERNS,
+    QUEUE_BYTES,
     HistoryRows,
     Seen,
     mine_history,
 )
-from ltm.extract.history.spans import SpanCache
+from ltm.extract.history.spans import MEMORY_SPANS, SpanCache
 from ltm.extract.history.version_chains import SpanReader
 from ltm.extract.languages import language_for
 from ltm.lake import Lake
@@ -57,6 +58,13 @@ class HistoryOptions:
     """Processes that parse blobs; 0 means one per CPU (at most 4), 1 parses in-process."""
     batch_rows: int = BATCH_ROWS
     """Rows held in memory before they are written to the lake: peak memory follows it, not the history."""
+    queue_bytes: int = QUEUE_BYTES
+    """Blob bytes read and waiting for the parser processes (`mine_history`): peak memory follows it too."""
+    chunk_bytes: int | None = None
+    """Cut a chunk of commits shorter after one read more blob bytes than this (None: off; moves chunk
+    boundaries, which can move a few rows: `mine_history`)."""
+    memory_spans: int = MEMORY_SPANS
+    """Spans the span cache holds in memory (the rest are read back from its sqlite file): the third bound."""
 
     def parse_workers(self) -> int:
         return self.workers if self.workers > 0 else min(4, os.cpu_count() or 1)
@@ -188,7 +196,7 @@ def stage_history(
     if mode == "up_to_date":
         return HistoryStats(repo_key, mode, tip, commits_total=int(cursor["commits"]), seconds=time.perf_counter() - started)
     incremental = mode == "incremental"
-    cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
+    cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None, memory_spans=opts.memory_spans)
     known: set[str] = set()
     with lake.write(repo_key) as w:
         # Rows go to the lake in batches as they are mined (staged: nothing is live before the end).
@@ -202,7 +210,8 @@ def stage_history(
         try:
             mined = mine_history(repo, repo_key, tip, cache=cache, since=opts.since, max_commits=opts.max_commits,
                                  exclude=exclude, skip_patterns=opts.skip_patterns, max_file_bytes=opts.max_file_bytes,
-                                 workers=opts.parse_workers(), sink=sink, batch_rows=opts.batch_rows)
+                                 workers=opts.parse_workers(), sink=sink, batch_rows=opts.batch_rows,
+                                 queue_bytes=opts.queue_bytes, chunk_bytes=opts.chunk_bytes)
             with repo.blobs() as blobs:
                 alive = _alive(repo, tip, mined.seen, SpanReader(blobs, cache, opts.max_file_bytes), repo_key)
         finally:

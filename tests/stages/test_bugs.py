@@ -3,6 +3,7 @@
 import json
 from datetime import datetime, timezone
 
+import pyarrow.parquet as pq
 import pytest
 
 from ltm.stages.bugs import stage_bugs
@@ -162,6 +163,40 @@ def test_defect_signals_count_fixes_and_introduced_bugs_per_function(history):
     assert signals["fn:app:app/auth.py:parse"]["bugs_introduced"] == 0
     assert "fn:app:app/cache.py:cached" in signals and "fn:app:app/auth.py:nonexistent" not in signals
 
+
+
+def test_defect_signals_read_modifies_a_batch_at_a_time_with_the_same_rows(history, tmp_path, monkeypatch):
+    b, shas, lake = history
+    stage_bugs(b.path, "app", lake)
+    whole = sorted(_rows(lake, "FunctionDefects"), key=lambda r: r["id"])
+    scan, sizes = Lake.scan, []
+
+    def one_row_at_a_time(self, table, repo, columns, batch_rows=1):
+        for batch in scan(self, table, repo, columns, batch_rows=1):
+            sizes.append((table, batch.num_rows))
+            yield batch
+
+    monkeypatch.setattr(Lake, "scan", one_row_at_a_time)
+    stage_bugs(b.path, "app", lake)
+    modifies = lake.read("MODIFIES", "app").num_rows
+    assert sizes == [("MODIFIES", 1)] * modifies and modifies > 10
+    assert sorted(_rows(lake, "FunctionDefects"), key=lambda r: r["id"]) == whole
+    assert any(r["churn"] > 0 for r in whole)
+
+
+def test_rows_written_in_small_batches_equal_one_batch(history, tmp_path):
+    b, shas, lake = history
+    stage_bugs(b.path, "app", lake)
+    tables = ("Bug", "FIXES", "AFFECTS", "INTRODUCED_BY", "FunctionDefects", "szz_fixes")
+    whole = {t: _rows(lake, t) for t in tables}
+    stats = stage_bugs(b.path, "app", lake, full=True, batch_rows=1)
+    for t in tables:
+        assert _rows(lake, t) == whole[t], t
+        assert stats.rows[t] == len(whole[t])
+    # One row at a time: a row group per row, so no table was held whole before it was written.
+    for t in ("Bug", "FIXES", "AFFECTS", "INTRODUCED_BY", "szz_fixes"):
+        groups = sum(pq.ParquetFile(f).metadata.num_row_groups for f in lake.files(t, "app"))
+        assert groups == len(whole[t]) > 1, t
 
 def _export(path, lines):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

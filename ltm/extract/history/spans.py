@@ -24,7 +24,7 @@ from ltm.extract.parse import _DEF_KINDS, _first, _split_name, _text
 
 _VERSION = "3"  # bump when the cached fields change
 _MEMORY_ENTRIES = 65536
-_MEMORY_SPANS = 400_000  # spans held in memory (about 150 MB): the rest are read back from sqlite
+MEMORY_SPANS = 400_000  # spans held in memory (about 200 MB): the rest are read back from sqlite
 
 
 @dataclass(frozen=True)
@@ -185,10 +185,12 @@ def spans_of(spec: LanguageSpec, src: bytes) -> list[Span]:
 
 
 class SpanCache:
-    """Blob id -> spans: an in-memory map (bounded by entries and spans) in front of a sqlite file (committed in batches)."""
+    """Blob id -> spans: an in-memory map (bounded by entries and by `memory_spans`) in front of a sqlite file
+    (committed in batches)."""
 
-    def __init__(self, path: Path | None, commit_every: int = 500):
+    def __init__(self, path: Path | None, commit_every: int = 500, memory_spans: int = MEMORY_SPANS):
         self._mem: dict[tuple[str, str], list[Span] | None] = {}
+        self._max_spans = memory_spans
         self._spans_held = 0
         self._db: sqlite3.Connection | None = None
         self._pending = 0
@@ -234,7 +236,7 @@ class SpanCache:
 
     def _remember(self, key: tuple[str, str], spans: list[Span] | None) -> None:
         # Bounded by entries and by spans: a large file's versions hold hundreds of spans each.
-        while self._mem and (len(self._mem) >= _MEMORY_ENTRIES or self._spans_held >= _MEMORY_SPANS):
+        while self._mem and (len(self._mem) >= _MEMORY_ENTRIES or self._spans_held >= self._max_spans):
             self._spans_held -= len(self._mem.pop(next(iter(self._mem))) or ())
         old = self._mem.pop(key, None)
         self._spans_held += len(spans or ()) - len(old or ())

@@ -4,7 +4,7 @@ import pytest
 
 from ltm.extract.parse import parse_definitions
 from ltm.extract.languages import language_for
-from ltm.extract.history.spans import _MEMORY_SPANS, Span, SpanCache, spans_of
+from ltm.extract.history.spans import MEMORY_SPANS, Span, SpanCache, spans_of
 from tests.extract.code import test_lang_managed, test_lang_python_js, test_lang_systems
 
 FIXTURES = {
@@ -50,12 +50,17 @@ def test_span_cache_survives_a_reopen(tmp_path):
 def test_span_cache_memory_is_bounded_by_spans_and_the_file_still_answers(tmp_path):
     many = [Span("function", f"f{i}", f"f{i}", i, i, "h") for i in range(1000)]  # a large file's version
     c = SpanCache(tmp_path / "spans.sqlite")
-    keys = [(f"{n:040d}", "python-x") for n in range(_MEMORY_SPANS // 1000 + 20)]
+    keys = [(f"{n:040d}", "python-x") for n in range(MEMORY_SPANS // 1000 + 20)]
     for k in keys:
         c.put(k, many)
-    assert c._spans_held <= _MEMORY_SPANS  # the oldest versions left memory...
+    assert c._spans_held <= MEMORY_SPANS  # the oldest versions left memory...
     assert c.get(keys[0]) == many and c.get(keys[-1]) == many  # ...and are read back from the file
     c.close()
+    small = SpanCache(None, memory_spans=2500)
+    for k in keys[:10]:
+        small.put(k, many)
+    assert small._spans_held == 3000 and small.get(keys[6]) is False and small.get(keys[7]) == many  # the bound, then one version
+    small.close()
 
 
 VERSIONS = [
