@@ -35,10 +35,6 @@ class CommitsConfig(Config):
         default=QUEUE_BYTES, description="Blob bytes read and waiting for the parser processes beyond the newest "
         "chunk's (peak memory follows it; smaller: less parsing overlaps the making of rows)"
     )
-    chunk_bytes: Optional[int] = Field(
-        default=None, description="Cut a chunk of commits shorter after one read more blob bytes than this "
-        "(empty: off); bounds the newest chunk's blobs too, but moved chunk boundaries can move a few rows"
-    )
     memory_spans: int = Field(
         default=MEMORY_SPANS, description="Spans the span cache holds in memory (the rest are read back from its file)"
     )
@@ -65,7 +61,7 @@ def commits(context: AssetExecutionContext, config: CommitsConfig, home: HomeRes
     opts = HistoryOptions(
         config.branch, config.since, config.max_commits, tuple(config.skip_patterns), config.full,
         workers=config.workers, until=config.until, batch_rows=config.batch_rows, queue_bytes=config.queue_bytes,
-        memory_spans=config.memory_spans, chunk_bytes=config.chunk_bytes,
+        memory_spans=config.memory_spans,
     )
     stats = stage_history(h.repo_path(key), key, home.lake(), h.cache, opts)
     context.log.info(f"history of {key}: {stats.mode}, {stats.commits_mined} commits mined, tip {stats.tip[:12]}")

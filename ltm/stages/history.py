@@ -61,8 +61,9 @@ class HistoryOptions:
     queue_bytes: int = QUEUE_BYTES
     """Blob bytes read and waiting for the parser processes (`mine_history`): peak memory follows it too."""
     chunk_bytes: int | None = None
-    """Cut a chunk of commits shorter after one read more blob bytes than this (None: off; moves chunk
-    boundaries, which can move a few rows: `mine_history`)."""
+    """Cut a chunk of commits shorter after one read more blob bytes than this (None: off). Not a
+    setting of the `commits` asset: moved chunk boundaries move a few rows, and two runs can differ
+    (`mine_history`), until span derivation along a chunk's version chains is fixed."""
     memory_spans: int = MEMORY_SPANS
     """Spans the span cache holds in memory (the rest are read back from its sqlite file): the third bound."""
 
