@@ -2,7 +2,7 @@
 question about a fact that changed gets its newest version first through `HybridLTM.query`.
 
     .venv/bin/python bench/memory_evolution.py [--embedder local|hash] [--split HALF|seen|all]
-        [--sweep-near-best none,0.3,0.2] [--json]
+        [--sweep-near-best none,0.3,0.2] [--show-unseen-errors] [--json]
 
 The set, `bench/eval/memory_evolution.jsonl`: sequences of memories written for it (duplicates,
 paraphrases, updates, contradictions, unrelated look-alikes), each memory labelled with the fact it
@@ -29,7 +29,8 @@ the scores read the edges the lake holds (the graph build copies them). A predic
 two sequences counts against the half of its newer memory. "Newest first": among the hits of the
 question's fact, the first one holds the fact's current value (`current`); "hidden": no older
 version of the fact among the top 10 hits. `pairs_within_sequence` scores the same edges with the
-pairs across sequences left out (see `pair_scores`).
+pairs across sequences left out (see `pair_scores`); `true_pair_cosines` gives, per half, the
+cosines of the expected SIMILAR_TO pairs (how far apart the model puts two versions of one fact).
 """
 
 from __future__ import annotations
