@@ -26,7 +26,8 @@ class Hit(BaseModel):
     created_at: datetime | None = None
     content: str | None = Field(None, description="The text that was embedded (code summary, commit message, memory).")
     score: float = Field(description="Final score, higher is better.")
-    scores: dict[str, float] = Field(default_factory=dict, description="fused, centrality, defects.")
+    scores: dict[str, float] = Field(default_factory=dict, description="fused, centrality, defects; for a memory also "
+                                     "recency (1.0 the newest of the memory candidates).")
     why: list[str] = Field(default_factory=list, description="Why it matched.")
     neighbours: list[dict[str, Any]] = Field(default_factory=list, description="Graph neighbours (id, label, name, relation, direction, hop).")
 

@@ -76,8 +76,10 @@ def select_hits(
             if not flt.accepts(rec):
                 continue
             s = scored[k]
-            rec.update(score=round(s.score, 6), strategy=strategy, why=why.get(k, []),
-                       scores={"fused": round(s.fused, 6), "centrality": round(s.centrality, 4), "defects": round(s.defects, 4)})
+            parts = {"fused": round(s.fused, 6), "centrality": round(s.centrality, 4), "defects": round(s.defects, 4)}
+            if s.recency is not None:
+                parts["recency"] = round(s.recency, 4)
+            rec.update(score=round(s.score, 6), strategy=strategy, why=why.get(k, []), scores=parts)
             hits.append(rec)
             if len(hits) == top_k:
                 return hits

@@ -67,6 +67,7 @@ class Scored:
     fused: float
     centrality: float
     defects: float
+    recency: float | None = None  # a memory's place by date among the memory candidates (`recency`)
 
 
 def recency(dates: Mapping[str, Any]) -> dict[str, float]:
@@ -89,9 +90,9 @@ def blend(fused: Mapping[str, float], nodes: Mapping[str, Node], cfg: RankingCon
     for i, f in fused.items():
         node = nodes.get(i)
         pr = node.pagerank if node is not None and node.pagerank is not None else 1.0
-        centrality = newer[i] if i in newer else float(pr) / (1.0 + float(pr))
+        centrality = float(pr) / (1.0 + float(pr))
         defects = node.defects / (1.0 + node.defects) if node else 0.0
         # a memory has neither pagerank nor defects: its whole graph signal is its place by date
         graph = newer[i] if i in newer else cfg.centrality_share * centrality + (1.0 - cfg.centrality_share) * defects
-        out[i] = Scored(cfg.semantic_weight * f / top + cfg.graph_weight * graph, f, centrality, defects)
+        out[i] = Scored(cfg.semantic_weight * f / top + cfg.graph_weight * graph, f, centrality, defects, newer.get(i))
     return out

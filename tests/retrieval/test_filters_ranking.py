@@ -80,6 +80,7 @@ def test_of_two_memories_about_as_relevant_the_newer_leads():
     dated = blend(fused, nodes, RankingConfig(), dates)
     assert dated["mem:new"].score > dated["mem:old"].score
     assert dated["fn:x"].score == by_relevance["fn:x"].score  # code keeps its own signals
+    assert (dated["mem:new"].recency, dated["mem:old"].recency, dated["fn:x"].recency) == (1.0, 0.0, None)
     # a clearly more relevant older memory still leads: the date only breaks near ties
     far = blend({"mem:old": 1.0, "mem:new": 0.5}, nodes, RankingConfig(), dates)
     assert far["mem:old"].score > far["mem:new"].score
