@@ -11,9 +11,11 @@ changed. Together they are the dirty ranges R of the older version. Then:
   same text (so same name and body hash), same ancestors (tree-sitter's guarantee outside the
   changed ranges), lines shifted.
 
-One case can rename an untouched definition: an enclosing definition or scope whose own
-captures (its name, owner or type) lie in R. Then the whole version is queried instead
-(`None`). tests/extract/test_spans.py holds the result equal to a fresh parse, version by version.
+Two cases can rename an untouched definition: an enclosing definition or scope whose own
+captures (its name, owner or type) lie in R, and an enclosing definition that is another one in
+the older version (a class header inserted above a method moves it into that class, and
+tree-sitter does not count the reused method as changed). Then the whole version is queried
+instead (`None`). tests/extract/test_spans.py holds the result equal to a fresh parse, version by version.
 """
 
 from __future__ import annotations
@@ -111,13 +113,16 @@ def derive(
     n_starts = [e[0] for e in edits]
     kept: list[Located] = []
     keys: list[tuple[int, int]] = []
+    changed_around: list[Located] = []  # the changed definitions that enclose the current one (a stack)
+    was_in: dict[int, str | None] = {}  # id of a kept span -> the innermost changed definition around it
     for loc in base:
+        while changed_around and changed_around[-1].end_byte < loc.end_byte:
+            changed_around.pop()
         i = bisect_right(n_starts, loc.end_byte) - 1  # the last hunk that starts at or before the end
-        if i >= 0 and edits[i][1] >= loc.start_byte:
-            continue
         shift = 0 if i < 0 else edits[i][3] - edits[i][1]
         a, b = loc.start_byte + shift, loc.end_byte + shift
-        if _touches(dirty, starts, a, b):
+        if (i >= 0 and edits[i][1] >= loc.start_byte) or _touches(dirty, starts, a, b):
+            changed_around.append(loc)
             continue
         rows = 0 if i < 0 else edits[i][7] - edits[i][5]
         sp = loc.span
@@ -125,6 +130,7 @@ def derive(
             sp = Span(sp.kind, sp.name, sp.qualified_name, sp.line_start + rows, sp.line_end + rows, sp.body_hash)
         kept.append(Located(sp, a, b))
         keys.append((a, -b))
+        was_in[id(kept[-1])] = changed_around[-1].span.qualified_name if changed_around else None
     if kept:
         for h_start, h_end, others in m.holders.values():
             if any(_touches(dirty, starts, a, b) for a, b in others):
@@ -135,4 +141,23 @@ def derive(
         j = bisect_left(keys, (loc.start_byte, -loc.end_byte))
         keys.insert(j, (loc.start_byte, -loc.end_byte))
         kept.insert(j, loc)
-    return kept
+    return kept if _same_enclosing(kept, was_in) else None
+
+
+def _same_enclosing(spans: list[Located], was_in: dict[int, str | None]) -> bool:
+    """True when every kept definition has the same innermost changed definition around it as in the newer
+    version (`was_in`; the others in `spans` are the re-queried ones).
+
+    tree-sitter's changed ranges leave out a subtree it reused under a new parent: a class header
+    inserted above a method moves the method into that class while the method's own text and
+    structure stay the same. Its name then changes with no change where it lies.
+    """
+    around: list[Located] = []
+    for loc in spans:
+        while around and around[-1].end_byte < loc.end_byte:
+            around.pop()
+        if id(loc) not in was_in:
+            around.append(loc)
+        elif was_in[id(loc)] != (around[-1].span.qualified_name if around else None):
+            return False
+    return True

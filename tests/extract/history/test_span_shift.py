@@ -267,3 +267,64 @@ def test_mining_inside_a_daemonic_process_parses_in_process(tmp_path):
     here = mine_history(GitRepo(b.path), "s", "HEAD", cache=SpanCache(None), workers=1)
     assert modifies == sorted(m["dst"] for m in here.modifies)
     assert functions == len(extract_code(GitRepo(b.path), "s", workers=1).tables["Function"]) > 0
+
+
+SPLIT_OLD = '''class Client:
+    x = 1
+
+    def get(self):
+        return 1
+
+    def send(self):
+        class Inner:
+            pass
+        return Inner
+
+    def tail(self):
+        return 0
+'''
+# A class header inserted below the first class's opening: every method after it moves into the new
+# class. git aligns the old body with the new class's, so `send` itself is untouched by the diff and
+# tree-sitter reuses it under its new parent without counting it as changed (as in sqlalchemy's
+# test_tm_future_annotations_sync.py at 8e890609eb).
+SPLIT_NEW = '''class Client:
+    x = 1
+
+    def other(self):
+        return 0
+
+
+class Split:
+    x = 1
+
+    def get(self):
+        return 2
+
+    def send(self):
+        class Inner:
+            pass
+        return Inner
+
+    def tail(self):
+        return 1
+'''
+
+
+def test_a_method_moved_under_an_inserted_class_keeps_its_older_name(tmp_path):
+    b = RepoBuilder(tmp_path / "split")
+    b.write("pkg/split.py", SPLIT_OLD)
+    b.commit("Add client")
+    b.write("pkg/split.py", SPLIT_NEW)
+    b.commit("Split the client")
+    cache = SpanCache(None)
+    out = mine_history(GitRepo(b.path), "s", "HEAD", cache=cache, workers=1)
+    names = {}
+    with GitRepo(b.path).blobs() as blobs:
+        for (blob, lang), spans in cache._mem.items():
+            text = blobs.read(blob)
+            assert spans == spans_of(LANGUAGES[lang.rsplit("-", 1)[0]], text), blob
+            names[text.decode()] = {s.qualified_name for s in spans}
+    assert {"Client.send", "Client.send.Inner"} <= names[SPLIT_OLD]
+    assert {"Split.send", "Split.send.Inner"} <= names[SPLIT_NEW]
+    created = {m["dst"] for m in out.modifies if m["dst_label"] == "Function"}
+    assert "fn:s:pkg/split.py:Client.send" in created and "fn:s:pkg/split.py:Split.send" in created
