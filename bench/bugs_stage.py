@@ -17,10 +17,12 @@ One stage alone on PATH itself (not a clone) into a home that is kept (HOME/lake
 for a large repository where the runs above take too long: `history` mines it in full, `bugs`
 runs a full bugs stage on what `history` left. Prints seconds, commits or fixes per second and
 the peak RSS of this process (KiB; parser processes and git not counted), so run each stage in
-a process of its own to see each stage's peak. `--same-as OTHER_HOME` (with `--stage bugs`) then
-says whether the bugs tables (Bug, FIXES, AFFECTS, INTRODUCED_BY, FunctionDefects) equal those
-another run left in OTHER_HOME: a change measured before / after, each with `PYTHONPATH` set to its
-checkout, into two copies of one history home.
+a process of its own to see each stage's peak. `--same-as OTHER_HOME` then says whether the
+stage's tables (the history tables; or Bug, FIXES, AFFECTS, INTRODUCED_BY, FunctionDefects) equal
+those another run left in OTHER_HOME, every column but the run times, and counts the rows that
+differ: a change measured before / after, each with `PYTHONPATH` set to its checkout (the bugs
+stage into two copies of one history home). `--chunk-bytes N` mines with
+`HistoryOptions(chunk_bytes=N)`.
 """
 
 from __future__ import annotations
@@ -37,14 +39,33 @@ from pathlib import Path
 from ltm.stages.bugs import stage_bugs
 from ltm.bugs.szz import WORKERS
 from ltm.lake import Lake
-from ltm.stages.history import stage_history
+from ltm.stages.history import TABLES as HISTORY_TABLES
+from ltm.stages.history import HistoryOptions, stage_history
 
 TABLES = ("Bug", "FIXES", "AFFECTS", "INTRODUCED_BY", "FunctionDefects")
+RUN_TIMES = ("mined_at", "derived_at")  # when a row was made: differs between two runs of the same code
 KEY = "bench"
 
 
-def snapshot(lake: Lake) -> dict[str, list]:
-    return {t: sorted(json.dumps(r, sort_keys=True, default=str) for r in lake.read(t, KEY).to_pylist()) for t in TABLES}
+def snapshot(lake: Lake, tables: tuple[str, ...] = TABLES) -> dict[str, list]:
+    """Every row of `tables` as sorted JSON, the run times left out."""
+    out = {}
+    for t in tables:
+        rows = lake.read(t, KEY).to_pylist()
+        out[t] = sorted(json.dumps({k: v for k, v in r.items() if k not in RUN_TIMES}, sort_keys=True, default=str)
+                        for r in rows)
+    return out
+
+
+def differences(mine: dict[str, list], other: dict[str, list]) -> dict[str, dict[str, int]]:
+    """Per table that differs: rows only here, rows only in the other home."""
+    out = {}
+    for t in mine:
+        a, b = set(mine[t]), set(other[t])
+        if a != b or len(mine[t]) != len(other[t]):
+            out[t] = {"only_here": len(a - b), "only_there": len(b - a), "rows_here": len(mine[t]),
+                      "rows_there": len(other[t])}
+    return out
 
 
 def run(name: str, clone: Path, lake: Lake, cache: Path, workers: int, **kw: object) -> dict:
@@ -55,11 +76,13 @@ def run(name: str, clone: Path, lake: Lake, cache: Path, workers: int, **kw: obj
             "bugs": st.rows.get("Bug", 0), "loadavg": round(os.getloadavg()[0], 2)}
 
 
-def one_stage(repo: Path, home: Path, stage: str, workers: int, same_as: Path | None = None) -> dict:
+def one_stage(
+    repo: Path, home: Path, stage: str, workers: int, same_as: Path | None = None, chunk_bytes: int | None = None
+) -> dict:
     lake, cache = Lake(home / "lake"), home / "cache"
     started = time.perf_counter()
     if stage == "history":
-        st = stage_history(repo, KEY, lake, cache)
+        st = stage_history(repo, KEY, lake, cache, HistoryOptions(chunk_bytes=chunk_bytes))
         done = {"commits": st.commits_mined, "rows_MODIFIES": st.rows.get("MODIFIES", 0)}
     else:
         st = stage_bugs(repo, KEY, lake, workers=workers, cache_dir=cache, full=True)
@@ -67,7 +90,10 @@ def one_stage(repo: Path, home: Path, stage: str, workers: int, same_as: Path | 
                 "skipped_merge": st.counts.get("skipped_merge", 0)}
     seconds = time.perf_counter() - started
     if same_as is not None:
-        done["rows_identical_to_other_home"] = snapshot(lake) == snapshot(Lake(same_as / "lake"))
+        tables = tuple(t for t in HISTORY_TABLES if t != "history_cursor") if stage == "history" else TABLES
+        diff = differences(snapshot(lake, tables), snapshot(Lake(same_as / "lake"), tables))
+        done["rows_identical_to_other_home"] = not diff
+        done["tables_that_differ"] = diff
     per_s = next(iter(done.values())) / seconds
     return {"repo": str(repo), "stage": stage, "seconds": round(seconds, 1), **done,
             "per_second": round(per_s, 1), "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
@@ -81,12 +107,15 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=WORKERS)
     ap.add_argument("--home", type=Path, help="with --stage: the home to mine into and keep")
     ap.add_argument("--stage", choices=("history", "bugs"), help="run this stage alone on PATH into --home")
-    ap.add_argument("--same-as", type=Path, default=None, help="with --stage bugs: compare the rows with this home's")
+    ap.add_argument("--same-as", type=Path, default=None,
+                    help="with --stage: compare the stage's tables (run times aside) with this home's")
+    ap.add_argument("--chunk-bytes", type=int, default=None,
+                    help="with --stage history: cut chunks after this many blob bytes (HistoryOptions.chunk_bytes)")
     args = ap.parse_args()
     if args.stage:
         if args.home is None:
             ap.error("--stage needs --home")
-        print(json.dumps(one_stage(args.repo, args.home, args.stage, args.workers, args.same_as)))
+        print(json.dumps(one_stage(args.repo, args.home, args.stage, args.workers, args.same_as, args.chunk_bytes)))
         return
     with tempfile.TemporaryDirectory(prefix="bench-bugs-") as tmp:
         clone, home = Path(tmp) / "repo", Path(tmp) / "home"
