@@ -38,6 +38,10 @@ ORDERED_ANSWERS = ("last_change", "introduced_by", "modified_by")  # answers ord
 DESCRIBED_HISTORY = {"introduced_by": "introduced", "modified_by": "modified", "last_change": "last changed"}
 CODE_LABELS = ("Function", "Class")  # what a question asking for code is answered by
 DESCRIBED_SUBJECTS = 3  # code hits that stand in for a subject the question describes instead of naming
+# How deep each ranking is read and how many fused candidates are re-scored, whatever `top_k` is
+# (up to these): so a top-3 query's hits are the first three of a top-30 query's.
+CANDIDATES = 30
+POOL = 60
 
 
 @dataclass
@@ -75,7 +79,7 @@ def retrieve(
     spec = TABLE[strategy]
     flt = Filters.of(filters)
     intent = parse(text)
-    limit = max(3 * top_k, 30)
+    limit = max(top_k, CANDIDATES)
     use_vectors = spec.vectors and src.vectors is not None
     g = src.graph() if spec.graph else None
     scope = scope or Scope.of()
@@ -123,7 +127,7 @@ def retrieve(
     sup = src.superseded() if src.superseded is not None else None
     if sup is not None and sup.by:
         _current_versions(sup, fused, why, include_superseded)
-    pool = ranked(fused)[: max(4 * top_k, 40) if flt.active else max(2 * top_k, 20)]
+    pool = ranked(fused)[: max(4 * top_k, 2 * POOL) if flt.active else max(2 * top_k, POOL)]
     sig = g.signals(pool) if g is not None else {}
     dates = {k: vc.rows[k].get("created_at") for k in pool if k in vc.rows and vc.rows[k].get("label") == "Memory"}
     scored = blend({k: fused[k] for k in pool}, sig, src.config, dates)
