@@ -21,6 +21,7 @@ from ltm.extract.filters import MAX_FILE_BYTES
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.mine import (
     BATCH_ROWS,
+    CHUNK_BYTES,
     DEFAULT_SKIP_PATTERNS,
     QUEUE_BYTES,
     HistoryRows,
@@ -60,10 +61,9 @@ class HistoryOptions:
     """Rows held in memory before they are written to the lake: peak memory follows it, not the history."""
     queue_bytes: int = QUEUE_BYTES
     """Blob bytes read and waiting for the parser processes (`mine_history`): peak memory follows it too."""
-    chunk_bytes: int | None = None
-    """Cut a chunk of commits shorter after one read more blob bytes than this (None: off). Not a
-    setting of the `commits` asset: moved chunk boundaries move a few rows, and two runs can differ
-    (`mine_history`), until span derivation along a chunk's version chains is fixed."""
+    chunk_bytes: int | None = CHUNK_BYTES
+    """Make the next chunks of commits shorter after one read more blob bytes than this (None: off):
+    it bounds the newest chunk's blobs, which `queue_bytes` does not. The rows do not change."""
     memory_spans: int = MEMORY_SPANS
     """Spans the span cache holds in memory (the rest are read back from its sqlite file): the third bound."""
 

@@ -38,6 +38,7 @@ CHUNK_FILES = 20_000
 INDEX_SPANS = 100_000  # spans of the indexed blobs kept for the next change
 BATCH_ROWS = 50_000  # rows a sink receives at a time: what a large history holds in memory
 QUEUE_BYTES = 64 << 20  # blob bytes read and waiting for the parsers: the other thing a large history holds
+CHUNK_BYTES = QUEUE_BYTES // 3  # a chunk that read more is followed by shorter ones: the newest chunk's bound
 _REGULAR = ("100644", "100755")
 _NO_SPANS = index_spans([])
 
@@ -208,7 +209,7 @@ def mine_history(
     max_commits: int | None = None, exclude: str | None = None,
     skip_patterns: tuple[str, ...] | list[str] = DEFAULT_SKIP_PATTERNS, max_file_bytes: int = MAX_FILE_BYTES,
     workers: int = 1, chunk_commits: int = CHUNK_COMMITS, sink: Callable[[HistoryRows], None] | None = None,
-    batch_rows: int = BATCH_ROWS, queue_bytes: int = QUEUE_BYTES, chunk_bytes: int | None = None,
+    batch_rows: int = BATCH_ROWS, queue_bytes: int = QUEUE_BYTES, chunk_bytes: int | None = CHUNK_BYTES,
 ) -> HistoryRows:
     """Commits of `rev` (not reachable from `exclude`) with their changes and MODIFIES, newest first.
 
@@ -221,16 +222,13 @@ def mine_history(
     Commits are handled in chunks: the blobs a chunk needs are read in one `cat-file` round trip
     and parsed (in `workers` processes when more than one) before its rows are made; with workers,
     a chunk's rows are made while the next two chunks parse. Chunks start small and double, so the
-    parsers start early. The rows do not depend on `workers`, and should not on the chunk sizes
-    (but see `chunk_bytes`).
+    parsers start early. The rows depend on neither `workers` nor the chunk sizes.
 
     The blobs of the chunks waiting for the parsers are held in memory until they are parsed:
     while more than `queue_bytes` of them are queued, the oldest chunk's rows are made first
     (waiting for its parse), so at most the newest chunk's blobs and `queue_bytes` are held.
-    `chunk_bytes` (None: off) also cuts a chunk shorter after one read more blob bytes than it,
-    which bounds the newest chunk too. It is off by default because it moves chunk boundaries, and
-    the spans derived along a chunk's version chains are not always a fresh parse's: on sqlalchemy
-    106 of 494,603 MODIFIES rows move with the boundaries (BENCHMARKS.md, "#21 memory").
+    `chunk_bytes` (None: off) also makes the next chunks shorter after one read more blob bytes
+    than it, which bounds the newest chunk too.
     """
     skip = skip_matcher(tuple(skip_patterns))
     procs = ParserProcesses(workers, preload=SpanReader.__module__)

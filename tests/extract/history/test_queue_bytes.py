@@ -55,7 +55,7 @@ def test_a_small_queue_waits_for_the_parsers_with_the_same_chunks_and_rows(tmp_p
     assert small.seen == wide.seen
 
 
-def test_chunk_bytes_cuts_the_chunks_after_one_read_more_with_the_same_rows_here(tmp_path, monkeypatch):
+def test_chunk_bytes_cuts_the_chunks_after_one_read_more_with_the_same_rows(tmp_path, monkeypatch):
     b = _repo(tmp_path)
     wide, _ = _mine(b, monkeypatch, queue_bytes=1 << 30)
     cut, chunks = _mine(b, monkeypatch, queue_bytes=1 << 30, chunk_bytes=1)
