@@ -8,24 +8,26 @@ changed. Together they are the dirty ranges R of the older version. Then:
 - a definition that touches R is found by running the query over R only (a match that
   intersects a range comes back whole, with the enclosing definitions that name it);
 - a definition clear of R is the newer version's definition, moved by the hunks before it:
-  same text (so same name and body hash), same ancestors (tree-sitter's guarantee outside the
-  changed ranges), lines shifted.
+  same text (so same name and body hash), lines shifted.
 
-Two cases can rename an untouched definition: an enclosing definition or scope whose own
-captures (its name, owner or type) lie in R, and an enclosing definition that is another one in
-the older version (a class header inserted above a method moves it into that class, and
-tree-sitter does not count the reused method as changed). Then the whole version is queried
-instead (`None`). tests/extract/test_spans.py holds the result equal to a fresh parse, version by version.
+Its name can still differ, as its ancestors can. tree-sitter's changed ranges leave out a subtree
+it reused under a new parent: a class header inserted above a method moves the method into that
+class (or an `impl` header into that impl) while the method's text and structure stay the same.
+So a kept definition must have the same innermost changed definition or scope around it in both
+versions, and no enclosing definition or scope may have its own captures (name, owner, type) in
+R. Otherwise the whole version is queried instead (`None`). tests/extract/history/test_span_shift.py
+holds the result equal to a fresh parse, version by version.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from functools import cache
 
 import numpy as np
 from tree_sitter import Query, Tree
 
-from ltm.extract.history.spans import Located, Span, collect, locate
+from ltm.extract.history.spans import Located, Matches, Span, collect, locate
 
 Hunk = tuple[int, int, int, int]  # old start, old count, new start, new count (as in `@@ -a,b +c,d @@`)
 Edit = tuple[int, int, int, int, int, int, int, int]
@@ -101,9 +103,14 @@ def _touches(ranges: list[tuple[int, int]], starts: list[int], a: int, b: int) -
 
 
 def derive(
-    src: bytes, tree: Tree, query: Query, base: list[Located], edits: list[Edit], changed: list[tuple[int, int]]
+    src: bytes, tree: Tree, query: Query, base: list[Located], edits: list[Edit], changed: list[tuple[int, int]],
+    base_tree: Tree | None = None,
 ) -> list[Located] | None:
-    """The located spans of `src` (the older version), or None when a full query is needed."""
+    """The located spans of `src` (the older version), or None when a full query is needed.
+
+    `base_tree` (the newer version's tree) is needed where the language has naming scopes (a Rust
+    `impl`, a Ruby `module`): the scopes the hunks touch there are found with a query over them.
+    """
     dirty = _merge([(e[2], e[3]) for e in edits] + changed)
     starts = [a for a, _ in dirty]
     wide = _merge([(max(a - 1, 0), min(b + 1, len(src))) for a, b in dirty])
@@ -113,16 +120,15 @@ def derive(
     n_starts = [e[0] for e in edits]
     kept: list[Located] = []
     keys: list[tuple[int, int]] = []
-    changed_around: list[Located] = []  # the changed definitions that enclose the current one (a stack)
-    was_in: dict[int, str | None] = {}  # id of a kept span -> the innermost changed definition around it
+    was_start: list[int] = []  # each kept definition's bytes in the newer version
+    was_end: list[int] = []
+    changed_there: list[Holder] = []  # the newer version's definitions that changed
     for loc in base:
-        while changed_around and changed_around[-1].end_byte < loc.end_byte:
-            changed_around.pop()
         i = bisect_right(n_starts, loc.end_byte) - 1  # the last hunk that starts at or before the end
         shift = 0 if i < 0 else edits[i][3] - edits[i][1]
         a, b = loc.start_byte + shift, loc.end_byte + shift
         if (i >= 0 and edits[i][1] >= loc.start_byte) or _touches(dirty, starts, a, b):
-            changed_around.append(loc)
+            changed_there.append((loc.start_byte, loc.end_byte, loc.span.qualified_name))
             continue
         rows = 0 if i < 0 else edits[i][7] - edits[i][5]
         sp = loc.span
@@ -130,34 +136,60 @@ def derive(
             sp = Span(sp.kind, sp.name, sp.qualified_name, sp.line_start + rows, sp.line_end + rows, sp.body_hash)
         kept.append(Located(sp, a, b))
         keys.append((a, -b))
-        was_in[id(kept[-1])] = changed_around[-1].span.qualified_name if changed_around else None
+        was_start.append(loc.start_byte)
+        was_end.append(loc.end_byte)
     if kept:
         for h_start, h_end, others in m.holders.values():
             if any(_touches(dirty, starts, a, b) for a, b in others):
                 j = bisect_left(keys, (h_start, -h_end))
                 if j < len(kept) and kept[j].end_byte <= h_end:
                     return None  # an enclosing name changed: untouched definitions may be renamed
+        # tree-sitter's changed ranges leave out a subtree it reused under a new parent: a class
+        # header inserted above a method moves the method into that class while the method's own
+        # text and structure stay the same. So the innermost changed definition or scope around
+        # each kept definition must be the same one in both versions.
+        here = [(loc.start_byte, loc.end_byte, loc.span.qualified_name) for loc in touched]
+        here += _scopes(m, dirty)
+        if base_tree is not None and scoped(query):
+            hunks = _merge([(e[0], e[1]) for e in edits])
+            changed_there += _scopes(collect(query, base_tree.root_node, _widen(hunks, base_tree.root_node.end_byte)),
+                                     hunks)
+        now = _innermost(here, [a for a, _ in keys], [loc.end_byte for loc in kept])
+        if now != _innermost(changed_there, was_start, was_end):
+            return None
     for loc in touched:  # few: insert them in order
         j = bisect_left(keys, (loc.start_byte, -loc.end_byte))
         keys.insert(j, (loc.start_byte, -loc.end_byte))
         kept.insert(j, loc)
-    return kept if _same_enclosing(kept, was_in) else None
+    return kept
 
 
-def _same_enclosing(spans: list[Located], was_in: dict[int, str | None]) -> bool:
-    """True when every kept definition has the same innermost changed definition around it as in the newer
-    version (`was_in`; the others in `spans` are the re-queried ones).
+Holder = tuple[int, int, str]
+"""A definition or naming scope: its bytes and its name."""
 
-    tree-sitter's changed ranges leave out a subtree it reused under a new parent: a class header
-    inserted above a method moves the method into that class while the method's own text and
-    structure stay the same. Its name then changes with no change where it lies.
-    """
-    around: list[Located] = []
-    for loc in spans:
-        while around and around[-1].end_byte < loc.end_byte:
-            around.pop()
-        if id(loc) not in was_in:
-            around.append(loc)
-        elif was_in[id(loc)] != (around[-1].span.qualified_name if around else None):
-            return False
-    return True
+
+def _widen(ranges: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    return _merge([(max(a - 1, 0), min(b + 1, size)) for a, b in ranges])
+
+
+@cache
+def scoped(query: Query) -> bool:
+    """True when the language's query has naming scopes besides definitions (`@scope`, `@impl`)."""
+    return any(query.capture_name(i) in ("scope", "impl") for i in range(query.capture_count))
+
+
+def _scopes(m: Matches, ranges: list[tuple[int, int]]) -> list[Holder]:
+    """The naming scopes of `m` that meet the merged, sorted `ranges`."""
+    starts = [a for a, _ in ranges]
+    return [(h[0], h[1], "scope " + m.scopes[i]) for i, h in m.holders.items()
+            if i in m.scopes and _touches(ranges, starts, h[0], h[1])]
+
+
+def _innermost(holders: list[Holder], starts: list[int], ends: list[int]) -> dict[int, str]:
+    """For each span (`starts`, `ends`, sorted by start) that a holder encloses: the innermost one's name."""
+    out: dict[int, str] = {}
+    for a, b, name in sorted(holders, key=lambda h: (h[0], -h[1])):  # outer first: inner ones overwrite
+        for j in range(bisect_left(starts, a), bisect_right(starts, b)):
+            if ends[j] <= b:
+                out[j] = name
+    return out

@@ -105,7 +105,7 @@ def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str],
             tree = parser.parse(v.src, old_tree=old)
             if query is not None and (v.wanted or children[i]) and v.base in located:
                 changed = [(r.start_byte, r.end_byte) for r in old.changed_ranges(tree)]
-                loc = derive(v.src, tree, query, located[v.base], edits, changed)
+                loc = derive(v.src, tree, query, located[v.base], edits, changed, base)
                 derived += loc is not None
             children[v.base] -= 1
             if children[v.base] == 0:  # keep only the trees and spans a later version still needs
