@@ -14,6 +14,7 @@ for a user error (also when raised inside a Dagster step).
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -167,4 +168,10 @@ class LtmGroup(click.Group):
             except BrokenPipeError:  # the reader left (`| head`): nothing more to say
                 pass
             os._exit(0)
+        if PROCESS.entry and code == 0:
+            # Every command has closed what it wrote (lake, graph, vectors, Dagster's storage); what
+            # is left is the heap, which the interpreter's teardown would walk with the cycle
+            # collector, ~1 s after an ingest (Dagster's, polars', the stages' objects). Frozen
+            # objects are not walked; exit handlers and the flush of stdout still run.
+            gc.freeze()
         sys.exit(code)

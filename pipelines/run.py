@@ -22,6 +22,7 @@ from sqlalchemy.exc import DatabaseError
 from ltm.home import Home
 from pipelines.batch import EXTRACT_JOB, STORES_JOB
 from pipelines.definitions import build_definitions
+from pipelines.sqlite_sync import quick_commits, release
 
 # A failed step is reported by the CLI as one line (the LtmError); its traceback stays in the run log.
 log = logging.getLogger(__name__)
@@ -62,6 +63,7 @@ def home_instance(home: Home) -> DagsterInstance:
         try:
             return _open_instance(home)
         except DatabaseError as e:
+            release(home.dagster)  # connections kept to the damaged files (`pipelines.sqlite_sync`)
             moved = _set_aside_damaged_storage(home)
             log.warning("the Dagster storage of %s was damaged (%s): set aside as %s; runs before now are no "
                         "longer listed, the lake, graph and vectors are untouched", home.root, e.orig or e,
@@ -138,7 +140,17 @@ def ingest_partitions(
     once the stores hold it. When one repository's extraction fails, the stores are still built for
     the repositories extracted before it, then that failure is raised.
     The caller holds the home's ingest lock; runs left behind by a killed ingest are failed first.
+    Dagster's storage is written without a disk flush per event meanwhile (`pipelines.sqlite_sync`).
     """
+    with quick_commits(home.dagster):
+        return _ingest_partitions(home, keys, embedder, on_done, commits_config, bugs_config, on_stage)
+
+
+def _ingest_partitions(
+    home: Home, keys: list[str], embedder: str, on_done: Callable[[RunSummary], None] | None,
+    commits_config: dict[str, Any] | None, bugs_config: dict[str, Any] | None,
+    on_stage: Callable[[str, str, dict[str, Any]], None] | None,
+) -> list[RunSummary]:
     instance = home_instance(home)
     release_dead_runs(instance)
     defs = build_definitions(home=str(home.root), embedder=embedder)
@@ -222,17 +234,18 @@ def backfill_history(
     Each run moves the history cursor to its window's end; a failed run leaves it at the previous
     one, so planning the windows again resumes there. Returns the run ids.
     """
-    instance = home_instance(home)
-    job = build_definitions(home=str(home.root), embedder=embedder).resolve_job_def(EXTRACT_JOB)
-    instance.add_dynamic_partitions("repos", [key])
-    run_ids = []
-    for w in windows:
-        result = job.execute_in_process(
-            partition_key=key, instance=instance, asset_selection=[AssetKey("repository"), AssetKey("commits")],
-            run_config={**_QUIET_RUN, "ops": {"commits": {"config": {"until": w.end}}}},
-            tags={"ltm/backfill_window": str(w.index + 1), "ltm/window_end": w.end},
-        )
-        run_ids.append(result.run_id)
-        if on_window:
-            on_window(w, result.run_id)
+    with quick_commits(home.dagster):
+        instance = home_instance(home)
+        job = build_definitions(home=str(home.root), embedder=embedder).resolve_job_def(EXTRACT_JOB)
+        instance.add_dynamic_partitions("repos", [key])
+        run_ids = []
+        for w in windows:
+            result = job.execute_in_process(
+                partition_key=key, instance=instance, asset_selection=[AssetKey("repository"), AssetKey("commits")],
+                run_config={**_QUIET_RUN, "ops": {"commits": {"config": {"until": w.end}}}},
+                tags={"ltm/backfill_window": str(w.index + 1), "ltm/window_end": w.end},
+            )
+            run_ids.append(result.run_id)
+            if on_window:
+                on_window(w, result.run_id)
     return run_ids

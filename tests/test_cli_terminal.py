@@ -209,3 +209,24 @@ def test_a_read_only_command_run_as_a_process_delivers_all_its_output_then_exits
     assert cut.returncode == 0 and cut.stdout.startswith(" 1.") and "Traceback" not in cut.stderr
     missing = subprocess.run([LTM, "query", "x", "--home", str(tmp_path / "nowhere")], capture_output=True, text=True)
     assert missing.returncode == 5 and "ltm ingest" in missing.stderr  # no such home: its exit code, its line
+
+
+def test_a_command_run_as_a_process_ends_without_the_cycle_collector_walking_its_heap(repo, tmp_path):
+    """After an ingest the interpreter's teardown spent ~1 s collecting a heap that the process was
+    about to hand back whole: a successful command run as a process freezes it first (its exit
+    handlers still run)."""
+    probe, seen = tmp_path / "probe.py", tmp_path / "frozen.txt"
+    probe.write_text(
+        "import atexit, gc, sys\n"
+        "out = sys.argv[1]\n"
+        "atexit.register(lambda: open(out, 'w').write(str(gc.get_freeze_count())))\n"
+        "from cli import entry\n"
+        "sys.argv = ['ltm', *sys.argv[2:]]\n"
+        "entry()\n"
+    )
+    home = tmp_path / "home"
+    res = subprocess.run([sys.executable, str(probe), str(seen), "ingest", str(repo.path), "--embedder", "hash",
+                          "--home", str(home), "--json"], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout.splitlines()[-1])["event"] == "done"  # all of its output arrived
+    assert int(seen.read_text()) > 10_000
