@@ -15,7 +15,7 @@ home's, unpartitioned. What runs them once per batch:
   The nightly schedule and the head-moved sensor launch the `extract` job per repository; this
   sensor then builds the stores once for all of them;
 - `ltm ingest A B C` (`pipelines.run.ingest_partitions`): the `extract` job per repository, then
-  the `stores` job once, in the same process.
+  the `stores` job once, in the same process; `ltm ingest A`: one run of the `ingest` job (below).
 
 The `ingest` job keeps every asset: one partition of it from the UI, outside a backfill, extracts
 that repository and builds the stores in the same run (the sensor sees the graph already newer and

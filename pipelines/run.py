@@ -21,7 +21,7 @@ from sqlalchemy.exc import DatabaseError
 
 from ltm.home import Home
 from pipelines.batch import EXTRACT_JOB, STORES_JOB
-from pipelines.definitions import build_definitions
+from pipelines.definitions import INGEST_JOB, build_definitions
 from pipelines.sqlite_sync import quick_commits, release
 
 # A failed step is reported by the CLI as one line (the LtmError); its traceback stays in the run log.
@@ -131,7 +131,9 @@ def ingest_partitions(
     on_stage: Callable[[str, str, dict[str, Any]], None] | None = None,
 ) -> list[RunSummary]:
     """Register `keys` as `repos` partitions, run the `extract` job for each in order, then the
-    `stores` job once for the batch (memories, links, graph, vectors, reconciliation).
+    `stores` job once for the batch (memories, links, graph, vectors, reconciliation). One
+    repository alone is one run of the `ingest` job (its extraction and the stores: what the two
+    runs would do, without a second run's start and end); its `stores_run_id` is that run's id.
 
     `commits_config` is the `commits` asset's config (branch, since, max_commits, skip_patterns, full);
     `bugs_config` the `bugs` asset's (issues_path, max_commit_files). `on_stage(repo, asset,
@@ -157,6 +159,15 @@ def _ingest_partitions(
     extract, stores = defs.resolve_job_def(EXTRACT_JOB), defs.resolve_job_def(STORES_JOB)
     ops = {name: {"config": cfg} for name, cfg in (("commits", commits_config), ("bugs", bugs_config)) if cfg}
     run_config = {**_QUIET_RUN, **({"ops": ops} if ops else {})}
+    if len(keys) == 1:
+        [key] = keys
+        instance.add_dynamic_partitions("repos", [key])
+        run_id, metadata = _execute(defs.resolve_job_def(INGEST_JOB), instance, key, on_stage, run_config=run_config,
+                                    partition_key=key)
+        summary = RunSummary(run_id, key, metadata, stores_run_id=run_id)
+        if on_done:
+            on_done(summary)
+        return [summary]
     summaries: list[RunSummary] = []
     failure: Exception | None = None
     for key in keys:

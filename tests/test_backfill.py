@@ -54,8 +54,8 @@ def test_backfill_stops_after_max_windows_and_resumes_from_the_cursor(tmp_path):
     runs = DagsterInstance.from_config(str(Home.resolve(home).dagster)).get_runs()
     ends = sorted(r.tags["ltm/window_end"] for r in runs if "ltm/window_end" in r.tags)
     assert ends == sorted([shas[3], shas[7], shas[9]])  # three window runs, then one full ingest run
-    assert len(runs) == 5  # ... whose extraction is one run and its stores another
-    assert [r.job_name for r in runs].count("stores") == 1  # the stores built once, at the end
+    assert len(runs) == 4  # ... which extracts the repository and builds the stores
+    assert [r.job_name for r in runs].count("ingest") == 1  # the stores built once, at the end
     assert all(r.status.value == "SUCCESS" for r in runs)
 
 

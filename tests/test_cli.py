@@ -95,5 +95,9 @@ def test_run_made_by_ingest_is_recorded_in_the_homes_dagster_instance(repo, home
     instance = DagsterInstance.from_config(str(home_dir / "dagster"))
     runs = instance.get_runs()
     assert all(r.status == DagsterRunStatus.SUCCESS for r in runs)
-    assert sorted(r.job_name for r in runs) == ["extract", "stores"]  # the repository's, then the home's
+    # one repository: one run of `ingest`, its extraction and the home's stores (a batch: `extract` each, then `stores`)
+    assert [r.job_name for r in runs] == ["ingest"] and runs[0].tags["dagster/partition"] == "sample"
+    events = [r.event_log_entry.dagster_event for r in instance.get_records_for_run(runs[0].run_id).records]
+    materialized = {e.asset_key.to_user_string() for e in events if e is not None and e.is_step_materialization}
+    assert {"commits", "bugs", "embeddings", "graph", "vectors", "reconciliation"} <= materialized
     assert instance.get_dynamic_partitions("repos") == ["sample"]

@@ -26,11 +26,11 @@ def _lake_files(home_dir):
 def test_second_ingest_with_nothing_new_makes_no_run_and_writes_nothing(repo, home_dir):
     run("ingest", repo.path, "--home", home_dir, "--embedder", "hash")
     before = _lake_files(home_dir)
-    assert _runs(home_dir) == 2  # the repository's extraction, then the home's stores
+    assert _runs(home_dir) == 1  # one run: the repository's extraction, then the home's stores
     run("query", "validate the token", "--home", home_dir)  # reading never counts as a change
     res = run("ingest", repo.path, "--home", home_dir)
     assert "up to date" in res.output and "nothing new" in res.output
-    assert _runs(home_dir) == 2
+    assert _runs(home_dir) == 1
     assert _lake_files(home_dir) == before
 
 
@@ -40,7 +40,7 @@ def test_a_new_commit_makes_a_run_again(repo, home_dir):
     repo.write("app/extra.py", "def added_later():\n    return 1\n").commit("Add extra")
     res = run("ingest", repo.path, "--home", home_dir)
     assert "up to date" not in res.output
-    assert _runs(home_dir) == 4
+    assert _runs(home_dir) == 2
     assert json.loads(run("stats", "--json", "--home", home_dir).output)["nodes"]["Commit"] == 3
 
 
@@ -53,7 +53,7 @@ def test_an_imported_memory_other_options_or_full_history_make_a_run(repo, home_
     assert "up to date" in run("ingest", repo.path, "--home", home_dir).output
     assert "up to date" not in run("ingest", repo.path, "--home", home_dir, "--max-commits", "1").output
     assert "up to date" not in run("ingest", repo.path, "--home", home_dir, "--full-history").output
-    assert _runs(home_dir) == 8  # four ingests, each an extraction run and a stores run
+    assert _runs(home_dir) == 4  # four ingests of one repository, one run each
 
 
 def test_a_damaged_graph_build_is_built_again(repo, home_dir):
@@ -72,4 +72,4 @@ def test_ingesting_another_repository_keeps_the_first_up_to_date(repo, home_dir,
     run("ingest", repo.path, "--home", home_dir, "--embedder", "hash")
     run("ingest", other.path, "--home", home_dir)
     assert "up to date" in run("ingest", repo.path, "--home", home_dir).output
-    assert _runs(home_dir) == 4  # two ingests, each an extraction run and a stores run
+    assert _runs(home_dir) == 2  # two ingests of one repository, one run each
