@@ -44,7 +44,8 @@ def _main_file(conn: sqlite3.Connection) -> str:
 def _on_connect(dbapi_connection: Any, _record: Any) -> None:
     if not _folders or not isinstance(dbapi_connection, sqlite3.Connection):
         return
-    path = _main_file(dbapi_connection)
+    main = _main_file(dbapi_connection)
+    path = str(Path(main).resolve()) if main else ""
     if not path or not any(Path(path).is_relative_to(f) for f in _folders):
         return
     dbapi_connection.execute("PRAGMA journal_mode=WAL")
@@ -76,6 +77,7 @@ def quick_commits(folder: Path) -> Iterator[None]:
 
 def release(folder: Path) -> None:
     """Close the kept connections to the databases under `folder` (each checkpoints its WAL once)."""
+    folder = Path(folder).resolve()
     with _lock:
         paths = [p for p in _kept if Path(p).is_relative_to(folder)]
         conns = [_kept.pop(p) for p in paths]
