@@ -9,8 +9,9 @@ partition (the memory, its embedding, its links), which is durable and what the 
 memories linked to a file or an entity), so a memory is found and linked at once (its text is
 searched through its vector row, written by the add). The overlay is the difference lake minus
 build: once a build holds a memory it leaves the overlay by itself, with nothing to clean up, so
-no crash between a build and a cleanup can count a memory twice or lose it. (A memory the build already holds and an add rewrote keeps its built
-node until the next build; its vector row is the new one at once.)
+no crash between a build and a cleanup can count a memory twice or lose it. (A memory the build
+already holds and an add rewrote keeps its built node until the next build; its vector row is the
+new one at once.)
 
 Reading costs one `stat` per partition file per refresh; a file is read once (keyed by name, size
 and mtime), so an add that appended one small file costs its readers one small read.

@@ -113,8 +113,7 @@ def derive(
     """
     dirty = _merge([(e[2], e[3]) for e in edits] + changed)
     starts = [a for a, _ in dirty]
-    wide = _merge([(max(a - 1, 0), min(b + 1, len(src))) for a, b in dirty])
-    m = collect(query, tree.root_node, wide)
+    m = collect(query, tree.root_node, _widen(dirty, len(src)))
     touched = [loc for loc in locate(src, m) if _touches(dirty, starts, loc.start_byte, loc.end_byte)]
     # Definitions clear of every hunk (in the newer text) and of R (in the older one) move as they are.
     n_starts = [e[0] for e in edits]
@@ -169,6 +168,7 @@ Holder = tuple[int, int, str]
 
 
 def _widen(ranges: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """`ranges` one byte wider on each side (within the text's `size`), merged."""
     return _merge([(max(a - 1, 0), min(b + 1, size)) for a, b in ranges])
 
 
