@@ -73,9 +73,11 @@ def ingest(paths: tuple[str, ...], embedder: str | None, graph_engine: str | Non
         def done(summary: Any) -> None:
             run_stamp.record(h, summary.repo, options, heads[summary.repo])
             seconds = round(time.perf_counter() - started, 1)
-            view.done(f"done: {summary.repo} in {seconds:.1f}s (run {summary.run_id}; stores run "
-                      f"{summary.stores_run_id})", repo=summary.repo, run_id=summary.run_id,
-                      stores_run_id=summary.stores_run_id, seconds=seconds)
+            # one repository is one run of the `ingest` job; a batch's stores run is its own
+            runs = (f"run {summary.run_id}" if summary.stores_run_id in (None, summary.run_id)
+                    else f"run {summary.run_id}; stores run {summary.stores_run_id}")
+            view.done(f"done: {summary.repo} in {seconds:.1f}s ({runs})", repo=summary.repo,
+                      run_id=summary.run_id, stores_run_id=summary.stores_run_id, seconds=seconds)
 
         with progress.listening(view.progress):
             run_module.ingest_partitions(h, todo, provider, on_done=done, commits_config=history, bugs_config=bugs,

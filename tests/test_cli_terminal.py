@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -79,6 +80,8 @@ def test_off_a_terminal_stage_lines_are_plain_and_quiet_prints_only_the_last_lin
     quiet = subprocess.run([LTM, "ingest", str(repo.path), "--full-history", "-q", "--home", str(tmp_path / "home")],
                            capture_output=True, text=True, timeout=600)
     assert quiet.returncode == 0 and quiet.stderr.strip().startswith("done: ") and "\n" not in quiet.stderr.strip()
+    # one repository is one run: its id is named once
+    assert re.search(r"\(run [0-9a-f-]{36}\)$", quiet.stderr.strip()), quiet.stderr
 
 
 def test_ingest_json_is_one_event_per_line(repo, tmp_path):

@@ -73,8 +73,8 @@ def test_web_ui_shows_our_assets_and_the_successful_run(repo, tmp_path, chromium
     home = tmp_path / "home"
     res = CliRunner().invoke(main, ["ingest", str(repo.path), "--home", str(home), "--embedder", "hash"])
     assert res.exit_code == 0, res.output
-    # the repository's extraction run, then the run that built the home's stores (reconciliation)
-    run_id = re.search(r"\(run [0-9a-f-]{36}; stores run ([0-9a-f-]{36})\)", res.output).group(1)
+    # one repository: one run of the ingest job, extraction and the home's stores (reconciliation)
+    run_id = re.search(r"\(run ([0-9a-f-]{36})\)", res.output).group(1)
 
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
