@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from ltm import ids
 from ltm.bugs.diffs import CommitDiff, FileDiff
-from ltm.extract.gitrepo import GitRepo
+from ltm.extract.gitrepo import GitRepo, lake_path
 from ltm.extract.languages import language_for
 from ltm.extract.history.spans import SpanCache
 from ltm.extract.history.version_chains import SpanReader
@@ -159,8 +159,8 @@ class EntityIndex:
                     spans = []
                 for s in spans:
                     label, make = ("Class", ids.class_id) if s.kind == "class" else ("Function", ids.function_id)
-                    found.append(Entity(label, make(self._repo_key, path, s.qualified_name), s.qualified_name,
-                                        s.line_start, s.line_end))
+                    found.append(Entity(label, make(self._repo_key, lake_path(path), s.qualified_name),
+                                        s.qualified_name, s.line_start, s.line_end))
             self._memo[key] = found
         return self._memo[key]
 
@@ -201,7 +201,7 @@ def _affected(fd: FileDiff, fix: CommitDiff, parent: str, index: EntityIndex, ou
 
 def _plan(fix: CommitDiff, index: EntityIndex, max_files: int, affects: bool) -> tuple[FixResult, list[_Job]]:
     """The fix's result so far (skip reason, affected entities) and the blames it needs."""
-    res = FixResult(fix.sha, all_paths=[f.path for f in fix.files])
+    res = FixResult(fix.sha, all_paths=[lake_path(f.path) for f in fix.files])
     if fix.is_merge:
         res.skipped = "merge"
     elif not fix.parents:
@@ -290,13 +290,14 @@ def _finish(res: FixResult, jobs: list[_Job], blamed: list[dict[int, BlameLine]]
             for n, b in lines.items():
                 entity = index.at(job.old, job.path, n)
                 c = found.setdefault((b.sha, entity.id if entity else None),
-                                     Candidate(b.sha, b.path, b.committed_at, entity, 0, "blame"))
+                                     Candidate(b.sha, lake_path(b.path), b.committed_at, entity, 0, "blame"))
                 c.lines += 1
         for e in job.functions:
             inside = [b for n, b in lines.items() if e.line_start <= n <= e.line_end]
             if inside:
                 b = max(inside, key=lambda b: (b.committed_at, b.sha))
-                found.setdefault((b.sha, e.id), Candidate(b.sha, b.path, b.committed_at, e, 0, "function_history"))
+                found.setdefault((b.sha, e.id),
+                                 Candidate(b.sha, lake_path(b.path), b.committed_at, e, 0, "function_history"))
     res.candidates = list(found.values())
     return res
 

@@ -76,6 +76,12 @@ def decode_path(raw: bytes) -> str:
     return raw.decode("utf-8", errors="backslashreplace")
 
 
+def lake_path(path: str) -> str:
+    """A path read with `surrogateescape` (its bytes kept, to hand back to git) in the form the lake
+    and the ids hold (`decode_path`): a text pyarrow can write, the same as the history stage's."""
+    return decode_path(path.encode("utf-8", "surrogateescape"))
+
+
 def _one_line(stderr: str) -> str:
     return "; ".join(line.strip() for line in stderr.strip().splitlines() if line.strip())
 

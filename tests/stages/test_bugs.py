@@ -266,3 +266,27 @@ def test_the_stage_keeps_its_commit_graph_in_the_home_and_writes_nothing_into_th
     assert {p: p.read_bytes() for p in git_dir.rglob("*") if p.is_file()} == before
     intro = {r["dst"] for r in _rows(lake, "INTRODUCED_BY") if r["src"] == "bug:app:#12"}
     assert intro == {f"commit:app:{shas['B']}"}
+
+
+def test_a_fix_in_a_file_whose_name_is_not_utf8_is_blamed_with_the_history_stages_ids(tmp_path):
+    """bat has `tests/examples/test-invalid-utf8-\\xc3(.rs`: its fixes must not stop the stage, and
+    their rows must name the file and function as the history stage does."""
+    b = RepoBuilder(tmp_path / "repo")
+    name = b"app/caf\xe9.py"  # Latin-1, not UTF-8
+    b.write(name, AUTH_V1)
+    b.commit("Initial version")
+    b.write(name, AUTH_V2)
+    bad = b.commit("Simplify token validation")
+    b.write(name, AUTH_V1)
+    b.commit("Handle blank tokens again\n\nfixes #7")
+    lake = Lake(tmp_path / "lake")
+    stage_history(b.path, "app", lake)
+    stage_bugs(b.path, "app", lake)
+
+    history_ids = {r["dst"] for r in _rows(lake, "MODIFIES")}
+    intro = [r for r in _rows(lake, "INTRODUCED_BY") if r["src"] == "bug:app:#7"]
+    assert [(r["dst"], r["method"]) for r in intro] == [(f"commit:app:{bad}", "blame")]
+    assert intro[0]["function_id"] in history_ids and intro[0]["function_id"].endswith(":validate")
+    assert intro[0]["file_path"] == "app/caf\\xe9.py"
+    affects = {r["dst"] for r in _rows(lake, "AFFECTS") if r["src"] == "bug:app:#7"}
+    assert affects == {intro[0]["function_id"]}
