@@ -174,9 +174,10 @@ def _ingest_partitions(
         instance.add_dynamic_partitions("repos", [key])
         try:
             run_id, metadata = _execute(extract, instance, key, on_stage, run_config=run_config, partition_key=key)
-        except Exception as e:  # noqa: BLE001 - the stores are built for the others first
-            failure = e
-            break
+        except Exception as e:  # noqa: BLE001 - one repository's failure never blocks the others
+            log.warning("extracting %s failed; the other repositories go on: %s", key, _reason(e))
+            failure = failure or e
+            continue
         summaries.append(RunSummary(run_id, key, metadata))
     if summaries:
         try:
@@ -195,6 +196,11 @@ def _ingest_partitions(
     if failure is not None:
         raise failure
     return summaries
+
+
+def _reason(e: Exception) -> str:
+    """The error a step raised (Dagster wraps it), on one line."""
+    return " ".join(str(getattr(e, "user_exception", None) or e).split())[:500]
 
 
 def _execute(job: Any, instance: DagsterInstance, label: str,

@@ -66,6 +66,21 @@ def test_ltm_ingest_of_three_repositories_builds_the_graph_once(tmp_path):
     assert all(_finds_function(Home.resolve(home), n) for n in NAMES)
 
 
+def test_a_repository_that_fails_does_not_keep_the_others_of_the_batch_out(tmp_path):
+    broken = _repo(tmp_path, "alpha")
+    broken.write("alpha/route.py", "def alpha_parcel_route(stops):\n    return stops\n").commit("Keep the order")
+    parent = broken.git("rev-parse", "HEAD~1")  # a commit object lost: `git log` cannot walk the history
+    (broken.path / ".git" / "objects" / parent[:2] / parent[2:]).unlink()
+    paths = [str(broken.path), str(_repo(tmp_path, "beta").path), str(_repo(tmp_path, "gamma").path)]
+    home = tmp_path / "home"
+    res = CliRunner().invoke(main, ["ingest", *paths, "--embedder", "hash", "--home", str(home), "--json"])
+    assert res.exit_code != 0
+    events = [json.loads(line) for line in res.stdout.splitlines() if line.startswith("{")]
+    assert sorted(e["repo"] for e in events if e.get("event") == "done") == ["beta", "gamma"]
+    assert parent in events[-1]["error"]  # the failure names what git could not read
+    assert _finds_function(Home.resolve(home), "beta") and _finds_function(Home.resolve(home), "gamma")
+
+
 def test_extract_runs_are_followed_by_one_stores_run_and_one_repository_run_ends_queryable(tmp_path):
     home = _home(tmp_path)
     keys = [register_local(home, _repo(tmp_path, n).path) for n in NAMES]
