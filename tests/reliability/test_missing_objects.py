@@ -61,3 +61,34 @@ def test_a_partial_clone_whose_remote_is_gone_is_mined(tmp_path):
     assert files["app/big.py"]["skip_reason"] == "missing_object"
     assert files["app/small.py"]["skip_reason"] is None
     assert_reconciled(tmp_path / "home")
+
+
+
+@pytest.mark.parametrize("newer", [
+    "def first():\n    return 1\n\n\ndef second():\n    return 2\n",  # longer: raised "Invalid byte range"
+    "def second():\n    return 2\n",  # shorter: the middle commit's change to `first` was lost
+])
+def test_a_file_of_the_commit_git_failed_on_still_gets_its_functions_from_its_own_text(tmp_path, newer):
+    """nlohmann/json's mirror lacks a blob: git's patch stops at that commit, whose other files then
+    come without line ranges. Their older versions are diffed here, not reparsed as unchanged."""
+    from ltm.stages.history import stage_history
+
+    b = RepoBuilder(tmp_path / "repo")
+    b.write("app/core.py", "def first():\n    return 0\n").write("notes.txt", "one\n")
+    b.commit("Start")
+    second = "" if "first" in newer else "\n\ndef second():\n    return 2\n"
+    b.write("app/core.py", "def first():\n    return 1\n" + second)
+    c1 = b.commit("Return one")
+    b.write("app/core.py", newer).write("notes.txt", "two\n")
+    b.commit("Change the module")
+    sha = b.git("rev-parse", f"{c1}:notes.txt")  # the last commit's diff (and the first's) cannot be made
+    (b.path / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
+
+    lake = Lake(tmp_path / "lake")
+    stats = stage_history(b.path, "r", lake, tmp_path / "cache")
+    assert stats.commits_mined == 3
+    # the middle commit is whole: its functions come from its own version of the file, which was
+    # reparsed from the newer one that has no line ranges
+    changed = {r["dst"] for r in lake.read("MODIFIES", "r").to_pylist()
+               if r["src"] == f"commit:r:{c1}" and r["dst"].startswith("fn:")}
+    assert "fn:r:app/core.py:first" in changed

@@ -99,13 +99,19 @@ def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str],
             old = base.copy()
             base_src = versions[v.base].src
             mine = starts[i] = line_starts(v.src)
-            edits = hunk_edits(base_src, v.src, line_diff(base_src, v.src) if v.hunks is None else v.hunks,
+            # No hunks for texts that differ: git gave no line ranges (the commit it failed to read, in a
+            # repository with missing objects), so the two texts are diffed here.
+            hunks = v.hunks if v.hunks or base_src == v.src else None
+            edits = hunk_edits(base_src, v.src, line_diff(base_src, v.src) if hunks is None else hunks,
                                starts.get(v.base), mine)
             edit_to_old(old, edits)
             tree = parser.parse(v.src, old_tree=old)
             if query is not None and (v.wanted or children[i]) and v.base in located:
                 changed = [(r.start_byte, r.end_byte) for r in old.changed_ranges(tree)]
-                loc = derive(v.src, tree, query, located[v.base], edits, changed, base)
+                try:
+                    loc = derive(v.src, tree, query, located[v.base], edits, changed, base)
+                except ValueError:  # ranges that do not fit the text: the full query below is always right
+                    loc = None
                 derived += loc is not None
             children[v.base] -= 1
             if children[v.base] == 0:  # keep only the trees and spans a later version still needs
