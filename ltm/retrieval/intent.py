@@ -106,6 +106,7 @@ STOPWORDS = frozenset(
 
 _SEARCH_STOPWORDS = STOPWORDS - frozenset(_CUE.split()) - frozenset(
     "only inside outside within under package library code codebase repo repository project src source".split())
+_DESCRIBES = re.compile(r"\b(?:that|which|who|whose)\b", re.I)  # what follows describes, not names
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose|where|when|to|for|of|in|with)\b", re.I)  # a description goes on
 _TOKEN = re.compile(r"`(?P<bt>[^`]+)`|(?P<id>[A-Za-z_][\w.]*(?:/[\w.\-]+)*[\w]|[A-Za-z_])(?P<call>\(\))?")
 _IDENT = re.compile(r"[A-Za-z_][\w.]*[\w]|[A-Za-z_]")
@@ -224,7 +225,9 @@ def _candidates(text: str, kind: IntentKind, cue: re.Match[str] | None, where: _
         side.sort(key=lambda t: t[0] if where == "after" else -t[0])
         named = [t for t in side if t[2] > 0]
         plain = side[:1] if side and side[0][2] == 0 and where == "after" else []
-        if plain and _RELATIVE.match(text, plain[0][0] + len(plain[0][1])):
+        # a plain word inside a description is a word: "who calls the function that *detects* the syntax"
+        if plain and (_RELATIVE.match(text, plain[0][0] + len(plain[0][1]))
+                      or (where == "after" and _DESCRIBES.search(text, cue.end(), plain[0][0]))):
             plain = []
         first += [n for _, n, _ in sorted(named, key=lambda t: -t[2])] + [n for _, n, _ in plain]
     rest = [n for _, n, strength in sorted(toks, key=lambda t: (-t[2], t[0])) if strength > 0]

@@ -18,6 +18,9 @@ from ltm.retrieval.intent import parse
         ("how was bug #12 fixed", "bugfix", "12"),
         ("memories about file app/auth.py", "file_memories", "app/auth.py"),
         ("who changed function validate_token last and why", "last_change", "validate_token"),
+        ("what calls detect", "callers", "detect"),
+        # a verb inside a description is no name (bat: "detects" found the colour-scheme `detect`s)
+        ("who calls the function that detects the syntax of a file", "search", None),
         ("functions related to error handling", "search", None),
         ("is #12 still open", "search", None),
     ],
