@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from ltm.errors import RepositoryError
 from ltm.extract.gitrepo import GitRepo, past_unreadable
+from ltm.extract.history.changes import unquote_bytes
 
 _HUNK_RE = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-_ESCAPES = {b"n": b"\n", b"t": b"\t", b'"': b'"', b"\\": b"\\", b"a": b"\a", b"b": b"\b", b"f": b"\f", b"r": b"\r", b"v": b"\v"}
 DOC_SUFFIXES = (".md", ".rst", ".txt", ".adoc", ".asciidoc")
 DOC_NAMES = ("readme", "changelog", "changes", "history", "authors", "license", "notice", "contributing")
 
@@ -72,29 +72,9 @@ def is_doc_path(path: str) -> bool:
     )
 
 
-def _unquote(raw: bytes) -> bytes:
-    """A path as git prints it: C-quoted ("a\\tb", octal escapes) when it has odd characters."""
-    if not (raw.startswith(b'"') and raw.endswith(b'"')):
-        return raw
-    body, out, i = raw[1:-1], bytearray(), 0
-    while i < len(body):
-        c = body[i : i + 1]
-        if c == b"\\" and i + 1 < len(body):
-            nxt = body[i + 1 : i + 2]
-            if nxt.isdigit():
-                out.append(int(body[i + 1 : i + 4], 8))
-                i += 4
-                continue
-            out += _ESCAPES.get(nxt, nxt)
-            i += 2
-            continue
-        out += c
-        i += 1
-    return bytes(out)
-
-
 def _path(raw: bytes, prefix: bytes) -> str | None:
-    raw = _unquote(raw.rstrip(b"\n").split(b"\t")[0] if not raw.startswith(b'"') else raw.rstrip(b"\n"))
+    # git ends a name that has a space with a tab; a quoted name holds no raw tab
+    raw = unquote_bytes(raw.rstrip(b"\n").split(b"\t")[0] if not raw.startswith(b'"') else raw.rstrip(b"\n\t"))
     if raw == b"/dev/null":
         return None
     return raw.removeprefix(prefix).decode("utf-8", errors="surrogateescape")

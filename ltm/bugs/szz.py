@@ -28,6 +28,7 @@ from ltm import ids
 from ltm.bugs.diffs import CommitDiff, FileDiff
 from ltm.extract.gitrepo import GitRepo, lake_path
 from ltm.extract.languages import language_for
+from ltm.extract.history.changes import unquote_path
 from ltm.extract.history.spans import SpanCache
 from ltm.extract.history.version_chains import SpanReader
 
@@ -134,7 +135,7 @@ def blame_lines(
         elif head == b"committer-time":
             times[sha] = int(rest)
         elif head == b"filename":
-            paths[sha] = rest.decode("utf-8", errors="surrogateescape")
+            paths[sha] = unquote_path(rest)
     return out
 
 
@@ -264,7 +265,7 @@ def newest_in_spans(
             elif head == b"committer-time":
                 times[sha] = int(rest)
             elif head == b"filename":
-                when, name = times.get(sha, 0), rest.decode("utf-8", errors="surrogateescape")
+                when, name = times.get(sha, 0), unquote_path(rest)
                 for i, (a, b) in enumerate(spans):
                     if first <= b and a <= first + count - 1 and (i not in best or (when, sha) > best[i][:2]):
                         best[i] = (when, sha, max(a, first), name)

@@ -268,11 +268,14 @@ def test_the_stage_keeps_its_commit_graph_in_the_home_and_writes_nothing_into_th
     assert intro == {f"commit:app:{shas['B']}"}
 
 
-def test_a_fix_in_a_file_whose_name_is_not_utf8_is_blamed_with_the_history_stages_ids(tmp_path):
-    """bat has `tests/examples/test-invalid-utf8-\\xc3(.rs`: its fixes must not stop the stage, and
-    their rows must name the file and function as the history stage does."""
+@pytest.mark.parametrize("name, path", [
+    (b"app/caf\xe9.py", "app/caf\\xe9.py"),  # Latin-1, not UTF-8 (bat: `test-invalid-utf8-\xc3(.rs`)
+    ('app/say "hi"\tback\\slash.py', 'app/say "hi"\tback\\slash.py'),  # git C-quotes it in its output
+])
+def test_a_fix_in_a_file_with_an_odd_name_is_blamed_with_the_history_stages_path_and_ids(tmp_path, name, path):
+    """Such a fix must not stop the stage, and its rows must name the file and function as the history
+    stage does (the bytes git gave, undecodable ones as `\\xe9`; never git's quoted form)."""
     b = RepoBuilder(tmp_path / "repo")
-    name = b"app/caf\xe9.py"  # Latin-1, not UTF-8
     b.write(name, AUTH_V1)
     b.commit("Initial version")
     b.write(name, AUTH_V2)
@@ -283,10 +286,10 @@ def test_a_fix_in_a_file_whose_name_is_not_utf8_is_blamed_with_the_history_stage
     stage_history(b.path, "app", lake)
     stage_bugs(b.path, "app", lake)
 
+    assert {r["path"] for r in _rows(lake, "file_changes")} == {path}
     history_ids = {r["dst"] for r in _rows(lake, "MODIFIES")}
     intro = [r for r in _rows(lake, "INTRODUCED_BY") if r["src"] == "bug:app:#7"]
-    assert [(r["dst"], r["method"]) for r in intro] == [(f"commit:app:{bad}", "blame")]
-    assert intro[0]["function_id"] in history_ids and intro[0]["function_id"].endswith(":validate")
-    assert intro[0]["file_path"] == "app/caf\\xe9.py"
+    assert [(r["dst"], r["method"], r["file_path"]) for r in intro] == [(f"commit:app:{bad}", "blame", path)]
+    assert intro[0]["function_id"] == f"fn:app:{path}:validate" and intro[0]["function_id"] in history_ids
     affects = {r["dst"] for r in _rows(lake, "AFFECTS") if r["src"] == "bug:app:#7"}
     assert affects == {intro[0]["function_id"]}

@@ -80,10 +80,11 @@ class CommitChanges:
     unreadable: bool = False  # git could not read a version it changed: files without line ranges
 
 
-def unquote_path(raw: bytes) -> str:
-    """A path as git prints it (C-quoted when it has control characters or quotes) to text."""
+def unquote_bytes(raw: bytes) -> bytes:
+    """A path as git prints it (C-quoted, `"a\\tb"`, octal escapes, when it has control characters,
+    quotes or, with core.quotePath, other bytes) to its bytes."""
     if not (raw.startswith(b'"') and raw.endswith(b'"') and len(raw) >= 2):
-        return decode_path(raw)
+        return raw
     body, out, i = raw[1:-1], bytearray(), 0
     while i < len(body):
         c = body[i : i + 1]
@@ -98,7 +99,12 @@ def unquote_path(raw: bytes) -> str:
         else:
             out.append(_ESCAPES.get(nxt, ord(nxt or b"\\")))
             i += 2
-    return decode_path(bytes(out))
+    return bytes(out)
+
+
+def unquote_path(raw: bytes) -> str:
+    """A path as git prints it, as the lake's text (`decode_path`)."""
+    return decode_path(unquote_bytes(raw))
 
 
 def _raw_change(line: bytes) -> FileChange:
