@@ -445,3 +445,19 @@ def entity_history(g: GraphView, targets: list[str], kind: str, filters: Filters
         firsts = [m.changes([t], newest_first=False)[:1] for t in targets]
         commits = list(dict.fromkeys(c for f in firsts for c in f)) + commits
     return list(dict.fromkeys(commits))[:limit]
+
+
+def entity_callers(g: GraphView, targets: list[str], reverse: bool, filters: Filters,
+                   limit: int = 10) -> list[tuple[str, str]]:
+    """(caller, target) for each of the functions `targets`, in their order: what calls each one (with
+    `reverse`, what each one calls), at most `limit` in all."""
+    m = _Matcher(g, filters, limit)
+    if "CALLS" not in g.rels:
+        return []
+    arrow = "(f:Function)-[:CALLS]->(c:Function)" if reverse else "(c:Function)-[:CALLS]->(f:Function)"
+    out: dict[str, str] = {}
+    for t in targets:
+        for c in m.ids(arrow, "c", *m.at("f", "Function", [t])):
+            out.setdefault(c, t)
+    return list(out.items())[:limit]
+

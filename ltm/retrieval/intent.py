@@ -106,6 +106,9 @@ STOPWORDS = frozenset(
 
 _SEARCH_STOPWORDS = STOPWORDS - frozenset(_CUE.split()) - frozenset(
     "only inside outside within under package library code codebase repo repository project src source".split())
+# "the function that ...", "a helper which ...": the subject is described
+_DESCRIBED = re.compile(r"\b(?:the|a|an|any)\s+(?:\w+\s+)?(?:functions?|methods?|helpers?|code|routines?|handlers?)\s+"
+                       r"(?:that|which)\b", re.I)
 _DESCRIBES = re.compile(r"\b(?:that|which|who|whose)\b", re.I)  # what follows describes, not names
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose|where|when|to|for|of|in|with)\b", re.I)  # a description goes on
 _TOKEN = re.compile(r"`(?P<bt>[^`]+)`|(?P<id>[A-Za-z_][\w.]*(?:/[\w.\-]+)*[\w]|[A-Za-z_])(?P<call>\(\))?")
@@ -180,6 +183,9 @@ class Intent:
     scope: str | None = None
     about_past: bool = False
     source: str | None = None  # "what does M import from N": N
+    # "who calls the function that parses the header": a relation whose subject is described, not named
+    # (the code the question describes stands in for it: `retrieve`)
+    described: IntentKind | None = None
 
 
 def _looks_like_code(token: str) -> bool:
@@ -281,6 +287,12 @@ def parse(text: str) -> Intent:
     elif kind == "file_memories":
         candidates = [cue.group("x").strip("`'\"")] if cue else []
     asks_where = bool(_ALSO_WHERE.search(t))
+    described: IntentKind | None = None
+    if kind == "callers" and not candidates and cue is not None and _DESCRIBED.search(t, cue.end()):
+        described = kind
+    elif (kind == "callees" and cue is not None and cue.groupdict().get("x")
+          and _DESCRIBED.search(t, cue.start(), cue.start("x"))):  # "what does the function that parses X call"
+        described, candidates = kind, []
     if kind in DESCRIBABLE_KINDS and asks_where:  # "why does X retry, and where is that decided?": code answers
         kind, candidates = "search", []
     elif kind != "search" and not candidates and kind not in DESCRIBABLE_KINDS:
@@ -317,4 +329,4 @@ def parse(text: str) -> Intent:
             labels = ()
     return Intent(kind, subject, labels, tuple(dict.fromkeys(names)), paths, bug_refs, tuple(dict.fromkeys(words)),
                   tuple(candidates), prefer, _about_tests(t, long), _scope(t),
-                  kind in HISTORY_KINDS or bool(_PAST_WORDS.search(t)), source)
+                  kind in HISTORY_KINDS or bool(_PAST_WORDS.search(t)), source, described)

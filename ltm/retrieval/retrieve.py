@@ -16,7 +16,7 @@ from ltm.retrieval.answers import history_answers
 from ltm.retrieval.expand import Edge, expansion_scores, neighbourhood
 from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import RRF_K, ranked, rrf
-from ltm.retrieval.graph_match import GraphCandidates, entity_history, graph_candidates
+from ltm.retrieval.graph_match import GraphCandidates, entity_callers, entity_history, graph_candidates
 from ltm.retrieval.hits import attach_details, select_hits
 from ltm.retrieval.intent import Intent, parse
 from ltm.retrieval.priors import factor as prior
@@ -38,6 +38,7 @@ ORDERED_ANSWERS = ("last_change", "introduced_by", "modified_by")  # answers ord
 DESCRIBED_HISTORY = {"introduced_by": "introduced", "modified_by": "modified", "last_change": "last changed"}
 CODE_LABELS = ("Function", "Class")  # what a question asking for code is answered by
 DESCRIBED_SUBJECTS = 3  # code hits that stand in for a subject the question describes instead of naming
+DESCRIBED_CANDIDATES = 10  # the function hits searched for the callers of a described subject
 # How deep each ranking is read and how many fused candidates are re-scored, whatever `top_k` is
 # (up to these): so a top-3 query's hits are the first three of a top-30 query's.
 CANDIDATES = 30
@@ -108,6 +109,8 @@ def retrieve(
     described = False
     if g is not None and gc is not None and gc.subject is None and intent.kind in DESCRIBED_HISTORY:
         described = _history_of_described(g, intent, flt, fused, why)
+    elif g is not None and gc is not None and intent.described in ("callers", "callees"):
+        described = _calls_of_described(g, intent.described == "callees", flt, fused, why)
 
     edges: dict[str, list[Edge]] = {}
     if g is not None and expand_graph:
@@ -193,6 +196,25 @@ def _history_of_described(g: GraphView, intent: Intent, flt: Filters, fused: dic
     commits = entity_history(g, code, intent.kind, flt)
     _lead(fused, why, commits, f"graph: {DESCRIBED_HISTORY[intent.kind]} the code the question describes")
     return bool(commits)
+
+
+def _calls_of_described(g: GraphView, reverse: bool, flt: Filters, fused: dict[str, float],
+                        why: dict[str, list[str]]) -> bool:
+    """"Who calls the function that parses the header?": no name, so the functions the question
+    describes (the best function hits) stand in for it, and what calls them (`reverse`: what they
+    call) leads, the callers of the best hit first."""
+    # the best function hits that have callers (a question asks for the callers of one that has some)
+    code = [k for k in ranked(fused) if label_of(k) == "Function"][:DESCRIBED_CANDIDATES]
+    pairs = entity_callers(g, code, reverse, flt, limit=30) if code else []
+    targets = list(dict.fromkeys(t for _, t in pairs))[:DESCRIBED_SUBJECTS]
+    pairs = [(c, t) for c, t in pairs if t in targets][:10]
+    if not pairs:
+        return False
+    _lead(fused, why, [c for c, _ in pairs], "")
+    for c, target in pairs:
+        name = target.rsplit(":", 1)[-1]
+        why[c][0] = f"graph: {'called by' if reverse else 'calls'} {name}, the code the question describes"
+    return True
 
 
 def _keep_answer_order(order: list[str], scored: dict, answers: list[str]) -> None:

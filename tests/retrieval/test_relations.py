@@ -168,3 +168,34 @@ def test_a_described_subject_stands_in_for_a_name(home, strategy):
     hits = _top(home, "which commit added the method that returns the area of a circle?", strategy)
     assert hits[0]["graph_entity_id"] == f"commit:{key}:{c['shapes']}"
     assert "the code the question describes" in hits[0]["why"][0] and "notice" not in hits[0]
+
+
+HEADERS = '''def mask_header(value):
+    """Replace the value of a sensitive header with stars, so logs never show tokens."""
+    return "*" * len(value)
+
+
+def send(request):
+    request["authorization"] = mask_header(request["authorization"])
+    return request
+
+
+def log_line(request):
+    return " ".join(sorted(request))
+'''
+
+
+@pytest.mark.parametrize("strategy", ("graph_first", "parallel"))
+def test_who_calls_a_described_function_gets_its_callers_first(tmp_path, strategy):
+    """"Who calls the function that ..." names nothing: the function the words find stands in for the
+    name, and what calls it leads (the description's verb, `replaces`, is no name)."""
+    b = RepoBuilder(tmp_path / "net")
+    b.write("net/headers.py", HEADERS).commit("Mask sensitive headers before sending")
+    h = Home(tmp_path / "home")
+    key = ingest(h, b.path, extra=False)
+    with HybridLTM(h) as m:
+        hits = m.query("who calls the function that replaces sensitive header values with stars?", strategy=strategy,
+                       top_k=5)
+    assert hits[0]["graph_entity_id"] == f"fn:{key}:net/headers.py:send"
+    assert hits[0]["why"][0] == "graph: calls mask_header, the code the question describes"
+    assert not any("notice" in x for x in hits)
