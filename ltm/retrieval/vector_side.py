@@ -17,6 +17,7 @@ from ltm.vectors import VectorStore
 from ltm.visibility import COLUMNS as VISIBILITY_COLUMNS
 from ltm.visibility import Scope
 
+TIE_MARGIN = 10  # full-text hits read past the limit, so ties at the cut are cut in one order
 COLUMNS = ["vector_id", "graph_entity_id", "repo", "label", "category", "content",
            "file_path", "line_start", "line_end", "created_at"]
 
@@ -100,7 +101,7 @@ class VectorSide:
             vq = vq.nprobes(32).refine_factor(4)
         if where:
             vq = vq.where(where, prefilter=True)
-        return vq.to_list()
+        return sorted(vq.to_list(), key=lambda r: (r["_distance"], entry_key(r)))  # ties in one order
 
     def text_search(self, text: str, filters: Filters, limit: int, scope: Scope | None = None) -> VectorCandidates:
         """LanceDB's full-text ranking alone (no vector, `scores` left empty): the graph side's full
@@ -117,13 +118,16 @@ class VectorSide:
         the FTS parser refuses."""
         if not (self._fts and text.strip()):
             return []
-        tq = tbl.search(text, query_type="fts").select(self._columns + ["_score"]).limit(limit)
+        # BM25 ties are common (short texts, the same words) and LanceDB returns them in no fixed
+        # order: a few more are read, so those tied at the cut are sorted by id too.
+        tq = tbl.search(text, query_type="fts").select(self._columns + ["_score"]).limit(limit + TIE_MARGIN)
         if where:
             tq = tq.where(where, prefilter=True)
         try:
-            return tq.to_list()
+            found = tq.to_list()
         except (ValueError, RuntimeError, OSError):
             return []
+        return sorted(found, key=lambda r: (-r["_score"], entry_key(r)))[:limit]
 
     def rows(self, vector_ids: list[str], scope: Scope | None = None) -> dict[str, dict[str, Any]]:
         """Rows by vector_id (through the BTree index), keyed like search results; within `scope`."""
