@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import difflib
 import json
 import os
 import re
@@ -55,6 +54,9 @@ KEY = "bench"
 MOVE_SCORE = 20  # alphanumeric characters a moved block needs (git blame's default)
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _NOT_ALNUM = bytes(c for c in range(256) if not chr(c).isalnum() or c > 127)
+
+
+_EMPTY: tuple[list, list] = ([], [])
 
 
 class _File:
@@ -163,9 +165,9 @@ class Replay:
         first = states.get(parents[0], {}) if parents else {}
         if sha in wanted:
             yield sha, first
-        changed: dict[str, list | None] = {}
+        changed: dict[str, tuple | None] = {}
         for fd in files:
-            old = first.get(fd.old, []) if fd.old else []
+            old = first.get(fd.old, _EMPTY) if fd.old else _EMPTY
             if fd.new is None:
                 changed.setdefault(fd.old, None)
                 continue
@@ -173,7 +175,7 @@ class Replay:
                 changed.setdefault(fd.old, None)
                 self.counts["renames"] += 1
             if fd.binary:
-                changed[fd.new] = []
+                changed[fd.new] = ([], [])
                 continue
             if not fd.hunks:
                 changed[fd.new] = old
@@ -196,93 +198,85 @@ class Replay:
         if children[sha] > 0:
             states[sha] = state
 
-    def _apply(self, ci: int, fd: _File, old: list, second: dict | None) -> list:
+    def _apply(self, ci: int, fd: _File, old: tuple[list, list], second: dict | None) -> tuple[list, list]:
         oid = self._oid(ci, fd.new)
-        pieces: list = []
+        old_oids, old_texts = old
+        oids: list = []
+        texts: list = []
         pos = 0
         spans: list[tuple[int, int]] = []  # the added lines' index ranges in the new file
-        n = 0
-        for start, count, texts in fd.hunks:
+        for start, count, added in fd.hunks:
             if start > pos:
-                pieces.append(old[pos:start])
-                n += start - pos
-            if texts:
-                pieces.append([(oid, t) for t in texts])
-                spans.append((n, n + len(texts)))
-                n += len(texts)
+                oids += old_oids[pos:start]
+                texts += old_texts[pos:start]
+            if added:
+                spans.append((len(texts), len(texts) + len(added)))
+                oids += [oid] * len(added)
+                texts += added
             pos = max(pos, start + count)
-        pieces.append(old[pos:])
-        new = [x for piece in pieces for x in piece] if len(pieces) > 1 else list(pieces[0])
+        oids += old_oids[pos:]
+        texts += old_texts[pos:]
         if second is not None:
-            self._from_second(new, spans, oid, second.get(fd.new))
+            theirs = second.get(fd.new)
+            if theirs is not None and spans:
+                self.counts["merge_files"] += 1
+                if theirs[1] == texts:
+                    for a, b in spans:
+                        oids[a:b] = theirs[0][a:b]
+                else:
+                    self.counts["merge_files_matched"] += 1
+                    self._match(oids, texts, spans, theirs[0], theirs[1], 0)
         elif self.moves and spans:
-            self._moves(new, spans, fd, old, oid)
-        return new
+            if self.copies:  # as blame -M: a block from anywhere in the parent's file, deleted or kept
+                self._match(oids, texts, spans, old_oids, old_texts, MOVE_SCORE)
+            else:  # only blocks this diff deleted
+                gone = [j for start, count, _ in fd.hunks for j in range(start, min(start + count, len(old_texts)))]
+                self._match(oids, texts, spans, [old_oids[j] for j in gone], [old_texts[j] for j in gone], MOVE_SCORE)
+        return oids, texts
 
-    def _moves(self, new: list, spans: list, fd: _File, old: list, oid: int) -> None:
-        """Added runs equal to runs the same diff deleted (20+ alphanumerics) keep the deleted lines' origins."""
-        deleted: dict[bytes, list[int]] = {}
-        gone: set[int] | range = set()
-        if self.copies:  # as blame -M: any lines of the parent's file, deleted or kept
-            gone = range(len(old))
-            for j, (_, t) in enumerate(old):
-                if t:
-                    deleted.setdefault(t, []).append(j)
-        else:
-            for start, count, _ in fd.hunks:
-                for j in range(start, min(start + count, len(old))):
-                    gone.add(j)  # type: ignore[union-attr]
-                    if old[j][1]:
-                        deleted.setdefault(old[j][1], []).append(j)
-        if not deleted:
+    def _match(self, oids: list, texts: list, spans: list, src_oids: list, src_texts: list, score: int) -> None:
+        """Added runs equal (whitespace aside) to runs of `src` with `score`+ alphanumerics take src's origins.
+
+        Each added line tries the first and the last source line of its text and keeps the longer run.
+        """
+        if not src_texts:
             return
+        n = len(src_texts)
+        last = dict(zip(src_texts, range(n)))
+        first = dict(zip(reversed(src_texts), range(n - 1, -1, -1)))
         for a, b in spans:
             i = a
             while i < b:
+                t = texts[i]
                 best, at = 0, -1
-                for j in deleted.get(new[i][1], ())[:64]:
-                    k = 1
-                    while i + k < b and j + k in gone and old[j + k][1] == new[i + k][1]:
-                        k += 1
-                    if k > best:
-                        best, at = k, j
-                if best and sum(len(new[i + k][1].translate(None, _NOT_ALNUM)) for k in range(best)) >= MOVE_SCORE:
-                    for k in range(best):
-                        new[i + k] = (old[at + k][0], new[i + k][1])
-                    self.counts["moved_lines"] += best
+                j1 = first.get(t)
+                if j1 is not None:
+                    for j in (j1, last[t]):
+                        k = 1
+                        while i + k < b and j + k < n and src_texts[j + k] == texts[i + k]:
+                            k += 1
+                        if k > best:
+                            best, at = k, j
+                if best and (not score or sum(len(texts[i + k].translate(None, _NOT_ALNUM)) for k in range(best)) >= score):
+                    oids[i:i + best] = src_oids[at:at + best]
+                    self.counts["matched_lines"] += best
                     i += best
                 else:
                     i += 1
 
-    def _from_second(self, new: list, spans: list, oid: int, theirs: list | None) -> None:
-        """A merge's added lines that are unchanged against its second parent take that parent's origins."""
-        if not theirs or not spans:
-            return
-        self.counts["merge_files"] += 1
-        if len(theirs) == len(new) and all(x[1] == y[1] for x, y in zip(theirs, new)):
-            for a, b in spans:
-                new[a:b] = theirs[a:b]
-            return
-        self.counts["merge_files_difflib"] += 1
-        added = {i for a, b in spans for i in range(a, b)}
-        sm = difflib.SequenceMatcher(None, [x[1] for x in theirs], [x[1] for x in new], autojunk=False)
-        for i, j, size in sm.get_matching_blocks():
-            for k in range(size):
-                if j + k in added:
-                    new[j + k] = theirs[i + k]
-
 
 def answer(replay: Replay, state: dict, job: szz._Job) -> dict[int, szz.BlameLine]:
     """What `szz._blame` returns for one job, from the parent's state."""
-    lines = state.get(job.path)
-    if lines is None:
+    found = state.get(job.path)
+    if found is None:
         replay.counts["jobs_path_missing"] += 1
         return {}
+    lines = found[0]
     if job.lines:
-        return {n: replay.origin(lines[n - 1][0]) for n in job.lines if 1 <= n <= len(lines)}
+        return {n: replay.origin(lines[n - 1]) for n in job.lines if 1 <= n <= len(lines)}
     out = {}
     for e in job.functions:
-        inside = [replay.origin(o) for o, _ in lines[e.line_start - 1:e.line_end]]
+        inside = [replay.origin(o) for o in set(lines[e.line_start - 1:e.line_end])]
         if inside:
             b = max(inside, key=lambda b: (b.committed_at, b.sha))
             out[max(e.line_start, 1)] = b
