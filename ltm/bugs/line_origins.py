@@ -197,15 +197,14 @@ class LineOrigins:
         n = len(src_texts)
         if not n:
             return
-        last = dict(zip(src_texts, range(n)))
-        first = dict(zip(reversed(src_texts), range(n - 1, -1, -1)))
+        last = dict(zip(src_texts, range(n)))  # one dict: the first of a text is found by a scan, when it is there
         for a, b in spans:
             i = a
             while i < b:
                 best, at = 0, -1
-                j1 = first.get(texts[i])
-                if j1 is not None:
-                    for j in (j1, last[texts[i]]):
+                j2 = last.get(texts[i])
+                if j2 is not None:
+                    for j in (src_texts.index(texts[i]), j2):
                         k = 1
                         while i + k < b and j + k < n and src_texts[j + k] == texts[i + k]:
                             k += 1
