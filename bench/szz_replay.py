@@ -2,6 +2,7 @@
 
     PYTHONPATH=. .venv/bin/python bench/szz_replay.py PATH HOME [--fixes N] [--no-moves] [--workers W]
         [--order replay,blame] [--examples K]
+    PYTHONPATH=. .venv/bin/python bench/szz_replay.py PATH HOME --against OTHER_HOME
 
 HOME holds PATH's history under the key `bench` (`bench/bugs_stage.py PATH --home HOME --stage
 history`); its fixes are found as the bugs stage finds them (`find_fixes`) and planned by
@@ -18,6 +19,8 @@ Prints one JSON object: each run's seconds, the load before it and the peak RSS 
 it; the agreement (pass against blame): blamed lines given the same commit, the (fix, introducing
 commit) pairs blame finds that the pass finds too, the pass's pairs blame does not find, the same
 for add-only fixes; and K disagreeing lines (fix, path, line, blame's commit, the pass's).
+`--against` runs nothing: it compares the SZZ results two full bugs-stage runs kept (`szz_fixes`),
+e.g. this branch's (the pass) in HOME and main's (blame) in OTHER_HOME, over every fix.
 """
 
 from __future__ import annotations
@@ -53,7 +56,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=szz.WORKERS)
     ap.add_argument("--order", default="replay,blame", help="which runs, in which order")
     ap.add_argument("--examples", type=int, default=30, help="disagreeing lines to print")
+    ap.add_argument("--against", type=Path, default=None,
+                    help="compare the bugs stage's kept SZZ results (szz_fixes) of HOME with this home's; no runs")
     args = ap.parse_args()
+    if args.against is not None:
+        print(json.dumps(compare_homes(args.home, args.against), indent=1))
+        return
     repo, lake = GitRepo(args.repo), Lake(args.home / "lake")
     shas = fix_shas(lake)
     if args.fixes:
@@ -93,6 +101,9 @@ def main() -> None:
         cache.close()
         if "replay" in results and "blame" in results:
             out.update(compare(plans, results["blame"], results["replay"], index, args.examples))
+            kinds = [categorise(repo, *x) for x in out["disagreeing_lines"]]
+            out["disagreeing_lines"] = [[*x, k] for x, k in zip(out["disagreeing_lines"], kinds)]
+            out["disagreement_kinds"] = dict(Counter(kinds))
     out["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(out, indent=1))
 
@@ -125,7 +136,7 @@ def compare(plans: dict, blamed: dict, replayed: dict, index: szz.EntityIndex, e
                 if y is not None and y.sha == x.sha:
                     same += 1
                 elif len(bad) < examples:
-                    bad.append((sha[:10], job.path, n, x.sha[:10], y.sha[:10] if y else None))
+                    bad.append((sha, job.path, n, x.sha, y.sha if y else None))
         fb = szz.finish_fix(copy.copy(res), jobs, b, index)
         want |= {(sha, c.sha, c.method) for c in fb.candidates}
         fr = szz.finish_fix(copy.copy(res), jobs, r, index)
@@ -139,6 +150,41 @@ def compare(plans: dict, blamed: dict, replayed: dict, index: szz.EntityIndex, e
             "pairs_extra": round(len(pg - pw) / max(1, len(pg)), 4),
             "add_only_pairs_found": round(len(addw & addg) / max(1, len(addw)), 4),
             "disagreeing_lines": bad}
+
+
+def categorise(repo: GitRepo, fix: str, path: str, line: int, blamed: str, replayed: str | None) -> str:
+    """Why the pass and blame disagree on one line, by asking git again:
+    `moves` when `git blame -w` without -M says what the pass says (blame -M followed a moved or copied
+    block the pass did not); `merge` when the pass's answer is a merge or either commit is off the
+    parent's first-parent chain (the line came through a merge's second parent); else `other` (the
+    pass matched a block blame -M did not, or the diffs aligned lines differently)."""
+    parent = _parent(repo, fix)
+    plain = szz.blame_lines(repo, parent, path, [line], ("-w",)).get(line)
+    if replayed is None:
+        return "missing"
+    if plain is not None and plain.sha == replayed:
+        return "moves"
+    if len(repo.run("rev-list", "--parents", "-n", "1", replayed).split()) > 2:
+        return "merge"
+    first_parent = set(repo.run("rev-list", "--first-parent", parent).split())
+    if blamed not in first_parent or replayed not in first_parent:
+        return "merge"
+    return "other"
+
+
+def compare_homes(mine: Path, other: Path) -> dict:
+    """(fix, introducing commit) pairs of two full bugs-stage runs (`bench/bugs_stage.py --stage bugs`):
+    the share of OTHER's pairs MINE has too, and of MINE's that OTHER lacks, overall and per method."""
+    def pairs(home: Path) -> dict[str, set]:
+        out: dict[str, set] = {"all": set(), "blame": set(), "function_history": set()}
+        for r in Lake(home / "lake").read("szz_fixes", KEY, columns=["sha", "candidates"]).to_pylist():
+            for c in r["candidates"] or []:
+                out["all"].add((r["sha"], c["sha"]))
+                out[c["method"]].add((r["sha"], c["sha"]))
+        return out
+    a, b = pairs(mine), pairs(other)
+    return {k: {"pairs_here": len(a[k]), "pairs_there": len(b[k]), "found": round(len(a[k] & b[k]) / max(1, len(b[k])), 4),
+                "extra": round(len(a[k] - b[k]) / max(1, len(a[k])), 4)} for k in a}
 
 
 if __name__ == "__main__":
