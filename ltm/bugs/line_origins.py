@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator
 
 from ltm.bugs.diffs import CommitDiff, _path
 from ltm.bugs.szz import MAX_FILES, BlameLine, EntityIndex, FixResult, Job, finish_fix, plan_fix
-from ltm.extract.gitrepo import GitRepo
+from ltm.extract.gitrepo import GitRepo, lake_path
 from ltm.extract.history.spans import SpanCache
 from ltm.extract.history.version_chains import SpanReader
 
@@ -65,7 +65,7 @@ class LineOrigins:
     def origin(self, oid: int) -> BlameLine:
         """An origin id as blame's answer: the commit, the path the line had there, its committer time."""
         c, path = self._origins[oid]
-        return BlameLine(self.shas[c], path, self.times[c])
+        return BlameLine(self.shas[c], lake_path(path), self.times[c])  # as `blame_lines` names it
 
     def run(self, wanted: set[str]) -> Iterator[tuple[str, dict[str, Lines]]]:
         """(sha, its first parent's state) for each commit in `wanted`, in topological order: read the
