@@ -29,7 +29,7 @@ import subprocess
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
-from ltm.bugs.diffs import CommitDiff, _path
+from ltm.bugs.diffs import CommitDiff, _path, commit_diffs
 from ltm.bugs.szz import MAX_FILES, BlameLine, EntityIndex, FixResult, Job, finish_fix, plan_fix
 from ltm.extract.gitrepo import GitRepo, lake_path
 from ltm.extract.history.spans import SpanCache
@@ -61,6 +61,16 @@ class LineOrigins:
         self._origins: list[tuple[int, str]] = []  # origin id -> (commit index, path)
         self._ids: dict[tuple[int, str], int] = {}
         self.counts: Counter = Counter()
+        self._children: Counter | None = None
+
+    def topo_order(self) -> list[str]:
+        """The commits in the order `run` reaches them (parents first), from one `git rev-list`."""
+        order, self._children = [], Counter()
+        for line in self.repo.run("rev-list", "--reverse", "--topo-order", "--parents", self.rev).splitlines():
+            sha, *parents = line.split()
+            order.append(sha)
+            self._children.update(parents)
+        return order
 
     def origin(self, oid: int) -> BlameLine:
         """An origin id as blame's answer: the commit, the path the line had there, its committer time."""
@@ -70,8 +80,8 @@ class LineOrigins:
     def run(self, wanted: set[str]) -> Iterator[tuple[str, dict[str, Lines]]]:
         """(sha, its first parent's state) for each commit in `wanted`, in topological order: read the
         state before asking for the next one (it changes)."""
-        children: Counter = Counter(p for line in self.repo.run("rev-list", "--parents", self.rev).splitlines()
-                                    for p in line.split()[1:])
+        children = self._children if self._children is not None else Counter(
+            p for line in self.repo.run("rev-list", "--parents", self.rev).splitlines() for p in line.split()[1:])
         states: dict[str, dict[str, Lines]] = {}
         cmd = self.repo._cmd("log", "--reverse", "--topo-order", "-p", "-U0", "-w", "-M", "--diff-algorithm=myers",
                              "--diff-merges=first-parent", "--no-color", "--no-ext-diff", "--no-textconv",
@@ -235,22 +245,25 @@ class LineOrigins:
 
 
 def analyze_fixes_forward(
-    repo: GitRepo, repo_key: str, diffs: Iterable[CommitDiff], rev: str, max_files: int = MAX_FILES,
+    repo: GitRepo, repo_key: str, shas: Iterable[str], rev: str, max_files: int = MAX_FILES,
     cache: SpanCache | None = None,
 ) -> Iterator[FixResult]:
-    """`szz.analyze_fixes` for many fixes at once: every fix planned, then one pass over `rev`'s history
-    answers them all, yielded in the pass's order (skipped fixes and fixes with nothing to blame first).
-    A fix the pass does not reach (not in `rev`'s history) is not yielded: the caller blames it."""
+    """`szz.analyze_fixes` for many fixes at once, from one pass over `rev`'s history, in the pass's order.
+
+    The fixes' diffs are read in that order too (one `commit_diffs` process beside the pass), and each
+    fix is planned and answered when the pass reaches it: the file versions it needs are the entity
+    memo's latest, as in `analyze_fixes`. A fix not in `rev`'s history is not yielded: blame it.
+    """
+    pass_ = LineOrigins(repo, rev)
+    wanted = set(shas)
+    ranked = [s for s in pass_.topo_order() if s in wanted]
+    diffs = commit_diffs(repo, ranked)
+    held: dict[str, CommitDiff] = {}
     with repo.blobs() as blobs:
         index = EntityIndex(repo_key, SpanReader(blobs, cache if cache is not None else SpanCache(None)))
-        plans: dict[str, tuple[FixResult, list[Job]]] = {}
-        for d in diffs:
-            res, jobs = plan_fix(d, index, max_files, True)
-            if jobs:
-                plans[d.sha] = (res, jobs)
-            else:
-                yield res
-        pass_ = LineOrigins(repo, rev)
-        for sha, state in pass_.run(set(plans)):
-            res, jobs = plans.pop(sha)
-            yield finish_fix(res, jobs, [pass_.answer(state, j) for j in jobs], index)
+        for sha, state in pass_.run(set(ranked)):
+            while sha not in held:
+                d = next(diffs)
+                held[d.sha] = d
+            res, jobs = plan_fix(held.pop(sha), index, max_files, True)
+            yield finish_fix(res, jobs, [pass_.answer(state, j) for j in jobs], index) if jobs else res

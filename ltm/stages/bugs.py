@@ -181,8 +181,7 @@ def _szz(
         try:
             with progress.tracker("bugs", len(todo), "fixes blamed") as bar:
                 if forward_pass_wins(len(todo), commits):
-                    for r in analyze_fixes_forward(repo, repo_key, commit_diffs(repo, todo), tip or "HEAD", max_files,
-                                                   cache):
+                    for r in analyze_fixes_forward(repo, repo_key, todo, tip or "HEAD", max_files, cache):
                         new[r.sha] = r
                         bar.advance()
                 rest = [s for s in todo if s not in new]  # by blame: the few fixes, or those the pass did not reach
