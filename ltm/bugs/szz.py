@@ -175,7 +175,7 @@ class EntityIndex:
 
 
 @dataclass
-class _Job:
+class Job:
     """One file's blame for one fix: its deleted lines, or (add-only fix) the enclosing functions."""
 
     path: str
@@ -200,7 +200,7 @@ def _affected(fd: FileDiff, fix: CommitDiff, parent: str, index: EntityIndex, ou
                     out[e.id] = e
 
 
-def _plan(fix: CommitDiff, index: EntityIndex, max_files: int, affects: bool) -> tuple[FixResult, list[_Job]]:
+def plan_fix(fix: CommitDiff, index: EntityIndex, max_files: int, affects: bool) -> tuple[FixResult, list[Job]]:
     """The fix's result so far (skip reason, affected entities) and the blames it needs."""
     res = FixResult(fix.sha, all_paths=[lake_path(f.path) for f in fix.files])
     if fix.is_merge:
@@ -216,14 +216,14 @@ def _plan(fix: CommitDiff, index: EntityIndex, max_files: int, affects: bool) ->
     if affects:
         for fd in files:
             _affected(fd, fix, parent, index, res.affected)
-    jobs = [_Job(fd.old_path, _old(fd, parent), [n for h in fd.hunks for n, t in h.deleted if is_blameable(t)])
+    jobs = [Job(fd.old_path, _old(fd, parent), [n for h in fd.hunks for n, t in h.deleted if is_blameable(t)])
             for fd in files if fd.old_path]
     jobs = [j for j in jobs if j.lines]
     if jobs:
         return res, jobs
     for fd in files:  # add-only fix: the enclosing functions' last change before the fix
         if fd.old_path:
-            job = _Job(fd.old_path, _old(fd, parent))
+            job = Job(fd.old_path, _old(fd, parent))
             found = {e for h in fd.hunks
                      if (e := index.at(job.old, job.path, h.old_start) or index.at(job.old, job.path, h.old_start + 1))}
             job.functions = sorted(found, key=lambda e: (e.line_start, e.id))
@@ -278,13 +278,13 @@ def newest_in_spans(
     return {line: BlameLine(sha, name, when) for when, sha, line, name in best.values()}
 
 
-def _blame(repo: GitRepo, parent: str, job: _Job, flags: tuple[str, ...]) -> dict[int, BlameLine]:
+def _blame(repo: GitRepo, parent: str, job: Job, flags: tuple[str, ...]) -> dict[int, BlameLine]:
     if job.lines:
         return blame_lines(repo, parent, job.path, job.lines, flags)
     return newest_in_spans(repo, parent, job.path, [(e.line_start, e.line_end) for e in job.functions], flags)
 
 
-def _finish(res: FixResult, jobs: list[_Job], blamed: list[dict[int, BlameLine]], index: EntityIndex) -> FixResult:
+def finish_fix(res: FixResult, jobs: list[Job], blamed: list[dict[int, BlameLine]], index: EntityIndex) -> FixResult:
     found: dict[tuple[str, str | None], Candidate] = {}
     for job, lines in zip(jobs, blamed):
         if job.lines:
@@ -316,14 +316,14 @@ def analyze_fixes(
     workers = max(1, workers)
     with repo.blobs() as blobs, ThreadPoolExecutor(max_workers=workers) as pool:
         index = EntityIndex(repo_key, SpanReader(blobs, cache if cache is not None else SpanCache(None)))
-        window: deque[tuple[FixResult, list[_Job], list[Future]]] = deque()
+        window: deque[tuple[FixResult, list[Job], list[Future]]] = deque()
         for fix in diffs:
-            res, jobs = _plan(fix, index, max_files, affects)
+            res, jobs = plan_fix(fix, index, max_files, affects)
             parent = fix.parents[0] if fix.parents else ""
             window.append((res, jobs, [pool.submit(_blame, repo, parent, j, flags) for j in jobs]))
             while len(window) > 8 * workers:  # keep the pool busy, memory bounded
                 res, jobs, futures = window.popleft()
-                yield _finish(res, jobs, [f.result() for f in futures], index)
+                yield finish_fix(res, jobs, [f.result() for f in futures], index)
         while window:
             res, jobs, futures = window.popleft()
-            yield _finish(res, jobs, [f.result() for f in futures], index)
+            yield finish_fix(res, jobs, [f.result() for f in futures], index)

@@ -3,9 +3,10 @@
 Reads the repository's commits from the lake (written by the commits stage), finds the fixes in
 their messages, and writes `Bug`, `FIXES`, `AFFECTS`, `INTRODUCED_BY` and `FunctionDefects` for
 the repository. SZZ is incremental: results are kept per fix sha in `szz_fixes`
-(`ltm.bugs.fix_store`), so a run reads diffs (one `git log --stdin`) and blames (one
-`git blame` per changed file) only for fixes it has not derived yet; a rewritten history or
-changed settings derive everything again. The rows are rebuilt from all results on every run,
+(`ltm.bugs.fix_store`), so a run reads diffs (one `git log --stdin`) and derives introducing
+commits only for fixes it has not derived yet: by one forward pass over the whole history
+(`ltm.bugs.line_origins`) when there are many, by one `git blame` per changed file when there are
+few (an incremental run); a rewritten history or changed settings derive everything again. The rows are rebuilt from all results on every run,
 so a changed issue export (titles, features, report dates) applies to old fixes too.
 """
 
@@ -26,6 +27,7 @@ from ltm.bugs import fix_store
 from ltm.bugs.diffs import commit_diffs, is_doc_path
 from ltm.bugs.evidence import EvidenceKind, FixEvidence, parse_fix_evidence
 from ltm.bugs.issues import Issue, IssueExport, load_issue_export
+from ltm.bugs.line_origins import analyze_fixes_forward
 from ltm.bugs.szz import BLAME_FLAGS, MAX_FILES, WORKERS, Candidate, Entity, FixResult, analyze_fixes
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.spans import SpanCache
@@ -35,6 +37,7 @@ from ltm.stages.history import history_cursor
 
 _DIRECT = (EvidenceKind.FIXES_TRAILER, EvidenceKind.REVERT)
 BATCH_ROWS = 10_000  # rows of a table held before they are written
+COMMITS_PER_FIX = 25  # above one fix to derive in this many commits, one forward pass beats blame
 TABLES = ("Bug", "FIXES", "AFFECTS", "INTRODUCED_BY", "FunctionDefects", "szz_fixes", "bugs_cursor")
 """The lake tables this stage owns in a repository's partition."""
 
@@ -152,24 +155,40 @@ def _bug_row(repo_key: str, b: _Bug, messages: dict[str, str]) -> dict:
     }
 
 
+def forward_pass_wins(fixes: int, commits: int) -> bool:
+    """Whether one pass over all `commits` (`line_origins`) is cheaper than blaming `fixes` one by one.
+
+    The pass costs about 0.4-3 ms a commit, a fix's blames 12-200 ms (requests, sqlalchemy;
+    BENCHMARKS.md "#21 SZZ from one forward pass"), so it wins above one fix in 25 commits: every
+    full run of a repository with a usual share of fixes, not an incremental run with a few new ones.
+    """
+    return fixes > 0 and fixes * COMMITS_PER_FIX >= commits
+
+
 def _szz(
     repo: GitRepo, repo_key: str, lake: Lake, fix_shas: list[str], max_files: int, workers: int,
-    cache_dir: Path | None, full: bool,
+    cache_dir: Path | None, full: bool, commits: int = 0,
 ) -> tuple[fix_store.Plan, dict[str, FixResult], dict[str, FixResult]]:
-    """(plan, all results by sha, the ones derived in this run): only fixes not kept from before are blamed."""
+    """(plan, all results by sha, the ones derived in this run): only fixes not kept from before are derived,
+    by one forward pass over the history when that is cheaper (`forward_pass_wins`), else by blame."""
     cursor = history_cursor(lake, repo_key)
     tip = cursor["tip_sha"] if cursor else None
     plan = fix_store.plan(lake, repo, repo_key, tip, fix_store.settings(max_files, BLAME_FLAGS), full)
     todo = [s for s in fix_shas if s not in plan.cached]
     new: dict[str, FixResult] = {}
     if todo:
-        if cache_dir is not None:  # blame walks history: a commit-graph of our own makes it faster
-            repo.use_commit_graph(cache_dir / "commit-graph" / repo_key / "objects")
         cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
         try:
-            diffs = commit_diffs(repo, todo)
             with progress.tracker("bugs", len(todo), "fixes blamed") as bar:
-                for r in analyze_fixes(repo, repo_key, diffs, max_files, workers, cache=cache):
+                if forward_pass_wins(len(todo), commits):
+                    for r in analyze_fixes_forward(repo, repo_key, todo, tip or "HEAD", max_files, cache):
+                        new[r.sha] = r
+                        bar.advance()
+                rest = [s for s in todo if s not in new]  # by blame: the few fixes, or those the pass did not reach
+                if rest and cache_dir is not None:  # blame walks history: a commit-graph of our own makes it faster
+                    repo.use_commit_graph(cache_dir / "commit-graph" / repo_key / "objects")
+                for r in analyze_fixes(repo, repo_key, commit_diffs(repo, rest), max_files, workers,
+                                       cache=cache) if rest else ():
                     new[r.sha] = r
                     bar.advance()
         finally:
@@ -198,8 +217,9 @@ def stage_bugs(
     wanted = set(fix_shas)  # only the fixes' messages are kept, and no frame of every commit
     messages = {s: m for s, m in zip(commits["sha"], commits["message"].fill_null("")) if s in wanted}
     resolve = _resolver(commits["sha"].to_list())
+    n_commits = commits.height
     del commits
-    plan, results, new = _szz(repo, repo_key, lake, fix_shas, max_files, workers, cache_dir, full)
+    plan, results, new = _szz(repo, repo_key, lake, fix_shas, max_files, workers, cache_dir, full, n_commits)
     for ref in list(bugs):  # a keyword-only "fix" that touches only docs is a docs fix, not a bug
         b = bugs[ref]
         if all(e.kind == EvidenceKind.KEYWORD for e in b.fixes.values()) and all(

@@ -6,7 +6,8 @@ from datetime import datetime, timezone
 import pyarrow.parquet as pq
 import pytest
 
-from ltm.stages.bugs import stage_bugs
+from ltm.stages import bugs as bugs_stage
+from ltm.stages.bugs import forward_pass_wins, stage_bugs
 from ltm.errors import IssueExportError
 from ltm.lake import Lake
 from ltm.stages.history import stage_history
@@ -257,12 +258,18 @@ def test_missing_issue_export_is_a_clear_error_and_writes_nothing(history, tmp_p
     assert lake.read("Bug", "app").num_rows == 0
 
 
-def test_the_stage_keeps_its_commit_graph_in_the_home_and_writes_nothing_into_the_repository(history, tmp_path):
+@pytest.mark.parametrize("method", ["blame", "forward_pass"])
+def test_the_stage_keeps_its_commit_graph_in_the_home_and_writes_nothing_into_the_repository(
+    history, tmp_path, monkeypatch, method
+):
     b, shas, lake = history
+    if method == "blame":  # as an incremental run with few new fixes
+        monkeypatch.setattr(bugs_stage, "COMMITS_PER_FIX", 0)
     git_dir = b.path / ".git"
     before = {p: p.read_bytes() for p in git_dir.rglob("*") if p.is_file()}
     stage_bugs(b.path, "app", lake, cache_dir=tmp_path / "cache")
-    assert (tmp_path / "cache" / "commit-graph" / "app" / "objects" / "info" / "commit-graph").is_file()
+    graph = tmp_path / "cache" / "commit-graph" / "app" / "objects" / "info" / "commit-graph"
+    assert graph.is_file() == (method == "blame")  # only blame walks history many times over
     assert {p: p.read_bytes() for p in git_dir.rglob("*") if p.is_file()} == before
     intro = {r["dst"] for r in _rows(lake, "INTRODUCED_BY") if r["src"] == "bug:app:#12"}
     assert intro == {f"commit:app:{shas['B']}"}
@@ -293,3 +300,14 @@ def test_a_fix_in_a_file_with_an_odd_name_is_blamed_with_the_history_stages_path
     assert intro[0]["function_id"] == f"fn:app:{path}:validate" and intro[0]["function_id"] in history_ids
     affects = {r["dst"] for r in _rows(lake, "AFFECTS") if r["src"] == "bug:app:#7"}
     assert affects == {intro[0]["function_id"]}
+
+
+def test_the_forward_pass_and_blame_give_the_same_rows(history, tmp_path, monkeypatch):
+    b, shas, lake = history
+    assert forward_pass_wins(3, 6) and not forward_pass_wins(3, 1000) and not forward_pass_wins(0, 0)
+    stage_bugs(b.path, "app", lake, full=True)
+    by_pass = {t: sorted(map(str, _rows(lake, t))) for t in ("INTRODUCED_BY", "AFFECTS", "FunctionDefects")}
+    monkeypatch.setattr(bugs_stage, "COMMITS_PER_FIX", 0)
+    stage_bugs(b.path, "app", lake, full=True)
+    assert {t: sorted(map(str, _rows(lake, t))) for t in by_pass} == by_pass
+    assert any(r["method"] == "function_history" for r in _rows(lake, "INTRODUCED_BY"))
