@@ -72,7 +72,8 @@ def is_doc_path(path: str) -> bool:
     )
 
 
-def _path(raw: bytes, prefix: bytes) -> str | None:
+def diff_path(raw: bytes, prefix: bytes) -> str | None:
+    """The path of a `---`/`+++`/rename line (None for /dev/null), its bytes kept for git (`surrogateescape`)."""
     # git ends a name that has a space with a tab; a quoted name holds no raw tab
     raw = unquote_bytes(raw.rstrip(b"\n").split(b"\t")[0] if not raw.startswith(b'"') else raw.rstrip(b"\n\t"))
     if raw == b"/dev/null":
@@ -118,13 +119,13 @@ def _parse(lines: Iterator[bytes]) -> Iterator[CommitDiff]:
                 f.hunks.append(hunk)
                 old_no, new_no = hunk.old_start, hunk.new_start
         elif line.startswith(b"--- "):
-            f.old_path = _path(line[4:], b"a/")
+            f.old_path = diff_path(line[4:], b"a/")
         elif line.startswith(b"+++ "):
-            f.new_path = _path(line[4:], b"b/")
+            f.new_path = diff_path(line[4:], b"b/")
         elif line.startswith(b"rename from "):
-            f.old_path = _path(line[12:], b"")
+            f.old_path = diff_path(line[12:], b"")
         elif line.startswith(b"rename to "):
-            f.new_path = _path(line[10:], b"")
+            f.new_path = diff_path(line[10:], b"")
         elif line.startswith(b"new file mode"):
             f.old_path = None
         elif line.startswith(b"deleted file mode"):

@@ -29,7 +29,7 @@ import subprocess
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
-from ltm.bugs.diffs import CommitDiff, _path, commit_diffs
+from ltm.bugs.diffs import CommitDiff, commit_diffs, diff_path
 from ltm.bugs.szz import MAX_FILES, BlameLine, EntityIndex, FixResult, Job, finish_fix, plan_fix
 from ltm.extract.gitrepo import GitRepo, lake_path
 from ltm.extract.history.spans import SpanCache
@@ -112,18 +112,19 @@ class LineOrigins:
                 elif line.startswith(b"diff --git "):
                     rest = line[11:].rstrip(b"\n")  # the path for a change without ---/+++ lines
                     plain = not rest.startswith(b'"') and b" b/" in rest
-                    f, added = _File(rest.split(b" b/", 1)[1].decode("utf-8", "surrogateescape") if plain else None), None
+                    default = rest.split(b" b/", 1)[1].decode("utf-8", "surrogateescape") if plain else None
+                    f, added = _File(default), None
                     files.append(f)
                 elif f is None:
                     continue
                 elif line.startswith(b"--- "):
-                    f.old = _path(line[4:], b"a/")
+                    f.old = diff_path(line[4:], b"a/")
                 elif line.startswith(b"+++ "):
-                    f.new = _path(line[4:], b"b/")
+                    f.new = diff_path(line[4:], b"b/")
                 elif line.startswith(b"rename from "):
-                    f.old = _path(line[12:], b"")
+                    f.old = diff_path(line[12:], b"")
                 elif line.startswith(b"rename to "):
-                    f.new = _path(line[10:], b"")
+                    f.new = diff_path(line[10:], b"")
                 elif line.startswith(b"new file mode"):
                     f.old = None
                 elif line.startswith(b"deleted file mode"):
@@ -239,7 +240,8 @@ class LineOrigins:
         for e in job.functions:
             a, b = max(e.line_start, 1) - 1, min(e.line_end, len(lines))
             if a < b:
-                best = max(set(lines[a:b]), key=lambda o: (self.times[self._origins[o][0]], self.shas[self._origins[o][0]]))
+                best = max(set(lines[a:b]),
+                           key=lambda o: (self.times[self._origins[o][0]], self.shas[self._origins[o][0]]))
                 out[lines.index(best, a, b) + 1] = self.origin(best)
         return out
 

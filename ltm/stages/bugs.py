@@ -6,8 +6,9 @@ the repository. SZZ is incremental: results are kept per fix sha in `szz_fixes`
 (`ltm.bugs.fix_store`), so a run reads diffs (one `git log --stdin`) and derives introducing
 commits only for fixes it has not derived yet: by one forward pass over the whole history
 (`ltm.bugs.line_origins`) when there are many, by one `git blame` per changed file when there are
-few (an incremental run); a rewritten history or changed settings derive everything again. The rows are rebuilt from all results on every run,
-so a changed issue export (titles, features, report dates) applies to old fixes too.
+few (an incremental run); a rewritten history or changed settings derive everything again. The rows
+are rebuilt from all results on every run, so a changed issue export (titles, features, report
+dates) applies to old fixes too.
 """
 
 from __future__ import annotations
