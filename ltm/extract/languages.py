@@ -23,6 +23,7 @@ import tree_sitter_rust
 import tree_sitter_typescript
 from tree_sitter import Language, Query
 
+from ltm.extract import builtin_methods
 from ltm.extract import modules as m
 
 
@@ -35,6 +36,8 @@ class LanguageSpec:
     `implicit_self` says an unqualified call inside a method may call a sibling method.
     `capitalized_types`: a capitalized name is a type by convention (not in Go, where it is any
     exported name), so `Foo.m()` with no class `Foo` known is a built-in's or another package's.
+    `builtin_methods`: method names of the language's built-in types (`builtin_methods.py`); `x.m()`
+    with `x` of unknown type is not guessed to be the repository's only `m` when `m` is one of them.
     """
 
     name: str
@@ -47,6 +50,7 @@ class LanguageSpec:
     implicit_self: bool = False
     constructors: tuple[str, ...] = ()
     capitalized_types: bool = True
+    builtin_methods: frozenset[str] = frozenset()
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
     query: str = ""  # the query file's name when another language's file fits this grammar too
@@ -60,14 +64,16 @@ class LanguageSpec:
         return self.family or self.name
 
 
-_JS = dict(family="js", resolve_import=m.js_import, constructors=("constructor",))
+_JS = dict(family="js", resolve_import=m.js_import, constructors=("constructor",),
+           builtin_methods=builtin_methods.JAVASCRIPT)
 _C = dict(family="c", resolve_import=m.c_import, implicit_self=True)
 
 LANGUAGES: dict[str, LanguageSpec] = {
     spec.name: spec
     for spec in [
         LanguageSpec("python", (".py", ".pyi"), tree_sitter_python.language, m.python_module,
-                     self_names=("self", "cls"), constructors=("__init__",), comment_prefixes=()),
+                     self_names=("self", "cls"), constructors=("__init__",), comment_prefixes=(),
+                     builtin_methods=builtin_methods.PYTHON),
         LanguageSpec("javascript", (".js", ".jsx", ".mjs", ".cjs"), tree_sitter_javascript.language,
                      m.js_module, **_JS),
         LanguageSpec("typescript", (".ts", ".mts", ".cts"), tree_sitter_typescript.language_typescript,

@@ -4,14 +4,15 @@ Runs after every file is parsed, over plain data. A call is resolved, in order, 
 nested function, the file, the caller's own class for `self`/`this` or an implicit receiver,
 its base classes, the module), by imports (an imported name, a module alias, an imported
 class's static method or constructor), then by a name unique in the repository's language
-family (0.5; 0.3 for `x.m()` with a receiver of unknown type). A call that lands on an abstract or
-stub method (no body, or only `...`, `pass` or `raise`) also gets an edge to each override in the
-classes that extend or implement its class (0.5). Each edge carries the confidence of the rule that
-found it; a call no rule resolves is counted in `stats`, never guessed into an edge. A function
-passed as a value is a call at 0.7 when it resolves (`references.py`). `self.x.m()` never lands on
-the caller's own class; a class-like receiver (`Object`, `Math`) that names no class here is
-another package's; a base class or constructor named through an import of another package is
-external, never a local class of the same name.
+family (0.5; 0.3 for `x.m()` with a receiver of unknown type, unless the language's built-in
+types have a method `m` too: `d.get(k)` on a dict is not the repository's only `get`). A call that
+lands on an abstract or stub method (no body, or only `...`, `pass` or `raise`) also gets an edge
+to each override in the classes that extend or implement its class (0.5). Each edge carries the
+confidence of the rule that found it; a call no rule resolves is counted in `stats`, never
+guessed into an edge. A function passed as a value is a call at 0.7 when it resolves
+(`references.py`). `self.x.m()` never lands on the caller's own class; a class-like receiver
+(`Object`, `Math`) that names no class here is another package's; a base class or constructor
+named through an import of another package is external, never a local class of the same name.
 """
 
 from __future__ import annotations
@@ -351,6 +352,11 @@ class Resolver:
             named = [e for e in self.global_methods[spec.group].get(name, ()) if self.method_qn[e] == f"{recv}.{name}"]
             if len(named) == 1:
                 return named[0], NAMED_OBJECT
+        if name in spec.builtin_methods:
+            # `out.get(k)`, `items.append(x)`: every dict, list or string has the method too, so the
+            # repository's only `get` is no better a guess than the built-in (`builtin_methods.py`)
+            self.stats["calls_builtin_name"] += 1
+            return None
         hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD)
         if (hit and head in (*spec.self_names, d["self_name"]) and _ATTRIBUTE.fullmatch(recv)
                 and self._own_method(f, d, cls, name, hit[0])):

@@ -2,8 +2,8 @@
 
 Getters defined through a helper (express's `defineGetter`), functions handed to another function
 to run (`functools.partial`, `Thread(target=...)`, callbacks), calls on an attribute of self
-(`self.file.write()`), base classes and constructors named through another package's import, and
-built-in receivers (`Object.create()`).
+(`self.file.write()`), base classes and constructors named through another package's import,
+built-in receivers (`Object.create()`) and built-in method names (`d.get(k)` on a dict).
 """
 
 import json
@@ -261,6 +261,72 @@ def test_javascript_getters_references_and_built_in_receivers(tmp_path):
     assert confidences(out)[(s + "start", s + "ready")] == 0.7  # listen(80, ready)
     assert (s + "listen", s + "start") not in g["CALLS"]
     assert (r + "req.query", s + "exports.create") not in g["CALLS"]  # Object.create: a built-in
+
+
+BUILTIN_NAMES = {
+    "store/__init__.py": "",
+    "store/cache.py": '''class Cache:
+    def get(self, key):
+        return key
+
+    def evict(self, key):
+        return key
+''',
+    "store/service.py": '''from store.cache import Cache
+
+
+def lookup(key):
+    d = {}
+    return d.get(key)
+
+
+def drop(cache, key):
+    return cache.evict(key)
+
+
+class Service:
+    def __init__(self):
+        self.cache = Cache()
+
+    def find(self, key):
+        return self.cache.get(key)
+''',
+    "web/cache.js": '''class Cache {
+  get(key) { return key; }
+  evict(key) { return key; }
+}
+
+function lookup(key) {
+  const seen = new Map();
+  return seen.get(key);
+}
+
+function drop(cache, key) {
+  return cache.evict(key);
+}
+
+class Service {
+  constructor() { this.cache = new Cache(); }
+  find(key) { return this.cache.get(key); }
+}
+''',
+}
+
+
+def test_a_built_in_method_name_on_an_unknown_receiver_is_no_guess(tmp_path):
+    """`d = {}; d.get(k)` and `new Map().get(k)` are no calls of the repository's only `get`
+    (`Cache.get`); `self.cache.get(k)` after `self.cache = Cache()` is, and a name no built-in type
+    has (`cache.evict`) is still guessed."""
+    out = extract(tmp_path, BUILTIN_NAMES)
+    conf = confidences(out)
+    py, js = "fn:store/service.py:", "fn:web/cache.js:"
+    assert (py + "lookup", "fn:store/cache.py:Cache.get") not in conf
+    assert (js + "lookup", js + "Cache.get") not in conf
+    assert conf[(py + "Service.find", "fn:store/cache.py:Cache.get")] == 0.8
+    assert conf[(js + "Service.find", js + "Cache.get")] == 0.8
+    assert conf[(py + "drop", "fn:store/cache.py:Cache.evict")] == 0.3
+    assert conf[(js + "drop", js + "Cache.evict")] == 0.3
+    assert out.resolution["calls_builtin_name"] == 2
 
 
 def test_calls_answer_with_the_new_edges(tmp_path):
