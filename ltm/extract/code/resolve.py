@@ -1,18 +1,19 @@
 """Cross-file edges of one repository: HAS_METHOD, IMPORTS, DEPENDS_ON, EXTENDS, IMPLEMENTS, CALLS.
 
-Runs after every file is parsed, over plain data. A call is resolved, in order, by scope (a
-nested function, the file, the caller's own class for `self`/`this` or an implicit receiver,
-its base classes, the module), by imports (an imported name, a module alias, an imported
-class's static method or constructor), then by a name unique in the repository's language
-family (0.5; 0.3 for `x.m()` with a receiver of unknown type, unless the language's built-in
-types have a method `m` too: `d.get(k)` on a dict is not the repository's only `get`). A call that
-lands on an abstract or stub method (no body, or only `...`, `pass` or `raise`) also gets an edge
-to each override in the classes that extend or implement its class (0.5). Each edge carries the
-confidence of the rule that found it; a call no rule resolves is counted in `stats`, never
-guessed into an edge. A function passed as a value is a call at 0.7 when it resolves
-(`references.py`). `self.x.m()` never lands on the caller's own class; a class-like receiver
-(`Object`, `Math`) that names no class here is another package's; a base class or constructor
-named through an import of another package is external, never a local class of the same name.
+Runs after every file is parsed, over plain data. A call is resolved, in order, by scope (a nested
+function, the file, the caller's own class for `self`/`this` or an implicit receiver, its base
+classes, the module), by imports (an imported name, a module alias, an imported class's static
+method or constructor; a module's name may be imported into it: `flask.url_for` is
+`flask.helpers.url_for`), then by a name unique in the repository's language family (0.5; 0.3 for
+`x.m()` with a receiver of unknown type, unless the language's built-in types have a method `m` too:
+`d.get(k)` on a dict is not the repository's only `get`). A call that lands on an abstract or stub
+method (no body, or only `...`, `pass` or `raise`) also gets an edge to each override in the classes
+that extend or implement its class (0.5). Each edge carries the confidence of the rule that found
+it; a call no rule resolves is counted in `stats`, never guessed into an edge. A function passed as
+a value is a call at 0.7 when it resolves (`references.py`). `self.x.m()` never lands on the
+caller's own class; a class-like receiver (`Object`, `Math`) that names no class here is another
+package's; a base class or constructor named through an import of another package is external, never
+a local class of the same name.
 """
 
 from __future__ import annotations
@@ -102,6 +103,9 @@ class Resolver:
         self.global_classes = defaultdict(lambda: defaultdict(list))
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
         self._file = {f.path: f for f in files}
+        self.module_files: dict[str, list[str]] = defaultdict(list)  # module id -> its files' paths
+        for f in files:
+            self.module_files[f.module_id].append(f.path)
         self._index()
 
     def _edge(self, rel: str, src: str, dst: str, confidence: float = 1.0) -> None:
@@ -178,6 +182,20 @@ class Resolver:
             return self.file_classes[f.path][qualified]
         same = self.classes[f.module_id].get(qualified.rpartition(".")[2], [])
         return same[0] if len(same) == 1 else None
+
+    def exported(self, mid: str, name: str, depth: int = 0) -> str | None:
+        """The one function a module's name `name` denotes: defined there, or imported into it.
+
+        `flask/__init__.py` has `from .helpers import url_for`: `flask.url_for()` and `from flask
+        import url_for` both call `helpers.url_for` (three hops of such re-exports at most).
+        """
+        if len(hits := self.top[mid].get(name, [])) == 1:
+            return hits[0]
+        if hits or depth >= 3:
+            return None
+        found = {hit for path in self.module_files.get(mid, ()) if (sym := self.bindings[path].symbols.get(name))
+                 and sym[0] != mid and (hit := self.exported(sym[0], sym[1], depth + 1))}
+        return found.pop() if len(found) == 1 else None
 
     # ---- classes -------------------------------------------------------------------------
 
@@ -303,10 +321,8 @@ class Resolver:
                 return self.file_top[f.path][name], SCOPE
             if len(same := self.top[f.module_id].get(name, [])) == 1:
                 return same[0], IMPORTED
-            if name in b.symbols:
-                mid, symbol = b.symbols[name]
-                if len(hits := self.top[mid].get(symbol, [])) == 1:
-                    return hits[0], IMPORTED
+            if name in b.symbols and (hit := self.exported(*b.symbols[name])):
+                return hit, IMPORTED
             if name in b.external:
                 self.stats["calls_external"] += 1
                 return None
@@ -315,12 +331,12 @@ class Resolver:
                     return hits[0], IMPORTED
             return self._unique(self.global_top, spec.group, name)
         head, _, rest = recv.replace("::", ".").partition(".")
-        if recv in b.aliases or head in b.aliases:
-            mid = b.aliases.get(recv) or b.aliases[head]
-            if rest and recv not in b.aliases:  # `pkg.sub.f()` after `import pkg`
-                mid = self.modules.get(spec.group, {}).get(f"{self.module_name.get(mid)}.{rest}", mid)
-            if len(hits := self.top[mid].get(name, [])) == 1:
-                return hits[0], IMPORTED
+        mid = b.aliases.get(recv)
+        if mid is None and head in b.aliases:  # `pkg.sub.f()` after `import pkg`; not `pkg.codes.get()`
+            mid = self.modules.get(spec.group, {}).get(f"{self.module_name.get(b.aliases[head])}.{rest}")
+        if mid is not None:  # the receiver is one of our modules
+            if hit := self.exported(mid, name):
+                return hit, IMPORTED
             if len(hits := self.classes[mid].get(name, [])) == 1:  # `module.Class()` constructs
                 if ctor := self._constructor(spec, hits[0]):
                     return ctor, IMPORTED

@@ -3,7 +3,8 @@
 Getters defined through a helper (express's `defineGetter`), functions handed to another function
 to run (`functools.partial`, `Thread(target=...)`, callbacks), calls on an attribute of self
 (`self.file.write()`), base classes and constructors named through another package's import,
-built-in receivers (`Object.create()`) and built-in method names (`d.get(k)` on a dict).
+built-in receivers (`Object.create()`), built-in method names (`d.get(k)` on a dict) and names a
+package imports from its own modules (`flask.url_for`).
 """
 
 import json
@@ -327,6 +328,46 @@ def test_a_built_in_method_name_on_an_unknown_receiver_is_no_guess(tmp_path):
     assert conf[(py + "drop", "fn:store/cache.py:Cache.evict")] == 0.3
     assert conf[(js + "drop", js + "Cache.evict")] == 0.3
     assert out.resolution["calls_builtin_name"] == 2
+
+
+REEXPORTS = {
+    "src/pkg/__init__.py": "from .helpers import url_for\nfrom .status import codes\n",
+    "src/pkg/helpers.py": "def url_for(endpoint):\n    return endpoint\n",
+    "src/pkg/status.py": "codes = {}\n",
+    "src/pkg/app.py": '''class App:
+    def url_for(self, endpoint):
+        return endpoint
+''',
+    "docs/conf.py": "def url_for(name):\n    return name\n",
+    "tests/test_urls.py": '''import pkg
+from pkg import url_for
+
+
+def test_module_attribute():
+    return pkg.url_for("index")
+
+
+def test_imported_name():
+    return url_for("index")
+
+
+def test_object_of_the_module():
+    return pkg.codes.url_for("index")
+''',
+}
+
+
+def test_a_name_a_package_imports_is_the_function_it_imports(tmp_path):
+    """`pkg/__init__.py` re-exports `url_for` from `pkg.helpers`: `pkg.url_for()` and `from pkg import
+    url_for` call that function (not `App.url_for`, the only method of the name, nor `docs/conf.py`'s);
+    `pkg.codes.url_for()` is a call on an object the package holds, not on the package."""
+    out = extract(tmp_path, REEXPORTS)
+    conf = confidences(out)
+    t, helper = "fn:tests/test_urls.py:", "fn:src/pkg/helpers.py:url_for"
+    assert conf[(t + "test_module_attribute", helper)] == 0.9
+    assert conf[(t + "test_imported_name", helper)] == 0.9
+    assert (t + "test_object_of_the_module", helper) not in conf
+    assert {dst for src, dst in conf if src == t + "test_module_attribute"} == {helper}
 
 
 def test_calls_answer_with_the_new_edges(tmp_path):
