@@ -38,6 +38,7 @@ class LanguageSpec:
     exported name), so `Foo.m()` with no class `Foo` known is a built-in's or another package's.
     `builtin_methods`: method names of the language's built-in types (`builtin_methods.py`); `x.m()`
     with `x` of unknown type is not guessed to be the repository's only `m` when `m` is one of them.
+    `base_receiver`: a pattern for the receiver that names the caller's base class (`super()`).
     """
 
     name: str
@@ -51,6 +52,7 @@ class LanguageSpec:
     constructors: tuple[str, ...] = ()
     capitalized_types: bool = True
     builtin_methods: frozenset[str] = frozenset()
+    base_receiver: str = ""
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
     query: str = ""  # the query file's name when another language's file fits this grammar too
@@ -65,7 +67,7 @@ class LanguageSpec:
 
 
 _JS = dict(family="js", resolve_import=m.js_import, constructors=("constructor",),
-           builtin_methods=builtin_methods.JAVASCRIPT)
+           builtin_methods=builtin_methods.JAVASCRIPT, base_receiver="super")
 _C = dict(family="c", resolve_import=m.c_import, implicit_self=True)
 
 LANGUAGES: dict[str, LanguageSpec] = {
@@ -73,7 +75,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
     for spec in [
         LanguageSpec("python", (".py", ".pyi"), tree_sitter_python.language, m.python_module,
                      self_names=("self", "cls"), constructors=("__init__",), comment_prefixes=(),
-                     builtin_methods=builtin_methods.PYTHON),
+                     builtin_methods=builtin_methods.PYTHON, base_receiver=r"super\(.*\)"),
         LanguageSpec("javascript", (".js", ".jsx", ".mjs", ".cjs"), tree_sitter_javascript.language,
                      m.js_module, **_JS),
         LanguageSpec("typescript", (".ts", ".mts", ".cts"), tree_sitter_typescript.language_typescript,
@@ -82,9 +84,10 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("go", (".go",), tree_sitter_go.language, m.go_module, resolve_import=m.go_import,
                      self_names=(), capitalized_types=False),
         LanguageSpec("java", (".java",), tree_sitter_java.language, m.dotted_module,
-                     resolve_import=m.java_import, implicit_self=True),
+                     resolve_import=m.java_import, implicit_self=True, base_receiver="super"),
         LanguageSpec("c_sharp", (".cs",), tree_sitter_c_sharp.language, m.dotted_module,
-                     resolve_import=m.csharp_import, implicit_self=True, attribute_prefixes=("[",)),
+                     resolve_import=m.csharp_import, implicit_self=True, attribute_prefixes=("[",),
+                     base_receiver="base"),
         LanguageSpec("rust", (".rs",), tree_sitter_rust.language, m.rust_module, resolve_import=m.rust_import,
                      self_names=("self", "Self"), constructors=("new",), comment_prefixes=("//",),
                      attribute_prefixes=("#[", "#![")),

@@ -11,9 +11,9 @@ method (no body, or only `...`, `pass` or `raise`) also gets an edge to each ove
 that extend or implement its class (0.5). Each edge carries the confidence of the rule that found
 it; a call no rule resolves is counted in `stats`, never guessed into an edge. A function passed as
 a value is a call at 0.7 when it resolves (`references.py`). `self.x.m()` never lands on the
-caller's own class; a class-like receiver (`Object`, `Math`) that names no class here is another
-package's; a base class or constructor named through an import of another package is external, never
-a local class of the same name.
+caller's own class, `super().m()` only on a base class's method; a class-like receiver (`Object`,
+`Math`) that names no class here is another package's; a base class or constructor named through an
+import of another package is external, never a local class of the same name.
 """
 
 from __future__ import annotations
@@ -307,6 +307,13 @@ class Resolver:
                 sibling = self.file_qn[f.path].get(f"{d['parent_qualified']}.{name}")
                 if sibling:
                     return sibling, SCOPE
+            self.stats["calls_unknown"] += 1
+            return None
+        if spec.base_receiver and re.fullmatch(spec.base_receiver, recv or ""):
+            # `super().m()`: a base class's method, never the caller's own nor a guess by name
+            hit = next((h for base in (self.bases.get(cls, ()) if cls else ()) if (h := self.method(base, name))), None)
+            if hit:
+                return hit[0], IMPORTED
             self.stats["calls_unknown"] += 1
             return None
         if recv is None:

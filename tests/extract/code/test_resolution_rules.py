@@ -3,8 +3,8 @@
 Getters defined through a helper (express's `defineGetter`), functions handed to another function
 to run (`functools.partial`, `Thread(target=...)`, callbacks), calls on an attribute of self
 (`self.file.write()`), base classes and constructors named through another package's import,
-built-in receivers (`Object.create()`), built-in method names (`d.get(k)` on a dict) and names a
-package imports from its own modules (`flask.url_for`).
+built-in receivers (`Object.create()`), built-in method names (`d.get(k)` on a dict), names a
+package imports from its own modules (`flask.url_for`) and `super()` receivers.
 """
 
 import json
@@ -368,6 +368,52 @@ def test_a_name_a_package_imports_is_the_function_it_imports(tmp_path):
     assert conf[(t + "test_imported_name", helper)] == 0.9
     assert (t + "test_object_of_the_module", helper) not in conf
     assert {dst for src, dst in conf if src == t + "test_module_attribute"} == {helper}
+
+
+SUPER = {
+    "app/wrappers.py": '''from werkzeug import Request as RequestBase
+
+
+class Base:
+    def load(self):
+        return 1
+
+
+class Child(Base):
+    def load(self):
+        return super().load()
+
+
+class Request(RequestBase):
+    def on_failure(self, e):
+        return super().on_failure(e)
+''',
+    "web/view.js": '''class Base {
+  render() { return 1; }
+}
+
+class Child extends Base {
+  render() { return super.render(); }
+}
+
+class Page extends HTMLElement {
+  remove() { return super.remove(); }
+}
+''',
+}
+
+
+def test_super_calls_the_base_class_method_or_nothing(tmp_path):
+    """`super().load()` is the base's `load`; `super().on_failure()` in a subclass of werkzeug's Request
+    is werkzeug's, never the caller's own method, the only `on_failure` of the repository (flask's
+    `Request._load_form_data` called itself)."""
+    conf = confidences(extract(tmp_path, SUPER))
+    py, js = "fn:app/wrappers.py:", "fn:web/view.js:"
+    assert conf[(py + "Child.load", py + "Base.load")] == 0.9
+    assert conf[(js + "Child.render", js + "Base.render")] == 0.9
+    assert (py + "Request.on_failure", py + "Request.on_failure") not in conf
+    assert (js + "Page.remove", js + "Page.remove") not in conf
+    assert (py + "Child.load", py + "Child.load") not in conf
 
 
 def test_calls_answer_with_the_new_edges(tmp_path):
