@@ -5,15 +5,16 @@ function, the file, the caller's own class for `self`/`this` or an implicit rece
 classes, the module), by imports (an imported name, a module alias, an imported class's static
 method or constructor; a module's name may be imported into it: `flask.url_for` is
 `flask.helpers.url_for`), then by a name unique in the repository's language family (0.5; 0.3 for
-`x.m()` with a receiver of unknown type, unless the language's built-in types have a method `m` too:
-`d.get(k)` on a dict is not the repository's only `get`). A call that lands on an abstract or stub
-method (no body, or only `...`, `pass` or `raise`) also gets an edge to each override in the classes
-that extend or implement its class (0.5). Each edge carries the confidence of the rule that found
-it; a call no rule resolves is counted in `stats`, never guessed into an edge. A function passed as
-a value is a call at 0.7 when it resolves (`references.py`). `self.x.m()` never lands on the
-caller's own class, `super().m()` only on a base class's method; a class-like receiver (`Object`,
-`Math`) that names no class here is another package's; a base class or constructor named through an
-import of another package is external, never a local class of the same name.
+`x.m()` with a receiver of unknown type), unless the language has a built-in of that name:
+`d.get(k)` on a dict is not the repository's only method `get`, nor `open(p)` its only function
+`open`. A call that lands on an abstract or stub method (no body, or only `...`, `pass` or `raise`)
+also gets an edge to each override in the classes that extend or implement its class (0.5). Each
+edge carries the confidence of the rule that found it; a call no rule resolves is counted in
+`stats`, never guessed into an edge. A function passed as a value is a call at 0.7 when it resolves
+(`references.py`). `self.x.m()` never lands on the caller's own class, `super().m()` only on a base
+class's method; a class-like receiver (`Object`, `Math`) that names no class here is another
+package's; a base class or constructor named through an import of another package is external, never
+a local class of the same name.
 """
 
 from __future__ import annotations
@@ -336,6 +337,9 @@ class Resolver:
             for mid in b.wildcards:
                 if len(hits := self.top[mid].get(name, [])) == 1:
                     return hits[0], IMPORTED
+            if name in spec.builtin_functions:  # `open(path)` with no `open` of this file or its imports
+                self.stats["calls_builtin_name"] += 1
+                return None
             return self._unique(self.global_top, spec.group, name)
         head, _, rest = recv.replace("::", ".").partition(".")
         mid = b.aliases.get(recv)
@@ -377,7 +381,7 @@ class Resolver:
                 return named[0], NAMED_OBJECT
         if name in spec.builtin_methods:
             # `out.get(k)`, `items.append(x)`: every dict, list or string has the method too, so the
-            # repository's only `get` is no better a guess than the built-in (`builtin_methods.py`)
+            # repository's only `get` is no better a guess than the built-in (`builtin_names.py`)
             self.stats["calls_builtin_name"] += 1
             return None
         hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD)

@@ -273,7 +273,12 @@ BUILTIN_NAMES = {
     def evict(self, key):
         return key
 ''',
+    "store/files.py": "def open(path):\n    return path\n",
     "store/service.py": '''from store.cache import Cache
+
+
+def read(path):
+    return open(path).read()
 
 
 def lookup(key):
@@ -316,8 +321,8 @@ class Service {
 
 def test_a_built_in_method_name_on_an_unknown_receiver_is_no_guess(tmp_path):
     """`d = {}; d.get(k)` and `new Map().get(k)` are no calls of the repository's only `get`
-    (`Cache.get`); `self.cache.get(k)` after `self.cache = Cache()` is, and a name no built-in type
-    has (`cache.evict`) is still guessed."""
+    (`Cache.get`), nor `open(path)` of its only function `open`; `self.cache.get(k)` after
+    `self.cache = Cache()` is, and a name no built-in type has (`cache.evict`) is still guessed."""
     out = extract(tmp_path, BUILTIN_NAMES)
     conf = confidences(out)
     py, js = "fn:store/service.py:", "fn:web/cache.js:"
@@ -327,7 +332,8 @@ def test_a_built_in_method_name_on_an_unknown_receiver_is_no_guess(tmp_path):
     assert conf[(js + "Service.find", js + "Cache.get")] == 0.8
     assert conf[(py + "drop", "fn:store/cache.py:Cache.evict")] == 0.3
     assert conf[(js + "drop", js + "Cache.evict")] == 0.3
-    assert out.resolution["calls_builtin_name"] == 2
+    assert (py + "read", "fn:store/files.py:open") not in conf  # the built-in `open`, not files.py's
+    assert out.resolution["calls_builtin_name"] == 3
 
 
 REEXPORTS = {

@@ -1,10 +1,10 @@
-"""Method names of each language's built-in types: a guess by method name alone skips them.
+"""Names of each language's built-in methods and functions: a guess by name alone skips them.
 
 `x.get(k)` where nothing says what `x` is: the only method named `get` in the repository is a poor
 guess when every dict, Map or string of the language also has one (on this project a plain dict's
 `out.get(...)` became a call to `SpanCache.get`). The resolver still follows such a call when the
 receiver is known (`self`, an attribute whose class is known, a class name, an import); only the
-repository-wide unique-method guess (0.3) leaves these names alone (`resolve.py`).
+repository-wide unique-method guess (0.3) leaves these names alone (`resolve.py`); the unique-function guess (0.5) leaves the built-in functions alone.
 
 Python's names come from the interpreter itself; JavaScript's are the own function-valued properties
 of the prototypes of its standard built-in types as Node 20 lists them, written out here (regenerate:
@@ -12,16 +12,23 @@ of the prototypes of its standard built-in types as Node 20 lists them, written 
 RegExp, Number, Boolean, Symbol, Date, Error]) console.log(Object.getOwnPropertyNames(t.prototype)
 .filter(n => typeof Object.getOwnPropertyDescriptor(t.prototype, n).value === "function").join(" "))'`).
 Go's built-in types (maps, slices, strings) have no methods, so Go has no such names.
+
+The same holds for a bare `open(path)`: a name the file neither defines nor imports is the
+language's built-in function when it has one (`*_FUNCTIONS`), not the repository's only top-level
+`open` (click's `examples/termui/termui.py`). Python's come from `builtins`; JavaScript's are the
+global functions of ECMAScript and of its hosts' timers and loaders, as Node 20 has them.
 """
 
 from __future__ import annotations
 
+import builtins
+
 _PYTHON_TYPES = (dict, list, set, frozenset, tuple, str, bytes, bytearray, int, float, complex, bool, object)
 
 # methods only (`str.join`, `dict.get`, `object.__init__`), not data attributes (`complex.real`)
-PYTHON: frozenset[str] = frozenset(name for t in _PYTHON_TYPES for name in dir(t) if callable(getattr(t, name)))
+PYTHON_METHODS: frozenset[str] = frozenset(name for t in _PYTHON_TYPES for name in dir(t) if callable(getattr(t, name)))
 
-JAVASCRIPT: frozenset[str] = frozenset((
+JAVASCRIPT_METHODS: frozenset[str] = frozenset((
     "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "add", "anchor", "apply",
     "at", "big", "bind", "blink", "bold", "call", "catch", "charAt", "charCodeAt", "clear", "codePointAt",
     "compile", "concat", "constructor", "copyWithin", "delete", "endsWith", "entries", "every", "exec",
@@ -41,4 +48,13 @@ JAVASCRIPT: frozenset[str] = frozenset((
     "toLocaleTimeString", "toLocaleUpperCase", "toLowerCase", "toPrecision", "toReversed", "toSorted",
     "toSpliced", "toString", "toTimeString", "toUTCString", "toUpperCase", "toWellFormed", "trim", "trimEnd",
     "trimLeft", "trimRight", "trimStart", "unshift", "valueOf", "values", "with",
+))
+
+PYTHON_FUNCTIONS: frozenset[str] = frozenset(
+    n for n in dir(builtins) if not n.startswith("_") and callable(getattr(builtins, n)))
+
+JAVASCRIPT_FUNCTIONS: frozenset[str] = frozenset((
+    "atob", "btoa", "clearImmediate", "clearInterval", "clearTimeout", "decodeURI", "decodeURIComponent",
+    "encodeURI", "encodeURIComponent", "escape", "eval", "fetch", "isFinite", "isNaN", "parseFloat", "parseInt",
+    "queueMicrotask", "require", "setImmediate", "setInterval", "setTimeout", "structuredClone", "unescape",
 ))
