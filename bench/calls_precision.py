@@ -26,7 +26,8 @@ values (0.7) are not call sites at a position jedi can check and are not counted
 Any language, by hand: `--draw N` writes a random sample (seed 16) of unique-method edges with one
 call site each and its source line to label (`verdict`: ok / wrong / unknown, `why`); `--hand FILE`
 re-scores such a labelled file against the tree under test: per verdict, how many of the labelled
-edges the resolver still makes.
+edges are still guessed (0.3), made by another rule (from another call site of the same caller), or
+gone; `precision_guessed` is ok / (ok + wrong) among those still guessed.
 """
 
 from __future__ import annotations
@@ -283,15 +284,15 @@ def hand(clone: Path, labelled: Path) -> dict:
     made = {(name[e["src"]], name[e["dst"]]): e["confidence"] for e in out.tables["CALLS"]}
     rows = [json.loads(x) for x in labelled.read_text().splitlines() if x.strip()]
     c = Counter()
-    for row in rows:
-        kept = (row["caller"], row["target"]) in made
-        c[(row["verdict"], "kept" if kept else "dropped")] += 1
-    ok, wrong = c[("ok", "kept")], c[("wrong", "kept")]
-    labelled_ok = c[("ok", "kept")] + c[("ok", "dropped")]
-    labelled_wrong = c[("wrong", "kept")] + c[("wrong", "dropped")]
+    for row in rows:  # still guessed (0.3), made by another rule from another call site, or gone
+        conf = made.get((row["caller"], row["target"]))
+        c[(row["verdict"], "dropped" if conf is None else "guessed" if conf == 0.3 else "other rule")] += 1
+    ok, wrong = c[("ok", "guessed")], c[("wrong", "guessed")]
+    labelled_ok = sum(n for (v, _), n in c.items() if v == "ok")
+    labelled_wrong = sum(n for (v, _), n in c.items() if v == "wrong")
     return {"labelled": len(rows), "by_verdict": {f"{v} {k}": n for (v, k), n in sorted(c.items())},
             "precision_labelled": round(labelled_ok / (labelled_ok + labelled_wrong), 3) if labelled_ok + labelled_wrong else None,
-            "precision_kept": round(ok / (ok + wrong), 3) if ok + wrong else None,
+            "precision_guessed": round(ok / (ok + wrong), 3) if ok + wrong else None,
             "calls_edges": len(made), "unique_method_edges": sum(1 for v in made.values() if v == 0.3)}
 
 
