@@ -2,6 +2,7 @@
 
     PYTHONPATH=<tree>:/tmp/s16-calls-lib .venv/bin/python bench/calls_precision.py CLONE [CLONE ...] [--json]
         [--sites-out FILE]  # every resolved call site: its rule, jedi's answer and the verdict, JSON lines
+        [--files N]         # only the call sites of N random files (seed 16): sqlalchemy
     PYTHONPATH=<tree> .venv/bin/python bench/calls_precision.py CLONE --hand bench/eval/calls_hand_<repo>.jsonl
     PYTHONPATH=<tree> .venv/bin/python bench/calls_precision.py CLONE --draw 120 --sample-out FILE
 
@@ -11,17 +12,17 @@ pipeline's own `extract_code` (one worker); the bench only records, for each cal
 sees, which rule resolved it (a subclass of `Resolver` that wraps `resolve_call`), and finds the
 site's position with the same query pass `parse.py` makes.
 
-Oracle, Python: jedi (bench-only; the product never imports it), installed apart with
-`pip install --target /tmp/s16-calls-lib jedi` and put on PYTHONPATH for this script only.
-`Script.goto(line, column, follow_imports=True)` at the callee's name, with the clone's root (and
-`src/`) first on jedi's path, then this interpreter's. A site's verdict: `ok` when jedi names the
-function the edge points to (a class: its own `__init__`), `wrong` when jedi names something else
-(another function of the repository, or a definition outside it: `dict.get` in typeshed, another
-package's method), `unknown` when jedi names nothing or a non-function of the repository.
-Precision = ok / (ok + wrong). Recall: of the sites jedi resolves to a function of the
-repository (in a function: module-level sites give no edge), the share whose caller has a CALLS
-edge to it (any rule). Override edges (0.5 to each override of a stub) and functions passed as
-values (0.7) are not call sites at a position jedi can check and are not counted.
+Oracle, Python: jedi (bench-only; the product never imports it), installed apart with `pip install
+--target /tmp/s16-calls-lib jedi` and put on PYTHONPATH for this script only. `Script.goto(line,
+column, follow_imports=True)` at the callee's name, with the clone's root (and `src/`, `lib/`) first
+on jedi's path, then this interpreter's. A site's verdict: `ok` when jedi names the function the
+edge points to (a class: its own `__init__`), `wrong` when jedi names something else (another
+function of the repository, or a definition outside it: `dict.get` in typeshed, another package's
+method), `unknown` when jedi names nothing or a non-function of the repository. Precision = ok / (ok
++ wrong). Recall: of the sites jedi resolves to a function of the repository (in a function:
+module-level sites give no edge), the share whose caller has a CALLS edge to it (any rule). Override
+edges (0.5 to each override of a stub) and functions passed as values (0.7) are not call sites at a
+position jedi can check and are not counted.
 
 Any language, by hand: `--draw N` writes a random sample (seed 16) of unique-method edges with one
 call site each and its source line to label (`verdict`: ok / wrong / unknown, `why`); `--hand FILE`
@@ -45,7 +46,7 @@ import ltm.extract.code.entities as entities
 from ltm.extract.code.resolve import Resolver
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import ts_language, ts_query
-from ltm.extract.parse import NEW, REF, _pattern_roles
+from ltm.extract.parse import REF, _pattern_roles
 
 RULES = ("scope", "self", "import", "attribute", "unique function", "named object", "unique method")
 
@@ -123,7 +124,7 @@ class Jedi:
         import jedi
 
         own = {str(Path(__file__).resolve().parents[1]), *(p for p in sys.path if "s16-calls-lib" in p)}
-        path = [str(root / "src"), str(root)] + [p for p in sys.path if p and p not in own]
+        path = [str(root / "src"), str(root / "lib"), str(root)] + [p for p in sys.path if p and p not in own]
         self.jedi, self.root = jedi, root.resolve()
         self.project = jedi.Project(root, sys_path=path, smart_sys_path=False)
         self.scripts: dict[str, object] = {}
@@ -189,7 +190,7 @@ def verdict(answer: list[tuple], target: dict | None, fn_at: dict) -> str:
     return "wrong"
 
 
-def measure(clone: Path, sites_out: Path | None) -> dict:
+def measure(clone: Path, sites_out: Path | None, files: int | None = None) -> dict:
     out, r = extract(clone)
     fns = {row["id"]: row for row in out.tables["Function"]}
     # a function's identity without the `@L<line>` of a redefinition or overload (jedi names the first)
@@ -207,7 +208,11 @@ def measure(clone: Path, sites_out: Path | None) -> dict:
     edge_verdicts: dict[tuple, list[str]] = defaultdict(list)  # (src, dst, rule) -> site verdicts
     recall = Counter()
     dump = []
-    for path, sites in by_file.items():
+    paths = sorted(by_file)
+    if files:  # a large repository: the call sites of a random sample of its files (the whole graph is built)
+        paths = sorted(random.Random(16).sample(paths, min(files, len(paths))))
+    for path in paths:
+        sites = by_file[path]
         f = sites[0][0]
         if f.spec.name != "python" or oracle is None:
             continue
@@ -239,14 +244,16 @@ def measure(clone: Path, sites_out: Path | None) -> dict:
         ev = [v for (s, d, ru), v in edge_verdicts.items() if ru == rule]
         e_ok = sum("ok" in v for v in ev)
         e_wrong = sum("ok" not in v and "wrong" in v for v in ev)
-        rules[rule] = {"sites": c["sites"], "sites_ok": c["ok"], "sites_wrong": c["wrong"], "sites_unknown": c["unknown"],
+        rules[rule] = {"sites": c["sites"], "sites_ok": c["ok"], "sites_wrong": c["wrong"],
+                       "sites_unknown": c["unknown"],
                        "site_precision": round(c["ok"] / (c["ok"] + c["wrong"]), 3) if c["ok"] + c["wrong"] else None,
                        "edges": len(ev), "edges_ok": e_ok, "edges_wrong": e_wrong,
                        "edge_precision": round(e_ok / (e_ok + e_wrong), 3) if e_ok + e_wrong else None}
     if sites_out:
         sites_out.write_text("".join(json.dumps(x) + "\n" for x in dump))
     conf = Counter(edges.values())
-    return {"clone": str(clone), "calls_edges": len(edges), "edges_by_confidence": {str(k): v for k, v in sorted(conf.items())},
+    return {"clone": str(clone), "calls_edges": len(edges),
+            "edges_by_confidence": {str(k): v for k, v in sorted(conf.items())},
             "rules": rules, "recall": {**recall, "recall": round(recall["found"] / recall["oracle_sites"], 3)
                                        if recall["oracle_sites"] else None},
             "resolution": {k: v for k, v in out.resolution.items() if k.startswith("calls")}}
@@ -291,7 +298,8 @@ def hand(clone: Path, labelled: Path) -> dict:
     labelled_ok = sum(n for (v, _), n in c.items() if v == "ok")
     labelled_wrong = sum(n for (v, _), n in c.items() if v == "wrong")
     return {"labelled": len(rows), "by_verdict": {f"{v} {k}": n for (v, k), n in sorted(c.items())},
-            "precision_labelled": round(labelled_ok / (labelled_ok + labelled_wrong), 3) if labelled_ok + labelled_wrong else None,
+            "precision_labelled": (round(labelled_ok / (labelled_ok + labelled_wrong), 3)
+                                   if labelled_ok + labelled_wrong else None),
             "precision_guessed": round(ok / (ok + wrong), 3) if ok + wrong else None,
             "calls_edges": len(made), "unique_method_edges": sum(1 for v in made.values() if v == 0.3)}
 
@@ -300,6 +308,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("clones", nargs="+", type=Path)
     ap.add_argument("--sites-out", type=Path, help="Resolved sites, rules and verdicts (one clone).")
+    ap.add_argument("--files", type=int, help="Ask jedi about the call sites of this many random files only.")
     ap.add_argument("--draw", type=int, help="Write a random sample of this many unique-method edges to label.")
     ap.add_argument("--sample-out", type=Path)
     ap.add_argument("--hand", type=Path, help="Re-score a labelled sample.")
@@ -308,7 +317,7 @@ def main() -> None:
     if a.draw:
         draw(a.clones[0], a.draw, a.sample_out)
         return
-    results = [hand(c, a.hand) if a.hand else measure(c, a.sites_out) for c in a.clones]
+    results = [hand(c, a.hand) if a.hand else measure(c, a.sites_out, a.files) for c in a.clones]
     if a.json:
         print(json.dumps(results, indent=1))
         return
