@@ -4,13 +4,15 @@
 guess when every dict, Map or string of the language also has one (on this project a plain dict's
 `out.get(...)` became a call to `SpanCache.get`). The resolver still follows such a call when the
 receiver is known (`self`, an attribute whose class is known, a class name, an import); only the
-repository-wide unique-method guess (0.3) leaves these names alone (`resolve.py`); the unique-function guess (0.5) leaves the built-in functions alone.
+repository-wide unique-method guess (0.3) leaves these names alone (`resolve.py`), as the
+unique-function guess (0.5) leaves the built-in functions alone.
 
 Python's names come from the interpreter itself; JavaScript's are the own function-valued properties
 of the prototypes of its standard built-in types as Node 20 lists them, written out here (regenerate:
 `node -e 'for (const t of [Array, String, Map, Set, WeakMap, WeakSet, Object, Promise, Function,
 RegExp, Number, Boolean, Symbol, Date, Error]) console.log(Object.getOwnPropertyNames(t.prototype)
-.filter(n => typeof Object.getOwnPropertyDescriptor(t.prototype, n).value === "function").join(" "))'`).
+.filter(n => typeof Object.getOwnPropertyDescriptor(t.prototype, n).value === "function")
+.join(" "))'`).
 Go's built-in types (maps, slices, strings) have no methods, so Go has no such names.
 
 The same holds for a bare `open(path)`: a name the file neither defines nor imports is the
@@ -26,7 +28,8 @@ import builtins
 _PYTHON_TYPES = (dict, list, set, frozenset, tuple, str, bytes, bytearray, int, float, complex, bool, object)
 
 # methods only (`str.join`, `dict.get`, `object.__init__`), not data attributes (`complex.real`)
-PYTHON_METHODS: frozenset[str] = frozenset(name for t in _PYTHON_TYPES for name in dir(t) if callable(getattr(t, name)))
+PYTHON_METHODS: frozenset[str] = frozenset(
+    name for t in _PYTHON_TYPES for name in dir(t) if callable(getattr(t, name)))
 
 JAVASCRIPT_METHODS: frozenset[str] = frozenset((
     "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "add", "anchor", "apply",

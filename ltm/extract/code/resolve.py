@@ -312,7 +312,8 @@ class Resolver:
             return None
         if spec.base_receiver and re.fullmatch(spec.base_receiver, recv or ""):
             # `super().m()`: a base class's method, never the caller's own nor a guess by name
-            hit = next((h for base in (self.bases.get(cls, ()) if cls else ()) if (h := self.method(base, name))), None)
+            bases = self.bases.get(cls, ()) if cls else ()
+            hit = next((h for base in bases if (h := self.method(base, name))), None)
             if hit:
                 return hit[0], IMPORTED
             self.stats["calls_unknown"] += 1
