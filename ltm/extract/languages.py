@@ -23,6 +23,7 @@ import tree_sitter_rust
 import tree_sitter_typescript
 from tree_sitter import Language, Query
 
+from ltm.extract import builtin_names
 from ltm.extract import modules as m
 
 
@@ -35,6 +36,10 @@ class LanguageSpec:
     `implicit_self` says an unqualified call inside a method may call a sibling method.
     `capitalized_types`: a capitalized name is a type by convention (not in Go, where it is any
     exported name), so `Foo.m()` with no class `Foo` known is a built-in's or another package's.
+    `builtin_methods`: method names of the language's built-in types (`builtin_names.py`); `x.m()`
+    with `x` of unknown type is not guessed to be the repository's only `m` when `m` is one of them.
+    `builtin_functions`: the same for a bare `f()` and the language's built-in functions (`open`).
+    `base_receiver`: a pattern for the receiver that names the caller's base class (`super()`).
     """
 
     name: str
@@ -47,6 +52,9 @@ class LanguageSpec:
     implicit_self: bool = False
     constructors: tuple[str, ...] = ()
     capitalized_types: bool = True
+    builtin_methods: frozenset[str] = frozenset()
+    builtin_functions: frozenset[str] = frozenset()
+    base_receiver: str = ""
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
     query: str = ""  # the query file's name when another language's file fits this grammar too
@@ -60,14 +68,18 @@ class LanguageSpec:
         return self.family or self.name
 
 
-_JS = dict(family="js", resolve_import=m.js_import, constructors=("constructor",))
+_JS = dict(family="js", resolve_import=m.js_import, constructors=("constructor",),
+           builtin_methods=builtin_names.JAVASCRIPT_METHODS,
+           builtin_functions=builtin_names.JAVASCRIPT_FUNCTIONS, base_receiver="super")
 _C = dict(family="c", resolve_import=m.c_import, implicit_self=True)
 
 LANGUAGES: dict[str, LanguageSpec] = {
     spec.name: spec
     for spec in [
         LanguageSpec("python", (".py", ".pyi"), tree_sitter_python.language, m.python_module,
-                     self_names=("self", "cls"), constructors=("__init__",), comment_prefixes=()),
+                     self_names=("self", "cls"), constructors=("__init__",), comment_prefixes=(),
+                     builtin_methods=builtin_names.PYTHON_METHODS,
+                     builtin_functions=builtin_names.PYTHON_FUNCTIONS, base_receiver=r"super\(.*\)"),
         LanguageSpec("javascript", (".js", ".jsx", ".mjs", ".cjs"), tree_sitter_javascript.language,
                      m.js_module, **_JS),
         LanguageSpec("typescript", (".ts", ".mts", ".cts"), tree_sitter_typescript.language_typescript,
@@ -76,9 +88,10 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("go", (".go",), tree_sitter_go.language, m.go_module, resolve_import=m.go_import,
                      self_names=(), capitalized_types=False),
         LanguageSpec("java", (".java",), tree_sitter_java.language, m.dotted_module,
-                     resolve_import=m.java_import, implicit_self=True),
+                     resolve_import=m.java_import, implicit_self=True, base_receiver="super"),
         LanguageSpec("c_sharp", (".cs",), tree_sitter_c_sharp.language, m.dotted_module,
-                     resolve_import=m.csharp_import, implicit_self=True, attribute_prefixes=("[",)),
+                     resolve_import=m.csharp_import, implicit_self=True, attribute_prefixes=("[",),
+                     base_receiver="base"),
         LanguageSpec("rust", (".rs",), tree_sitter_rust.language, m.rust_module, resolve_import=m.rust_import,
                      self_names=("self", "Self"), constructors=("new",), comment_prefixes=("//",),
                      attribute_prefixes=("#[", "#![")),

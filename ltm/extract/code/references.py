@@ -46,11 +46,10 @@ def resolve_reference(r: Resolver, f: ParsedFile, ref: tuple) -> tuple[str, floa
         if hit is None and len(same := r.top[f.module_id].get(name, [])) == 1:
             hit = same[0]
         if hit is None and name in b.symbols:
-            mid, symbol = b.symbols[name]
-            hit = hits[0] if len(hits := r.top[mid].get(symbol, [])) == 1 else None
+            hit = r.exported(*b.symbols[name])
     elif recv in spec.self_names or recv == d["self_name"]:
         cls = r.owner.get(caller)
         hit = m[0] if cls is not None and (m := r.method(cls, name)) else None
     elif recv in b.aliases:
-        hit = hits[0] if len(hits := r.top[b.aliases[recv]].get(name, [])) == 1 else None
+        hit = r.exported(b.aliases[recv], name)
     return (hit, REFERENCE) if hit is not None and hit != caller else None

@@ -1,17 +1,20 @@
 """Cross-file edges of one repository: HAS_METHOD, IMPORTS, DEPENDS_ON, EXTENDS, IMPLEMENTS, CALLS.
 
-Runs after every file is parsed, over plain data. A call is resolved, in order, by scope (a
-nested function, the file, the caller's own class for `self`/`this` or an implicit receiver,
-its base classes, the module), by imports (an imported name, a module alias, an imported
-class's static method or constructor), then by a name unique in the repository's language
-family (0.5; 0.3 for `x.m()` with a receiver of unknown type). A call that lands on an abstract or
-stub method (no body, or only `...`, `pass` or `raise`) also gets an edge to each override in the
-classes that extend or implement its class (0.5). Each edge carries the confidence of the rule that
-found it; a call no rule resolves is counted in `stats`, never guessed into an edge. A function
-passed as a value is a call at 0.7 when it resolves (`references.py`). `self.x.m()` never lands on
-the caller's own class; a class-like receiver (`Object`, `Math`) that names no class here is
-another package's; a base class or constructor named through an import of another package is
-external, never a local class of the same name.
+Runs after every file is parsed, over plain data. A call is resolved, in order, by scope (a nested
+function, the file, the caller's own class for `self`/`this` or an implicit receiver, its base
+classes, the module), by imports (an imported name, a module alias, an imported class's static
+method or constructor; a module's name may be imported into it: `flask.url_for` is
+`flask.helpers.url_for`), then by a name unique in the repository's language family (0.5; 0.3 for
+`x.m()` with a receiver of unknown type), unless the language has a built-in of that name:
+`d.get(k)` on a dict is not the repository's only method `get`, nor `open(p)` its only function
+`open`. A call that lands on an abstract or stub method (no body, or only `...`, `pass` or `raise`)
+also gets an edge to each override in the classes that extend or implement its class (0.5). Each
+edge carries the confidence of the rule that found it; a call no rule resolves is counted in
+`stats`, never guessed into an edge. A function passed as a value is a call at 0.7 when it resolves
+(`references.py`). `self.x.m()` never lands on the caller's own class, `super().m()` only on a base
+class's method; a class-like receiver (`Object`, `Math`) that names no class here is another
+package's; a base class or constructor named through an import of another package is external, never
+a local class of the same name.
 """
 
 from __future__ import annotations
@@ -101,6 +104,9 @@ class Resolver:
         self.global_classes = defaultdict(lambda: defaultdict(list))
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
         self._file = {f.path: f for f in files}
+        self.module_files: dict[str, list[str]] = defaultdict(list)  # module id -> its files' paths
+        for f in files:
+            self.module_files[f.module_id].append(f.path)
         self._index()
 
     def _edge(self, rel: str, src: str, dst: str, confidence: float = 1.0) -> None:
@@ -177,6 +183,20 @@ class Resolver:
             return self.file_classes[f.path][qualified]
         same = self.classes[f.module_id].get(qualified.rpartition(".")[2], [])
         return same[0] if len(same) == 1 else None
+
+    def exported(self, mid: str, name: str, depth: int = 0) -> str | None:
+        """The one function a module's name `name` denotes: defined there, or imported into it.
+
+        `flask/__init__.py` has `from .helpers import url_for`: `flask.url_for()` and `from flask
+        import url_for` both call `helpers.url_for` (three hops of such re-exports at most).
+        """
+        if len(hits := self.top[mid].get(name, [])) == 1:
+            return hits[0]
+        if hits or depth >= 3:
+            return None
+        found = {hit for path in self.module_files.get(mid, ()) if (sym := self.bindings[path].symbols.get(name))
+                 and sym[0] != mid and (hit := self.exported(sym[0], sym[1], depth + 1))}
+        return found.pop() if len(found) == 1 else None
 
     # ---- classes -------------------------------------------------------------------------
 
@@ -290,6 +310,14 @@ class Resolver:
                     return sibling, SCOPE
             self.stats["calls_unknown"] += 1
             return None
+        if spec.base_receiver and re.fullmatch(spec.base_receiver, recv or ""):
+            # `super().m()`: a base class's method, never the caller's own nor a guess by name
+            bases = self.bases.get(cls, ()) if cls else ()
+            hit = next((h for base in bases if (h := self.method(base, name))), None)
+            if hit:
+                return hit[0], IMPORTED
+            self.stats["calls_unknown"] += 1
+            return None
         if recv is None:
             scope = d["qualified_name"]
             while scope:
@@ -302,24 +330,25 @@ class Resolver:
                 return self.file_top[f.path][name], SCOPE
             if len(same := self.top[f.module_id].get(name, [])) == 1:
                 return same[0], IMPORTED
-            if name in b.symbols:
-                mid, symbol = b.symbols[name]
-                if len(hits := self.top[mid].get(symbol, [])) == 1:
-                    return hits[0], IMPORTED
+            if name in b.symbols and (hit := self.exported(*b.symbols[name])):
+                return hit, IMPORTED
             if name in b.external:
                 self.stats["calls_external"] += 1
                 return None
             for mid in b.wildcards:
                 if len(hits := self.top[mid].get(name, [])) == 1:
                     return hits[0], IMPORTED
+            if name in spec.builtin_functions:  # `open(path)` with no `open` of this file or its imports
+                self.stats["calls_builtin_name"] += 1
+                return None
             return self._unique(self.global_top, spec.group, name)
         head, _, rest = recv.replace("::", ".").partition(".")
-        if recv in b.aliases or head in b.aliases:
-            mid = b.aliases.get(recv) or b.aliases[head]
-            if rest and recv not in b.aliases:  # `pkg.sub.f()` after `import pkg`
-                mid = self.modules.get(spec.group, {}).get(f"{self.module_name.get(mid)}.{rest}", mid)
-            if len(hits := self.top[mid].get(name, [])) == 1:
-                return hits[0], IMPORTED
+        mid = b.aliases.get(recv)
+        if mid is None and head in b.aliases:  # `pkg.sub.f()` after `import pkg`; not `pkg.codes.get()`
+            mid = self.modules.get(spec.group, {}).get(f"{self.module_name.get(b.aliases[head])}.{rest}")
+        if mid is not None:  # the receiver is one of our modules
+            if hit := self.exported(mid, name):
+                return hit, IMPORTED
             if len(hits := self.classes[mid].get(name, [])) == 1:  # `module.Class()` constructs
                 if ctor := self._constructor(spec, hits[0]):
                     return ctor, IMPORTED
@@ -351,6 +380,11 @@ class Resolver:
             named = [e for e in self.global_methods[spec.group].get(name, ()) if self.method_qn[e] == f"{recv}.{name}"]
             if len(named) == 1:
                 return named[0], NAMED_OBJECT
+        if name in spec.builtin_methods:
+            # `out.get(k)`, `items.append(x)`: every dict, list or string has the method too, so the
+            # repository's only `get` is no better a guess than the built-in (`builtin_names.py`)
+            self.stats["calls_builtin_name"] += 1
+            return None
         hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD)
         if (hit and head in (*spec.self_names, d["self_name"]) and _ATTRIBUTE.fullmatch(recv)
                 and self._own_method(f, d, cls, name, hit[0])):

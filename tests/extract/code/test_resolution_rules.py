@@ -2,8 +2,9 @@
 
 Getters defined through a helper (express's `defineGetter`), functions handed to another function
 to run (`functools.partial`, `Thread(target=...)`, callbacks), calls on an attribute of self
-(`self.file.write()`), base classes and constructors named through another package's import, and
-built-in receivers (`Object.create()`).
+(`self.file.write()`), base classes and constructors named through another package's import,
+built-in receivers (`Object.create()`), built-in method names (`d.get(k)` on a dict), names a
+package imports from its own modules (`flask.url_for`) and `super()` receivers.
 """
 
 import json
@@ -261,6 +262,164 @@ def test_javascript_getters_references_and_built_in_receivers(tmp_path):
     assert confidences(out)[(s + "start", s + "ready")] == 0.7  # listen(80, ready)
     assert (s + "listen", s + "start") not in g["CALLS"]
     assert (r + "req.query", s + "exports.create") not in g["CALLS"]  # Object.create: a built-in
+
+
+BUILTIN_NAMES = {
+    "store/__init__.py": "",
+    "store/cache.py": '''class Cache:
+    def get(self, key):
+        return key
+
+    def evict(self, key):
+        return key
+''',
+    "store/files.py": "def open(path):\n    return path\n",
+    "store/service.py": '''from store.cache import Cache
+
+
+def read(path):
+    return open(path).read()
+
+
+def lookup(key):
+    d = {}
+    return d.get(key)
+
+
+def drop(cache, key):
+    return cache.evict(key)
+
+
+class Service:
+    def __init__(self):
+        self.cache = Cache()
+
+    def find(self, key):
+        return self.cache.get(key)
+''',
+    "web/cache.js": '''class Cache {
+  get(key) { return key; }
+  evict(key) { return key; }
+}
+
+function lookup(key) {
+  const seen = new Map();
+  return seen.get(key);
+}
+
+function drop(cache, key) {
+  return cache.evict(key);
+}
+
+class Service {
+  constructor() { this.cache = new Cache(); }
+  find(key) { return this.cache.get(key); }
+}
+''',
+}
+
+
+def test_a_built_in_method_name_on_an_unknown_receiver_is_no_guess(tmp_path):
+    """`d = {}; d.get(k)` and `new Map().get(k)` are no calls of the repository's only `get`
+    (`Cache.get`), nor `open(path)` of its only function `open`; `self.cache.get(k)` after
+    `self.cache = Cache()` is, and a name no built-in type has (`cache.evict`) is still guessed."""
+    out = extract(tmp_path, BUILTIN_NAMES)
+    conf = confidences(out)
+    py, js = "fn:store/service.py:", "fn:web/cache.js:"
+    assert (py + "lookup", "fn:store/cache.py:Cache.get") not in conf
+    assert (js + "lookup", js + "Cache.get") not in conf
+    assert conf[(py + "Service.find", "fn:store/cache.py:Cache.get")] == 0.8
+    assert conf[(js + "Service.find", js + "Cache.get")] == 0.8
+    assert conf[(py + "drop", "fn:store/cache.py:Cache.evict")] == 0.3
+    assert conf[(js + "drop", js + "Cache.evict")] == 0.3
+    assert (py + "read", "fn:store/files.py:open") not in conf  # the built-in `open`, not files.py's
+    assert out.resolution["calls_builtin_name"] == 3
+
+
+REEXPORTS = {
+    "src/pkg/__init__.py": "from .helpers import url_for\nfrom .status import codes\n",
+    "src/pkg/helpers.py": "def url_for(endpoint):\n    return endpoint\n",
+    "src/pkg/status.py": "codes = {}\n",
+    "src/pkg/app.py": '''class App:
+    def url_for(self, endpoint):
+        return endpoint
+''',
+    "docs/conf.py": "def url_for(name):\n    return name\n",
+    "tests/test_urls.py": '''import pkg
+from pkg import url_for
+
+
+def test_module_attribute():
+    return pkg.url_for("index")
+
+
+def test_imported_name():
+    return url_for("index")
+
+
+def test_object_of_the_module():
+    return pkg.codes.url_for("index")
+''',
+}
+
+
+def test_a_name_a_package_imports_is_the_function_it_imports(tmp_path):
+    """`pkg/__init__.py` re-exports `url_for` from `pkg.helpers`: `pkg.url_for()` and `from pkg import
+    url_for` call that function (not `App.url_for`, the only method of the name, nor `docs/conf.py`'s);
+    `pkg.codes.url_for()` is a call on an object the package holds, not on the package."""
+    out = extract(tmp_path, REEXPORTS)
+    conf = confidences(out)
+    t, helper = "fn:tests/test_urls.py:", "fn:src/pkg/helpers.py:url_for"
+    assert conf[(t + "test_module_attribute", helper)] == 0.9
+    assert conf[(t + "test_imported_name", helper)] == 0.9
+    assert (t + "test_object_of_the_module", helper) not in conf
+    assert {dst for src, dst in conf if src == t + "test_module_attribute"} == {helper}
+
+
+SUPER = {
+    "app/wrappers.py": '''from werkzeug import Request as RequestBase
+
+
+class Base:
+    def load(self):
+        return 1
+
+
+class Child(Base):
+    def load(self):
+        return super().load()
+
+
+class Request(RequestBase):
+    def on_failure(self, e):
+        return super().on_failure(e)
+''',
+    "web/view.js": '''class Base {
+  render() { return 1; }
+}
+
+class Child extends Base {
+  render() { return super.render(); }
+}
+
+class Page extends HTMLElement {
+  remove() { return super.remove(); }
+}
+''',
+}
+
+
+def test_super_calls_the_base_class_method_or_nothing(tmp_path):
+    """`super().load()` is the base's `load`; `super().on_failure()` in a subclass of werkzeug's Request
+    is werkzeug's, never the caller's own method, the only `on_failure` of the repository (flask's
+    `Request._load_form_data` called itself)."""
+    conf = confidences(extract(tmp_path, SUPER))
+    py, js = "fn:app/wrappers.py:", "fn:web/view.js:"
+    assert conf[(py + "Child.load", py + "Base.load")] == 0.9
+    assert conf[(js + "Child.render", js + "Base.render")] == 0.9
+    assert (py + "Request.on_failure", py + "Request.on_failure") not in conf
+    assert (js + "Page.remove", js + "Page.remove") not in conf
+    assert (py + "Child.load", py + "Child.load") not in conf
 
 
 def test_calls_answer_with_the_new_edges(tmp_path):

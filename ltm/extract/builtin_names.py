@@ -1,0 +1,63 @@
+"""Names of each language's built-in methods and functions: a guess by name alone skips them.
+
+`x.get(k)` where nothing says what `x` is: the only method named `get` in the repository is a poor
+guess when every dict, Map or string of the language also has one (on this project a plain dict's
+`out.get(...)` became a call to `SpanCache.get`). The resolver still follows such a call when the
+receiver is known (`self`, an attribute whose class is known, a class name, an import); only the
+repository-wide unique-method guess (0.3) leaves these names alone (`resolve.py`), as the
+unique-function guess (0.5) leaves the built-in functions alone.
+
+Python's names come from the interpreter itself; JavaScript's are the own function-valued properties
+of the prototypes of its standard built-in types as Node 20 lists them, written out here (regenerate:
+`node -e 'for (const t of [Array, String, Map, Set, WeakMap, WeakSet, Object, Promise, Function,
+RegExp, Number, Boolean, Symbol, Date, Error]) console.log(Object.getOwnPropertyNames(t.prototype)
+.filter(n => typeof Object.getOwnPropertyDescriptor(t.prototype, n).value === "function")
+.join(" "))'`).
+Go's built-in types (maps, slices, strings) have no methods, so Go has no such names.
+
+The same holds for a bare `open(path)`: a name the file neither defines nor imports is the
+language's built-in function when it has one (`*_FUNCTIONS`), not the repository's only top-level
+`open` (click's `examples/termui/termui.py`). Python's come from `builtins`; JavaScript's are the
+global functions of ECMAScript and of its hosts' timers and loaders, as Node 20 has them.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+_PYTHON_TYPES = (dict, list, set, frozenset, tuple, str, bytes, bytearray, int, float, complex, bool, object)
+
+# methods only (`str.join`, `dict.get`, `object.__init__`), not data attributes (`complex.real`)
+PYTHON_METHODS: frozenset[str] = frozenset(
+    name for t in _PYTHON_TYPES for name in dir(t) if callable(getattr(t, name)))
+
+JAVASCRIPT_METHODS: frozenset[str] = frozenset((
+    "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "add", "anchor", "apply",
+    "at", "big", "bind", "blink", "bold", "call", "catch", "charAt", "charCodeAt", "clear", "codePointAt",
+    "compile", "concat", "constructor", "copyWithin", "delete", "endsWith", "entries", "every", "exec",
+    "fill", "filter", "finally", "find", "findIndex", "findLast", "findLastIndex", "fixed", "flat", "flatMap",
+    "fontcolor", "fontsize", "forEach", "get", "getDate", "getDay", "getFullYear", "getHours",
+    "getMilliseconds", "getMinutes", "getMonth", "getSeconds", "getTime", "getTimezoneOffset", "getUTCDate",
+    "getUTCDay", "getUTCFullYear", "getUTCHours", "getUTCMilliseconds", "getUTCMinutes", "getUTCMonth",
+    "getUTCSeconds", "getYear", "has", "hasOwnProperty", "includes", "indexOf", "isPrototypeOf",
+    "isWellFormed", "italics", "join", "keys", "lastIndexOf", "link", "localeCompare", "map", "match",
+    "matchAll", "normalize", "padEnd", "padStart", "pop", "propertyIsEnumerable", "push", "reduce",
+    "reduceRight", "repeat", "replace", "replaceAll", "reverse", "search", "set", "setDate", "setFullYear",
+    "setHours", "setMilliseconds", "setMinutes", "setMonth", "setSeconds", "setTime", "setUTCDate",
+    "setUTCFullYear", "setUTCHours", "setUTCMilliseconds", "setUTCMinutes", "setUTCMonth", "setUTCSeconds",
+    "setYear", "shift", "slice", "small", "some", "sort", "splice", "split", "startsWith", "strike", "sub",
+    "substr", "substring", "sup", "test", "then", "toDateString", "toExponential", "toFixed", "toGMTString",
+    "toISOString", "toJSON", "toLocaleDateString", "toLocaleLowerCase", "toLocaleString",
+    "toLocaleTimeString", "toLocaleUpperCase", "toLowerCase", "toPrecision", "toReversed", "toSorted",
+    "toSpliced", "toString", "toTimeString", "toUTCString", "toUpperCase", "toWellFormed", "trim", "trimEnd",
+    "trimLeft", "trimRight", "trimStart", "unshift", "valueOf", "values", "with",
+))
+
+PYTHON_FUNCTIONS: frozenset[str] = frozenset(
+    n for n in dir(builtins) if not n.startswith("_") and callable(getattr(builtins, n)))
+
+JAVASCRIPT_FUNCTIONS: frozenset[str] = frozenset((
+    "atob", "btoa", "clearImmediate", "clearInterval", "clearTimeout", "decodeURI", "decodeURIComponent",
+    "encodeURI", "encodeURIComponent", "escape", "eval", "fetch", "isFinite", "isNaN", "parseFloat", "parseInt",
+    "queueMicrotask", "require", "setImmediate", "setInterval", "setTimeout", "structuredClone", "unescape",
+))
