@@ -72,6 +72,29 @@ def is_doc_path(path: str) -> bool:
     )
 
 
+# header lines that set one side's path: the start, the side, the prefix before the path (None: no path)
+_SIDES = ((b"--- ", "old", b"a/"), (b"+++ ", "new", b"b/"), (b"rename from ", "old", b""),
+          (b"rename to ", "new", b""), (b"new file mode", "old", None), (b"deleted file mode", "new", None))
+
+
+def default_path(line: bytes) -> str | None:
+    """The path of a `diff --git a/P b/P` line, for a change without ---/+++ lines (a pure mode change);
+    None when git quoted it (the ---/+++ or rename lines then say it)."""
+    rest = line[len(b"diff --git "):].rstrip(b"\n")
+    if rest.startswith(b'"') or b" b/" not in rest:
+        return None
+    return rest.split(b" b/", 1)[1].decode("utf-8", errors="surrogateescape")
+
+
+def file_header(line: bytes) -> tuple[str, str | None] | None:
+    """("old" or "new", its path) for a patch's file header line that sets one (None for /dev/null and
+    for `new file mode` / `deleted file mode`: that side is absent); None for any other line."""
+    for start, side, prefix in _SIDES:
+        if line.startswith(start):
+            return side, None if prefix is None else diff_path(line[len(start):], prefix)
+    return None
+
+
 def diff_path(raw: bytes, prefix: bytes) -> str | None:
     """The path of a `---`/`+++`/rename line (None for /dev/null), its bytes kept for git (`surrogateescape`)."""
     # git ends a name that has a space with a tab; a quoted name holds no raw tab
@@ -97,10 +120,7 @@ def _parse(lines: Iterator[bytes]) -> Iterator[CommitDiff]:
         elif line.startswith(b"diff --git "):
             f, hunk = FileDiff(None, None), None
             cur.files.append(f)
-            rest = line[len(b"diff --git ") :].rstrip(b"\n")
-            if not rest.startswith(b'"') and b" b/" in rest:  # a default for a pure mode change
-                a, b = rest.split(b" b/", 1)
-                f.old_path = f.new_path = b.decode("utf-8", errors="surrogateescape")
+            f.old_path = f.new_path = default_path(line)
         elif f is None:
             continue
         elif hunk is not None and line[:1] in (b"-", b"+", b"\\"):
@@ -118,18 +138,11 @@ def _parse(lines: Iterator[bytes]) -> Iterator[CommitDiff]:
                 hunk = Hunk(int(a), int(b) if b is not None else 1, int(c), int(d) if d is not None else 1)
                 f.hunks.append(hunk)
                 old_no, new_no = hunk.old_start, hunk.new_start
-        elif line.startswith(b"--- "):
-            f.old_path = diff_path(line[4:], b"a/")
-        elif line.startswith(b"+++ "):
-            f.new_path = diff_path(line[4:], b"b/")
-        elif line.startswith(b"rename from "):
-            f.old_path = diff_path(line[12:], b"")
-        elif line.startswith(b"rename to "):
-            f.new_path = diff_path(line[10:], b"")
-        elif line.startswith(b"new file mode"):
-            f.old_path = None
-        elif line.startswith(b"deleted file mode"):
-            f.new_path = None
+        elif (header := file_header(line)) is not None:
+            if header[0] == "old":
+                f.old_path = header[1]
+            else:
+                f.new_path = header[1]
         elif line.startswith(b"index "):
             ids = line[6:].strip().split(b" ")[0].split(b"..")
             if len(ids) == 2:

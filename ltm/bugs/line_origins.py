@@ -29,7 +29,7 @@ import subprocess
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
-from ltm.bugs.diffs import CommitDiff, commit_diffs, diff_path
+from ltm.bugs.diffs import CommitDiff, commit_diffs, default_path, file_header
 from ltm.bugs.szz import MAX_FILES, BlameLine, EntityIndex, FixResult, Job, finish_fix, plan_fix
 from ltm.extract.gitrepo import GitRepo, lake_path
 from ltm.extract.history.spans import SpanCache
@@ -110,25 +110,15 @@ class LineOrigins:
                     added = []
                     f.hunks.append((a - 1 if b else a, b, added))
                 elif line.startswith(b"diff --git "):
-                    rest = line[11:].rstrip(b"\n")  # the path for a change without ---/+++ lines
-                    plain = not rest.startswith(b'"') and b" b/" in rest
-                    default = rest.split(b" b/", 1)[1].decode("utf-8", "surrogateescape") if plain else None
-                    f, added = _File(default), None
+                    f, added = _File(default_path(line)), None
                     files.append(f)
                 elif f is None:
                     continue
-                elif line.startswith(b"--- "):
-                    f.old = diff_path(line[4:], b"a/")
-                elif line.startswith(b"+++ "):
-                    f.new = diff_path(line[4:], b"b/")
-                elif line.startswith(b"rename from "):
-                    f.old = diff_path(line[12:], b"")
-                elif line.startswith(b"rename to "):
-                    f.new = diff_path(line[10:], b"")
-                elif line.startswith(b"new file mode"):
-                    f.old = None
-                elif line.startswith(b"deleted file mode"):
-                    f.new = None
+                elif (header := file_header(line)) is not None:
+                    if header[0] == "old":
+                        f.old = header[1]
+                    else:
+                        f.new = header[1]
                 elif line.startswith(b"Binary files "):
                     f.binary = True
             if head is not None:

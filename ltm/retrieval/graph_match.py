@@ -128,8 +128,7 @@ class _Matcher:
         self.add(targets, 0.5, f"named {subject}")
         if "CALLS" not in self.g.rels or not targets:
             return targets
-        arrow = "(f:Function)-[:CALLS]->(c:Function)" if reverse else "(c:Function)-[:CALLS]->(f:Function)"
-        found = self.ids(arrow, "c", *self.at("f", "Function", targets))
+        found = self.ids(_calls(reverse), "c", *self.at("f", "Function", targets))
         self.add(found, 3.0, f"{'called by' if reverse else 'calls'} {subject}")
         return targets
 
@@ -412,6 +411,11 @@ def graph_candidates(
                            name if name is not None or k not in ("author", "bugfix", "file_memories") else s)
 
 
+def _calls(reverse: bool) -> str:
+    """The CALLS pattern from the callers `c` of `f` (`reverse`: from what `f` calls)."""
+    return "(f:Function)-[:CALLS]->(c:Function)" if reverse else "(c:Function)-[:CALLS]->(f:Function)"
+
+
 def _variants(name: str) -> list[str]:
     """A candidate name and the forms a user may have meant: singular, without a module prefix."""
     name = name.strip("`'\"").removesuffix("()")
@@ -454,10 +458,9 @@ def entity_callers(g: GraphView, targets: list[str], reverse: bool, filters: Fil
     m = _Matcher(g, filters, limit)
     if "CALLS" not in g.rels:
         return []
-    arrow = "(f:Function)-[:CALLS]->(c:Function)" if reverse else "(c:Function)-[:CALLS]->(f:Function)"
     out: dict[str, str] = {}
     for t in targets:
-        for c in m.ids(arrow, "c", *m.at("f", "Function", [t])):
+        for c in m.ids(_calls(reverse), "c", *m.at("f", "Function", [t])):
             out.setdefault(c, t)
     return list(out.items())[:limit]
 

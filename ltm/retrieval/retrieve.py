@@ -210,10 +210,9 @@ def _calls_of_described(g: GraphView, reverse: bool, flt: Filters, fused: dict[s
     pairs = [(c, t) for c, t in pairs if t in targets][:10]
     if not pairs:
         return False
-    _lead(fused, why, [c for c, _ in pairs], "")
-    for c, target in pairs:
-        name = target.rsplit(":", 1)[-1]
-        why[c][0] = f"graph: {'called by' if reverse else 'calls'} {name}, the code the question describes"
+    verb = "called by" if reverse else "calls"
+    _lead(fused, why, [c for c, _ in pairs],
+          {c: f"graph: {verb} {t.rsplit(':', 1)[-1]}, the code the question describes" for c, t in pairs})
     return True
 
 
@@ -229,12 +228,13 @@ def _keep_answer_order(order: list[str], scored: dict, answers: list[str]) -> No
         scored[k] = replace(scored[k], score=score)
 
 
-def _lead(fused: dict[str, float], why: dict[str, list[str]], answers: list[str], because: str) -> None:
-    """Put `answers` ahead of every fused hit, in their order, saying why."""
+def _lead(fused: dict[str, float], why: dict[str, list[str]], answers: list[str],
+          because: str | dict[str, str]) -> None:
+    """Put `answers` ahead of every fused hit, in their order, saying why (one reason, or one per answer)."""
     top = max(fused.values(), default=1.0)
     for rank, k in enumerate(answers):
         fused[k] = top * (ANSWER_LEAD + 0.05 * (len(answers) - rank) / len(answers))
-        why.setdefault(k, []).insert(0, because)
+        why.setdefault(k, []).insert(0, because if isinstance(because, str) else because[k])
 
 
 def _fuse(spec: Strategy, vc: VectorCandidates, gc: GraphCandidates | None) -> dict[str, float]:
