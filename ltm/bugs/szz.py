@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import os
 import subprocess
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterable, Iterator
+from itertools import accumulate
+from typing import NamedTuple
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -29,7 +32,7 @@ from ltm.bugs.diffs import CommitDiff, FileDiff
 from ltm.extract.gitrepo import GitRepo, lake_path
 from ltm.extract.languages import language_for
 from ltm.extract.history.changes import unquote_path
-from ltm.extract.history.spans import SpanCache
+from ltm.extract.history.spans import Span, SpanCache
 from ltm.extract.history.version_chains import SpanReader
 
 MAX_FILES = 100
@@ -139,39 +142,54 @@ def blame_lines(
     return out
 
 
+class _Version(NamedTuple):
+    """One file version's definitions as `EntityIndex.at` searches them."""
+
+    path: str  # as the lake and the ids hold it
+    spans: list[Span]  # by first line; within a line in source order
+    starts: list[int]  # each span's first line
+    reach: list[int]  # the last line any span up to this one reaches
+
+
 class EntityIndex:
-    """Function and class spans of file versions (a blob id, else `rev:path`), parsed once each."""
+    """Function and class spans of file versions (a blob id, else `rev:path`), parsed once each.
+
+    An entity is made only for a span `at` answers with: a fix asks about a few lines of files that
+    hold hundreds of definitions."""
 
     def __init__(self, repo_key: str, spans: SpanReader):
         self._repo_key, self._spans = repo_key, spans
-        self._memo: dict[tuple[str, str], list[Entity]] = {}
+        self._memo: dict[tuple[str, str], _Version] = {}
 
-    def entities(self, obj: str, path: str) -> list[Entity]:
-        key = (obj, path)
-        if key not in self._memo:
+    def _version(self, obj: str, path: str) -> _Version:
+        got = self._memo.get((obj, path))
+        if got is None:
             if len(self._memo) >= MEMO_VERSIONS:  # the oldest first: fixes come in order, a window at a time
                 self._memo.pop(next(iter(self._memo)))
             spec = language_for(path)
-            found: list[Entity] = []
+            spans: list[Span] = []
             if spec is not None:
                 try:
-                    spans = self._spans.spans(obj, spec) or []
+                    spans = sorted(self._spans.spans(obj, spec) or [], key=lambda s: s.line_start)
                 except Exception:  # noqa: BLE001 - a path git cannot show at rev has no entities
                     spans = []
-                for s in spans:
-                    label, make = ("Class", ids.class_id) if s.kind == "class" else ("Function", ids.function_id)
-                    found.append(Entity(label, make(self._repo_key, lake_path(path), s.qualified_name),
-                                        s.qualified_name, s.line_start, s.line_end))
-            self._memo[key] = found
-        return self._memo[key]
+            got = self._memo[(obj, path)] = _Version(lake_path(path), spans, [s.line_start for s in spans],
+                                                      list(accumulate((s.line_end for s in spans), max)))
+        return got
 
     def at(self, obj: str, path: str, line: int) -> Entity | None:
-        """The innermost function or class of the version `obj` of `path` that spans `line`."""
-        best = None
-        for e in self.entities(obj, path):
-            if e.line_start <= line <= e.line_end and (best is None or e.line_start >= best.line_start):
-                best = e
-        return best
+        """The innermost function or class of the version `obj` of `path` that spans `line`: of the
+        spans holding it, the one that starts last (the later in the source where two start on one line)."""
+        v = self._version(obj, path)
+        i = bisect_right(v.starts, line)
+        while i and v.reach[i - 1] >= line:
+            i -= 1
+            best = v.spans[i]
+            if best.line_end >= line:
+                label, make = ("Class", ids.class_id) if best.kind == "class" else ("Function", ids.function_id)
+                return Entity(label, make(self._repo_key, v.path, best.qualified_name), best.qualified_name,
+                              best.line_start, best.line_end)
+        return None
 
 
 @dataclass

@@ -30,6 +30,7 @@ from ltm.bugs.evidence import EvidenceKind, FixEvidence, parse_fix_evidence
 from ltm.bugs.issues import Issue, IssueExport, load_issue_export
 from ltm.bugs.line_origins import analyze_fixes_forward
 from ltm.bugs.szz import BLAME_FLAGS, MAX_FILES, WORKERS, Candidate, Entity, FixResult, analyze_fixes
+from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.spans import SpanCache
 from ltm.lake import Lake, LakeWriter, TableStream
@@ -180,7 +181,8 @@ def _szz(
     if todo:
         cache = SpanCache(cache_dir / "spans.sqlite" if cache_dir else None)
         try:
-            with progress.tracker("bugs", len(todo), "fixes blamed") as bar:
+            # millions of spans and line origins, none of them cyclic: see gc_pause.py
+            with progress.tracker("bugs", len(todo), "fixes blamed") as bar, no_cycle_collection():
                 if forward_pass_wins(len(todo), commits):
                     for r in analyze_fixes_forward(repo, repo_key, todo, tip or "HEAD", max_files, cache):
                         new[r.sha] = r

@@ -15,6 +15,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from tree_sitter import Node, Parser, Query, QueryCursor, QueryError, Tree
 
@@ -27,9 +28,11 @@ _MEMORY_ENTRIES = 65536
 MEMORY_SPANS = 400_000  # spans held in memory (about 200 MB): the rest are read back from sqlite
 
 
-@dataclass(frozen=True)
-class Span:
-    """One definition in one blob: kind (function/class), names, lines, and a hash of its body."""
+class Span(NamedTuple):
+    """One definition in one blob: kind (function/class), names, lines, and a hash of its body.
+
+    A tuple: a large history reads millions back from the cache, and a tuple is made 3x faster than a
+    frozen dataclass."""
 
     kind: str
     name: str
@@ -212,7 +215,7 @@ class SpanCache:
             if row is not None:
                 self.hits += 1
                 data = json.loads(row[0])
-                spans = None if data is None else [Span(*s) for s in data]
+                spans = None if data is None else list(map(Span._make, data))
                 self._remember(key, spans)
                 return spans
         self.misses += 1
@@ -228,7 +231,7 @@ class SpanCache:
     def put(self, key: tuple[str, str], spans: list[Span] | None) -> None:
         self._remember(key, spans)
         if self._db is not None:
-            data = None if spans is None else [list(s.__dict__.values()) for s in spans]
+            data = None if spans is None else [list(s) for s in spans]
             self._db.execute("INSERT OR REPLACE INTO spans VALUES (?, ?)", (":".join(key), json.dumps(data)))
             self._pending += 1
             if self._pending >= self._commit_every:
