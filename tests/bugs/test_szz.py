@@ -228,3 +228,34 @@ def test_an_add_only_fix_takes_the_newest_commit_of_each_enclosing_function_as_f
     expected = max(whole_class.values(), key=lambda x: (x.committed_at, x.sha)).sha
     assert expected == max(label_a, label_b)
     assert {x.sha for x in newest.values()} == {expected, route_change}
+
+
+SHOP = '''import os
+
+class Cart:
+    limit = 3
+
+    def total(self, items):
+        def price(item):
+            return item.cost * 2
+        return sum(price(i) for i in items)
+
+    discount = 0.1
+
+    def empty(self):
+        return not self.items
+'''
+
+
+def test_a_fix_affects_the_innermost_definition_of_each_changed_line(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.write("shop.py", SHOP)
+    b.commit("Add the cart")
+    changed = (SHOP.replace("import os", "import sys").replace("limit = 3", "limit = 4")
+               .replace("item.cost * 2", "item.cost").replace("for i in items)", "for i in items or ())")
+               .replace("discount = 0.1", "discount = 0.2"))
+    b.write("shop.py", changed)
+    res = _run(b, b.commit("Fix prices, fixes #7"))
+    # the import is in no definition; a class attribute after a method is the class's, not the method's;
+    # the return after a nested function is the outer function's
+    assert sorted(res.affected) == ["cls:r:shop.py:Cart", "fn:r:shop.py:Cart.total", "fn:r:shop.py:Cart.total.price"]
