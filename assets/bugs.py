@@ -26,10 +26,10 @@ class BugsConfig(Config):
     kinds={"git", "parquet"},
     owners=OWNERS,
     metadata=lake_table("Bug"),
-    code_version=code_version("ltm.stages.bugs", "ltm.bugs.szz"),
+    code_version=code_version("ltm.stages.bugs", "ltm.bugs.szz", "ltm.bugs.line_origins"),
     description="Bug nodes with FIXES (evidence, confidence) from the fixing commits, AFFECTS on the functions "
-    "they changed, INTRODUCED_BY from SZZ (one `git blame -w -M` per file with line ranges, only for fixes "
-    "not derived by an earlier run), and "
+    "they changed, INTRODUCED_BY from SZZ (only for fixes not derived by an earlier run: many at once from one "
+    "forward pass over the history, a few by `git blame -w -M` per file), and "
     "per-function defect signals (fix_count, churn, bugs_introduced).",
 )
 def bugs(context: AssetExecutionContext, config: BugsConfig, home: HomeResource) -> MaterializeResult:
