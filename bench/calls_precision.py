@@ -48,7 +48,7 @@ from ltm.extract.gitrepo import GitRepo
 from ltm.extract.languages import ts_language, ts_query
 from ltm.extract.parse import REF, _pattern_roles
 
-RULES = ("scope", "self", "import", "attribute", "unique function", "named object", "unique method")
+RULES = ("scope", "self", "import", "attribute", "variable", "unique function", "named object", "unique method")
 
 
 def rule_of(call: tuple, conf: float, self_names: tuple) -> str:
@@ -58,8 +58,8 @@ def rule_of(call: tuple, conf: float, self_names: tuple) -> str:
         return "unique method"
     if conf == 0.5:
         return "unique function" if recv is None else "named object"
-    if conf == 0.8:
-        return "attribute"
+    if conf == 0.8:  # `self.router.m()`: an attribute's class; `x.m()`: a variable's (`x = Foo()`, `x: Foo`)
+        return "attribute" if "." in (recv or "") else "variable"
     if recv is not None and recv in self_names:
         return "self"
     return "scope" if conf == 1.0 else "import"

@@ -174,7 +174,7 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
 _MAX_RECEIVER = 80
 _ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name", "local")
 _PARSERS: dict[str, Parser] = {}
-_CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR = "call", "call.receiver", "call.new", "ref", "attr"
+_CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
 CALL, NEW, REF = "call", "new", "ref"  # what a call site is: a call, a constructor call, a function passed as a value
 _COMMENT = re.compile(r";[^\n]*")
 _CAPTURE = re.compile(r"@([\w.]+)")
@@ -195,6 +195,8 @@ def _pattern_roles(language: str) -> tuple[str, ...]:
             roles.append(_REF)
         elif "attr.name" in caps:
             roles.append(_ATTR)
+        elif "var.name" in caps:
+            roles.append(_VAR)
         elif "call.name" in caps:
             roles.append(_CALL_RECV if "call.receiver" in caps else _CALL)
         else:
@@ -239,7 +241,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     receiver or None, kind: CALL, NEW or REF, caller: index into defs or None), `bases` (owner: index into
     defs, or owner_name for an impl block; name; relation extends/implements/base), `attrs` (tuples of
     the innermost definition holding it, the object (`self`; None for a Go struct field), the
-    attribute's name and its type as written).
+    attribute's name and its type as written), `vars` (tuples of the innermost function, a local
+    variable or parameter and its type as written: the class it is constructed from or annotated
+    with, or the call it is assigned from).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -256,6 +260,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     imports, raw_calls, raw_bases, declared = [], [], [], None
     bound: list[tuple[int, bytes]] = []  # (start, name) of names a function binds itself
     raw_attrs: list[tuple[int, str | None, str, str]] = []  # (start, object, attribute, type as written)
+    raw_vars: list[tuple[int, str, str]] = []  # (start, variable, type as written)
     add_call = raw_calls.append
     for pattern, caps in QueryCursor(ts_query(spec.name)).matches(tree.root_node):
         role = roles[pattern]
@@ -302,6 +307,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             obj, typ = _text(_first(caps, "attr.object")), _text(caps["attr.type"][0])
             for n in caps["attr.name"]:
                 raw_attrs.append((n.start_byte, obj, _text(n), typ))
+        elif role is _VAR:
+            typ = _text(caps["var.type"][0])
+            for n in caps["var.name"]:  # Go: `a, b *Engine`
+                raw_vars.append((n.start_byte, _text(n), typ))
         elif role == "local":
             for n in caps["local"]:
                 bound.append((n.start_byte, n.text))
@@ -344,8 +353,11 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     raw_attrs.sort(key=_first_item)
     attrs = [(owner, obj, name, typ) for (_, obj, name, typ), owner in
              zip(raw_attrs, _innermost([a[0] for a in raw_attrs], spans)) if owner is not None and owner >= 0]
+    raw_vars.sort(key=_first_item)
+    variables = [(owner, name, typ) for (_, name, typ), owner in
+                 zip(raw_vars, _innermost([v[0] for v in raw_vars], fn_spans)) if owner is not None]
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
-            "imports": imports, "calls": calls, "bases": bases, "attrs": attrs}
+            "imports": imports, "calls": calls, "bases": bases, "attrs": attrs, "vars": variables}
 
 
 def _bound_names(bound: list[tuple[int, bytes]], fn_spans: list, parents: dict[int, int]) -> set[tuple[int, bytes]]:

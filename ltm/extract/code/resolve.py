@@ -37,6 +37,10 @@ _SELF_ATTRIBUTE = re.compile(r"(\w+)\.(\w+)")  # `self.router`: one attribute of
 # `self.router.mount()` where the class assigns `self.router = Router(...)` (or declares the field's
 # type, Go): the attribute's class is known, though another assignment could replace the object
 ATTRIBUTE = 0.8
+# `x.m()` where the function assigns `x = Foo(...)` or annotates `x: Foo` (a parameter too): Foo's m, as sure
+# as an attribute's class; where `x` holds another package's object (`x = httpx.get(...)`), no edge at all
+VARIABLE = 0.8
+EXTERNAL = "<external>"  # what `Resolver.held` says of another package's object
 
 
 @dataclass
@@ -97,6 +101,8 @@ class Resolver:
         self.stubs: dict[str, tuple[str, str]] = {}  # stub method id -> (its class id, its name)
         self.attributes: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))  # cls -> attr -> {(file, type)}
         self._attribute_cache: dict[tuple[str, str], str | None] = {}
+        self.var_types: dict[str, dict[tuple[int, str], str | None]] = defaultdict(dict)  # path -> (fn, var) -> type
+        self.open_classes: set[str] = set()  # classes with a base this repository does not define
         self._override_cache: dict[str, list[str]] = {}
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
@@ -164,6 +170,10 @@ class Resolver:
                     continue
                 if cls is not None:
                     self.attributes[cls][name].add((f.path, typ.lstrip("*&")))
+            types = self.var_types[f.path]
+            for owner, name, typ in f.facts.get("vars", ()):  # two different types: neither is known
+                typ = typ.lstrip("*&")
+                types[(owner, name)] = typ if types.get((owner, name), typ) == typ else None
 
     def attribute_class(self, cls: str, name: str, depth: int = 0) -> str | None:
         """The class attribute `name` of class `cls` (or a base) holds, when every assignment names one class."""
@@ -219,6 +229,8 @@ class Resolver:
             mid, symbol = b.symbols[name]
             if len(hits := self.classes[mid].get(symbol, [])) == 1:
                 return hits[0]
+            if self.exported(mid, symbol):  # `Column` imported from a module where it is a function
+                return None
         for mid in (f.module_id, *b.wildcards):
             if len(hits := self.classes[mid].get(name, [])) == 1:
                 return hits[0]
@@ -235,6 +247,8 @@ class Resolver:
                 target = self.find_class(f, base["name"])
                 if src is None or target is None or src == target:
                     self.stats["bases_unresolved"] += 1
+                    if src is not None and target is None:
+                        self.open_classes.add(src)
                     continue
                 rel = base["relation"]
                 if rel == "base":
@@ -357,6 +371,17 @@ class Resolver:
         if head in b.external or recv in b.external:
             self.stats["calls_external"] += 1
             return None
+        if recv.isidentifier() and (typ := self.var_types[f.path].get((caller_index, recv))):
+            held = self.held(f, caller_index, typ)
+            if held == EXTERNAL:  # `r = httpx.get(url)`: `r.json()` is httpx's, not our only `json`
+                self.stats["calls_external"] += 1
+                return None
+            if held is not None:
+                if hit := self.method(held, name):
+                    return hit[0], VARIABLE
+                # not defined on the class here: inherited from another package's base, or dynamic
+                self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
+                return None
         target = self.find_class(f, recv) if recv[:1].isupper() else None
         if target is not None:
             hit = self.method(target, name)
@@ -394,6 +419,25 @@ class Resolver:
             self.stats["calls_unknown"] += 1
             return None
         return hit
+
+    def held(self, f: ParsedFile, caller: int, typ: str, depth: int = 0) -> str | None:
+        """What a variable of function `caller` holds, from its type as written (`Foo`, `pkg.Foo`, or the
+        call it was assigned from: `client.get`): a class of ours, EXTERNAL (another package's object), or
+        None (not known: a function's result, a built-in type)."""
+        b = self.bindings[f.path]
+        head, _, rest = typ.partition(".")
+        if head in b.external or typ in b.external:
+            return EXTERNAL
+        if (cls := self.find_class(f, typ)) is not None:
+            return cls
+        if rest and "." not in rest and depth < 2 and (inner := self.var_types[f.path].get((caller, head))):
+            # `r = client.get(...)`: a method of another package's object, or one our class only inherits
+            # from another package's base (starlette's `TestClient(httpx.Client)`), returns another
+            # package's object
+            obj = self.held(f, caller, inner, depth + 1)
+            if obj == EXTERNAL or (obj is not None and obj in self.open_classes and self.method(obj, rest) is None):
+                return EXTERNAL
+        return None
 
     def resolve_calls(self) -> None:
         for f in self.files:

@@ -9,6 +9,18 @@
   name: (field_identifier) @attr.name
   type: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])] @attr.type)))
 
+; a parameter or variable and its type: `func h(c *Context)`, `var e Engine`, `e := &Engine{}`: what `c.Next()` calls
+(parameter_declaration
+  name: (identifier) @var.name
+  type: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])] @var.type)
+(var_spec
+  name: (identifier) @var.name
+  type: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])] @var.type)
+(short_var_declaration
+  left: (expression_list . (identifier) @var.name .)
+  right: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)] @var.type)
+                             (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @var.type))] .))
+
 (function_declaration name: (identifier) @function.name) @function
 (method_declaration
   receiver: (parameter_list (parameter_declaration

@@ -65,6 +65,11 @@
 (formal_parameters (assignment_pattern left: (identifier) @local))
 (assignment_expression left: (identifier) @local)
 (new_expression constructor: (identifier) @call.new)
+; `const r = new Router()`, `const app = express()`: what `r.handle()` calls (`app` is another package's)
+(variable_declarator
+  name: (identifier) @var.name
+  value: [(new_expression constructor: [(identifier) (member_expression)] @var.type)
+          (call_expression function: [(identifier) (member_expression)] @var.type)])
 ; `this.router = new Router()`: what `this.router.handle()` calls
 (assignment_expression
   left: (member_expression object: (this) @attr.object property: (property_identifier) @attr.name)

@@ -4,6 +4,7 @@
 ;   @call.name (or @call.new: a constructor) @call.receiver: one call site   @extends @implements
 ;   @ref.name @ref.receiver: a function passed as a value (resolved by resolve.py, never to a class)
 ;   @attr.object @attr.name @attr.type: an attribute of self and the class it holds (`self.x = Foo()`)
+;   @var.name @var.type: a local variable or parameter and what it holds (`x = Foo()`, `x: Foo`, `x = c.get()`)
 (class_definition
   name: (identifier) @class.name
   body: (block . (expression_statement (string) @class.doc)?)) @class
@@ -61,6 +62,17 @@
 (assignment
   left: (attribute object: (identifier) @attr.object attribute: (identifier) @attr.name)
   type: (type [(identifier) (attribute)] @attr.type))
+
+; `x = Foo(...)`, `x = client.get(...)`, `x: Foo = ...`, `def f(x: Foo)`: what `x.m()` calls
+(assignment
+  left: (identifier) @var.name
+  !type
+  right: (call function: [(identifier) (attribute)] @var.type))
+(assignment
+  left: (identifier) @var.name
+  type: (type [(identifier) (attribute)] @var.type))
+(typed_parameter . (identifier) @var.name type: (type [(identifier) (attribute)] @var.type))
+(typed_default_parameter name: (identifier) @var.name type: (type [(identifier) (attribute)] @var.type))
 
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @extends))
 (class_definition superclasses: (argument_list (subscript value: [(identifier) (attribute)] @extends)))

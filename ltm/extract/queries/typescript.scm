@@ -69,6 +69,13 @@
 (assignment_expression left: (identifier) @local)
 (formal_parameters [(required_parameter pattern: (identifier) @local) (optional_parameter pattern: (identifier) @local)])
 (new_expression constructor: (identifier) @call.new)
+; `const r = new Router()`, `const app = express()`: what `r.handle()` calls (`app` is another package's)
+(variable_declarator
+  name: (identifier) @var.name
+  value: [(new_expression constructor: [(identifier) (member_expression)] @var.type)
+          (call_expression function: [(identifier) (member_expression)] @var.type)])
+(required_parameter pattern: (identifier) @var.name type: (type_annotation [(type_identifier) (nested_type_identifier)] @var.type))
+(optional_parameter pattern: (identifier) @var.name type: (type_annotation [(type_identifier) (nested_type_identifier)] @var.type))
 ; `this.router = new Router()`: what `this.router.handle()` calls
 (assignment_expression
   left: (member_expression object: (this) @attr.object property: (property_identifier) @attr.name)

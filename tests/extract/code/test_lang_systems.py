@@ -68,7 +68,7 @@ def test_go_graph(tmp_path):
     conf = confidences(out)
     assert conf[(c + "Circle.Label", c + "helper")] == 1.0
     assert conf[("fn:main.go:main", b + "Describe")] == 0.9  # through the package import
-    assert conf[("fn:main.go:main", c + "Circle.Label")] == 0.3  # `c` of unknown type: a unique method name
+    assert conf[("fn:main.go:main", c + "Circle.Label")] == 0.8  # `c := &geo.Circle{...}`: the variable's class
     docs = {r["qualified_name"]: r["docstring"] for r in out.tables["Class"] + out.tables["Function"]}
     assert docs["Base"] == "Base names things." and docs["Base.Name"] == "Name returns the name."
     assert docs["Circle"] is None

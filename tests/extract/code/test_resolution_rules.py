@@ -435,3 +435,105 @@ def test_calls_answer_with_the_new_edges(tmp_path):
         ("endpoint", 0.7), ("shadowed", 0.9), ("UploadFile.write", 0.9)}
     callees = json.loads(run("calls", "UploadFile.write", "--callees", "--json", "--home", home).output)
     assert sorted(r["callee"] for r in callees) == ["UploadFile.flush", "run_in_threadpool"]
+
+
+FACTORIES = {
+    "sqla/__init__.py": "",
+    "sqla/schema.py": '''class Column:
+    def __init__(self, name):
+        self.name = name
+''',
+    "sqla/testing/__init__.py": "",
+    "sqla/testing/schema.py": '''from sqla import schema
+
+
+def Column(*args):
+    return schema.Column(*args)
+''',
+    "tests/test_tables.py": '''from sqla.testing.schema import Column
+
+
+def test_factory():
+    return Column("id")
+''',
+    "tests/test_direct.py": '''from sqla.schema import Column
+
+
+def test_class():
+    return Column("id")
+''',
+}
+
+
+def test_a_capitalized_function_an_import_names_is_that_function_not_a_class_of_the_name(tmp_path):
+    """sqlalchemy's tests import `Column` from `testing.schema`, a function that builds the class
+    `schema.Column`: their `Column(...)` calls that function, not the class's constructor."""
+    conf = confidences(extract(tmp_path, FACTORIES))
+    factory, ctor = "fn:sqla/testing/schema.py:Column", "fn:sqla/schema.py:Column.__init__"
+    assert conf[("fn:tests/test_tables.py:test_factory", factory)] == 0.9
+    assert ("fn:tests/test_tables.py:test_factory", ctor) not in conf
+    assert conf[("fn:tests/test_direct.py:test_class", ctor)] == 0.9
+
+
+VARIABLES = {
+    "web/__init__.py": "",
+    "web/requests.py": '''class Request:
+    def json(self):
+        return {}
+
+    def close(self):
+        return None
+''',
+    "web/responses.py": '''class Response:
+    def close(self):
+        return None
+''',
+    "web/testclient.py": '''import httpx
+
+
+class TestClient(httpx.Client):
+    def mount(self, app):
+        return app
+''',
+    "web/views.py": '''import httpx
+from web.requests import Request
+from web.responses import Response
+from web.testclient import TestClient
+
+
+def handle(request: Request, response: Response):
+    request.close()
+    return response.close()
+
+
+def build():
+    made = Response()
+    return made.close()
+
+
+def fetch(url):
+    r = httpx.get(url)
+    return r.json()
+
+
+def test_app(app):
+    client = TestClient(app)
+    client.mount(app)
+    res = client.get("/")
+    return res.json()
+''',
+}
+
+
+def test_a_variable_constructed_or_annotated_with_a_class_calls_that_class_s_method(tmp_path):
+    """`close` is a method of two classes: a parameter annotated `Response`, or a variable assigned
+    `Response()`, calls Response's. A variable holding another package's object (`httpx.get(url)`, or
+    what a client inheriting httpx's `get` returns) calls none of ours, though `Request.json` is the only
+    `json` here (starlette's tests: `client.get(...).json()` is httpx's)."""
+    conf = confidences(extract(tmp_path, VARIABLES))
+    v = "fn:web/views.py:"
+    assert conf[(v + "handle", "fn:web/requests.py:Request.close")] == 0.8
+    assert conf[(v + "handle", "fn:web/responses.py:Response.close")] == 0.8
+    assert conf[(v + "build", "fn:web/responses.py:Response.close")] == 0.8
+    assert conf[(v + "test_app", "fn:web/testclient.py:TestClient.mount")] == 0.8
+    assert not {dst for src, dst in conf if src in (v + "fetch", v + "test_app") and dst.endswith(".json")}
