@@ -44,8 +44,11 @@ class Span(NamedTuple):
 
 @cache
 def query_version(language: str) -> str:
-    """A short hash of the language's query file and our cache format."""
-    return hashlib.sha1(query_text(language) + _VERSION.encode()).hexdigest()[:12]
+    """A short hash of what a language's spans come from and of our cache format: the query's patterns
+    that define or qualify entities (`spans_query`), or the whole query file where it cannot be cut. A
+    change to the call, import or variable patterns keeps the span cache and the SZZ results."""
+    text = _span_patterns(language) if spans_query(language) is not None else query_text(language).decode("utf-8")
+    return hashlib.sha1((text + _VERSION).encode()).hexdigest()[:12]
 
 
 def _patterns(text: str) -> list[str]:
@@ -80,12 +83,15 @@ _DEF_CAPTURES = tuple((k, f"{k}.name", f"{k}.owner") for k in _DEF_KINDS)
 _SPAN_CAPTURE = re.compile(r"@(class|function|scope|impl)\b")
 
 
+def _span_patterns(language: str) -> str:
+    return "\n".join(p for p in _patterns(query_text(language).decode("utf-8")) if _SPAN_CAPTURE.search(p))
+
+
 @cache
 def spans_query(language: str) -> Query | None:
     """The language's query reduced to the patterns that define or qualify entities (faster to run)."""
-    keep = [p for p in _patterns(query_text(language).decode("utf-8")) if _SPAN_CAPTURE.search(p)]
     try:
-        return Query(ts_language(language), "\n".join(keep))
+        return Query(ts_language(language), _span_patterns(language))
     except QueryError:  # a query this splitter can't cut: fall back to the full parse
         return None
 

@@ -101,3 +101,23 @@ def test_older_versions_reparsed_from_newer_ones_match_fresh_parses(tmp_path):
     got = dict(parse_versions(chain)[0])
     assert {k[0]: v for k, v in got.items()} == fresh
     assert [s.qualified_name for s in fresh[chain[-2].key[0]]] == ["a", "K", "K.m"]
+
+
+def test_the_span_cache_key_changes_with_the_definition_patterns_only(monkeypatch):
+    """A new call or variable pattern keeps every cached span (and the SZZ results keyed by it); a new
+    definition pattern makes them all stale."""
+    import ltm.extract.history.spans as sp
+
+    base = sp.query_text("python")
+
+    def version(text: bytes) -> str:
+        monkeypatch.setattr(sp, "query_text", lambda language: text)
+        sp.spans_query.cache_clear()
+        try:
+            return sp.query_version.__wrapped__("python")
+        finally:
+            sp.spans_query.cache_clear()
+
+    v0 = version(base)
+    assert version(base + b"\n(assignment left: (identifier) @var.name right: (call function: (identifier) @var.type))\n") == v0
+    assert version(base + b"\n(lambda) @function\n") != v0
