@@ -62,6 +62,11 @@
 (assignment
   left: (attribute object: (identifier) @attr.object attribute: (identifier) @attr.name)
   type: (type [(identifier) (attribute)] @attr.type))
+; a field a class body declares (a dataclass's, a pydantic model's): `engine: Engine`
+(class_definition
+  body: (block (expression_statement (assignment
+    left: (identifier) @attr.name
+    type: (type [(identifier) (attribute)] @attr.type)))))
 
 ; `x = Foo(...)`, `x = client.get(...)`, `x: Foo = ...`, `def f(x: Foo)`: what `x.m()` calls
 (assignment

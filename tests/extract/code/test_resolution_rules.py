@@ -537,3 +537,37 @@ def test_a_variable_constructed_or_annotated_with_a_class_calls_that_class_s_met
     assert conf[(v + "build", "fn:web/responses.py:Response.close")] == 0.8
     assert conf[(v + "test_app", "fn:web/testclient.py:TestClient.mount")] == 0.8
     assert not {dst for src, dst in conf if src in (v + "fetch", v + "test_app") and dst.endswith(".json")}
+
+
+FIELDS = {
+    "jobs/__init__.py": "",
+    "jobs/engines.py": '''class Engine:
+    def start(self):
+        return 1
+
+
+class Pump:
+    def start(self):
+        return 2
+''',
+    "jobs/job.py": '''from dataclasses import dataclass
+
+from jobs.engines import Engine
+
+
+@dataclass
+class Job:
+    engine: Engine
+    name: str = "job"
+
+    def run(self):
+        return self.engine.start()
+''',
+}
+
+
+def test_a_field_a_class_body_declares_gives_the_class_its_attribute_holds(tmp_path):
+    """A dataclass's `engine: Engine`: `self.engine.start()` is Engine's, though Pump has a `start` too."""
+    conf = confidences(extract(tmp_path, FIELDS))
+    assert conf[("fn:jobs/job.py:Job.run", "fn:jobs/engines.py:Engine.start")] == 0.8
+    assert ("fn:jobs/job.py:Job.run", "fn:jobs/engines.py:Pump.start") not in conf
