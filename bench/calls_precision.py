@@ -4,7 +4,7 @@
         [--sites-out FILE]  # every resolved call site: its rule, jedi's answer and the verdict, JSON lines
         [--files N]         # only the call sites of N random files (seed 16): sqlalchemy
     PYTHONPATH=<tree> .venv/bin/python bench/calls_precision.py CLONE --hand bench/eval/calls_hand_<repo>.jsonl
-    PYTHONPATH=<tree> .venv/bin/python bench/calls_precision.py CLONE --draw 120 --sample-out FILE
+    PYTHONPATH=<tree> .venv/bin/python bench/calls_precision.py CLONE --draw 120 --sample-out FILE [--confidence 0.8]
 
 CLONE is a checkout at the commit to measure, with a clean tree. The code under test is whatever
 `ltm` is first on PYTHONPATH (run once per tree for a before / after). The extraction is the
@@ -259,13 +259,14 @@ def measure(clone: Path, sites_out: Path | None, files: int | None = None) -> di
             "resolution": {k: v for k, v in out.resolution.items() if k.startswith("calls")}}
 
 
-def draw(clone: Path, n: int, sample_out: Path) -> None:
-    """A random sample of unique-method edges, one call site each, to label by reading the source."""
+def draw(clone: Path, n: int, sample_out: Path, confidence: float = 0.3) -> None:
+    """A random sample of the edges of one confidence (unique-method edges by default), one call site each,
+    to label by reading the source."""
     out, r = extract(clone)
     fns = {row["id"]: row for row in out.tables["Function"]}
     first: dict[tuple, tuple] = {}
     for f, call, hit in r.sites:
-        if hit is not None and hit[1] == 0.3:
+        if hit is not None and hit[1] == confidence:
             first.setdefault((f.def_ids[call[3]], hit[0]), (f, call))
     keys = sorted(first)
     random.Random(16).shuffle(keys)
@@ -280,7 +281,7 @@ def draw(clone: Path, n: int, sample_out: Path) -> None:
                      "site": f"{f.path}:{line}", "code": src.decode("utf-8", "replace").splitlines()[line - 1].strip(),
                      "verdict": "", "why": ""})
     sample_out.write_text("".join(json.dumps(x) + "\n" for x in rows))
-    print(f"{len(rows)} of {len(keys)} unique-method edges written to {sample_out}")
+    print(f"{len(rows)} of {len(keys)} edges at {confidence} written to {sample_out}")
 
 
 def hand(clone: Path, labelled: Path) -> dict:
@@ -310,12 +311,14 @@ def main() -> None:
     ap.add_argument("--sites-out", type=Path, help="Resolved sites, rules and verdicts (one clone).")
     ap.add_argument("--files", type=int, help="Ask jedi about the call sites of this many random files only.")
     ap.add_argument("--draw", type=int, help="Write a random sample of this many unique-method edges to label.")
+    ap.add_argument("--confidence", type=float, default=0.3,
+                    help="With --draw: sample the edges of this confidence (0.8: a variable's or attribute's class).")
     ap.add_argument("--sample-out", type=Path)
     ap.add_argument("--hand", type=Path, help="Re-score a labelled sample.")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if a.draw:
-        draw(a.clones[0], a.draw, a.sample_out)
+        draw(a.clones[0], a.draw, a.sample_out, a.confidence)
         return
     results = [hand(c, a.hand) if a.hand else measure(c, a.sites_out, a.files) for c in a.clones]
     if a.json:

@@ -382,6 +382,9 @@ class Resolver:
                 # not defined on the class here: inherited from another package's base, or dynamic
                 self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
                 return None
+        elif (spec.implicit_self and cls is not None and recv.isidentifier()
+              and (held := self.attribute_class(cls, recv)) is not None and (hit := self.method(held, name))):
+            return hit[0], ATTRIBUTE  # Java's `engine.start()` on a field of the caller's class: `this.engine`
         target = self.find_class(f, recv) if recv[:1].isupper() else None
         if target is not None:
             hit = self.method(target, name)

@@ -17,3 +17,18 @@
 
 (method_invocation object: (_)? @call.receiver name: (identifier) @call.name)
 (object_creation_expression type: (type_identifier) @call.new)
+; a field, a parameter or a local variable and its type: what `engine.start()`, `this.engine.start()` and
+; `e.start()` call (`var x = new Engine()` takes the constructed type)
+(field_declaration
+  type: [(type_identifier) (scoped_type_identifier)] @attr.type
+  declarator: (variable_declarator name: (identifier) @attr.name))
+(formal_parameter type: [(type_identifier) (scoped_type_identifier)] @var.type name: (identifier) @var.name)
+(local_variable_declaration
+  type: [(type_identifier) (scoped_type_identifier)] @var.type
+  declarator: (variable_declarator name: (identifier) @var.name)
+  (#not-eq? @var.type "var"))
+(local_variable_declaration
+  type: (type_identifier) @_var
+  declarator: (variable_declarator name: (identifier) @var.name
+                                   value: (object_creation_expression type: (type_identifier) @var.type))
+  (#eq? @_var "var"))

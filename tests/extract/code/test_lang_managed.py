@@ -190,3 +190,36 @@ def test_ruby_graph(tmp_path):
                   ("fn:lib/app.rb:run", c + "unit"), ("fn:lib/app.rb:run", c + "area")},
     })
     assert next(r for r in out.tables["Class"] if r["name"] == "Circle")["docstring"] == "A circle."
+
+
+TYPED = {
+    "src/main/java/com/acme/Engine.java": "package com.acme;\n\npublic class Engine {\n    public int start() { return 1; }\n}\n",
+    "src/main/java/com/acme/Pump.java": "package com.acme;\n\npublic class Pump {\n    public int start() { return 2; }\n}\n",
+    "src/main/java/com/acme/Plant.java": '''package com.acme;
+
+public class Plant {
+    private final Engine engine = new Engine();
+
+    int field() { return engine.start() + this.engine.start(); }
+
+    int parameter(Pump p) { return p.start(); }
+
+    int local() {
+        Pump made = new Pump();
+        var inferred = new Engine();
+        return made.start() + inferred.start();
+    }
+}
+''',
+}
+
+
+def test_java_calls_on_typed_fields_parameters_and_locals_go_to_that_type(tmp_path):
+    """`start` is a method of two classes, so no guess by name can pick one: a field's, a parameter's or a
+    local's declared type (or `var`'s constructed one) does."""
+    conf = confidences(extract(tmp_path, TYPED))
+    p, engine, pump = "fn:src/main/java/com/acme/Plant.java:Plant.", "fn:src/main/java/com/acme/Engine.java:Engine.start", \
+        "fn:src/main/java/com/acme/Pump.java:Pump.start"
+    assert conf[(p + "field", engine)] == 0.8 and (p + "field", pump) not in conf
+    assert conf[(p + "parameter", pump)] == 0.8 and (p + "parameter", engine) not in conf
+    assert conf[(p + "local", pump)] == 0.8 and conf[(p + "local", engine)] == 0.8
