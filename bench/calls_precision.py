@@ -5,6 +5,7 @@
         [--files N]         # only the call sites of N random files (seed 16): sqlalchemy
     PYTHONPATH=<tree> .venv/bin/python bench/calls_precision.py CLONE --hand bench/eval/calls_hand_<repo>.jsonl
     PYTHONPATH=<tree> .venv/bin/python bench/calls_precision.py CLONE --draw 120 --sample-out FILE [--confidence 0.8]
+    PYTHONPATH=<tree> .venv/bin/python bench/calls_precision.py CLONE [CLONE ...] --counts  # edges per confidence
 
 CLONE is a checkout at the commit to measure, with a clean tree. The code under test is whatever
 `ltm` is first on PYTHONPATH (run once per tree for a before / after). The extraction is the
@@ -284,6 +285,14 @@ def draw(clone: Path, n: int, sample_out: Path, confidence: float = 0.3) -> None
     print(f"{len(rows)} of {len(keys)} edges at {confidence} written to {sample_out}")
 
 
+def counts(clone: Path) -> dict:
+    """Any language, no oracle: CALLS edges per confidence and the resolver's counts of call sites."""
+    out, _ = extract(clone)
+    by = Counter(e["confidence"] for e in out.tables["CALLS"])
+    return {"clone": str(clone), "calls_edges": sum(by.values()), "edges_by_confidence": dict(sorted(by.items())),
+            "resolution": dict(sorted(out.resolution.items()))}
+
+
 def hand(clone: Path, labelled: Path) -> dict:
     """Labelled unique-method edges: how many of each verdict the tree under test still makes."""
     out, _ = extract(clone)
@@ -315,12 +324,14 @@ def main() -> None:
                     help="With --draw: sample the edges of this confidence (0.8: a variable's or attribute's class).")
     ap.add_argument("--sample-out", type=Path)
     ap.add_argument("--hand", type=Path, help="Re-score a labelled sample.")
+    ap.add_argument("--counts", action="store_true", help="Only count edges per confidence (any language).")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if a.draw:
         draw(a.clones[0], a.draw, a.sample_out, a.confidence)
         return
-    results = [hand(c, a.hand) if a.hand else measure(c, a.sites_out, a.files) for c in a.clones]
+    results = [counts(c) if a.counts else hand(c, a.hand) if a.hand else measure(c, a.sites_out, a.files)
+               for c in a.clones]
     if a.json:
         print(json.dumps(results, indent=1))
         return

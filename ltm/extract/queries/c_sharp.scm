@@ -21,3 +21,17 @@
 (invocation_expression
   function: (member_access_expression expression: _ @call.receiver name: (identifier) @call.name))
 (object_creation_expression type: (identifier) @call.new)
+; a field, a property, a parameter or a local variable and its type: what `engine.Start()`,
+; `this.engine.Start()` and `e.Start()` call (`var x = new Engine()` takes the constructed type)
+(field_declaration (variable_declaration
+  type: [(identifier) (qualified_name)] @attr.type
+  (variable_declarator name: (identifier) @attr.name)))
+(property_declaration type: [(identifier) (qualified_name)] @attr.type name: (identifier) @attr.name)
+(parameter type: [(identifier) (qualified_name)] @var.type name: (identifier) @var.name)
+(local_declaration_statement (variable_declaration
+  type: [(identifier) (qualified_name)] @var.type
+  (variable_declarator name: (identifier) @var.name)))
+(local_declaration_statement (variable_declaration
+  type: (implicit_type)
+  (variable_declarator name: (identifier) @var.name
+                       (object_creation_expression type: [(identifier) (qualified_name)] @var.type))))

@@ -223,3 +223,40 @@ def test_java_calls_on_typed_fields_parameters_and_locals_go_to_that_type(tmp_pa
     assert conf[(p + "field", engine)] == 0.8 and (p + "field", pump) not in conf
     assert conf[(p + "parameter", pump)] == 0.8 and (p + "parameter", engine) not in conf
     assert conf[(p + "local", pump)] == 0.8 and conf[(p + "local", engine)] == 0.8
+
+
+TYPED_CS = {
+    "Acme/Engine.cs": "namespace Acme\n{\n    public class Engine\n    {\n        public int Start() { return 1; }\n    }\n}\n",
+    "Acme/Pump.cs": "namespace Acme\n{\n    public class Pump\n    {\n        public int Start() { return 2; }\n    }\n}\n",
+    "Acme/Plant.cs": '''namespace Acme
+{
+    public class Plant
+    {
+        private readonly Engine engine = new Engine();
+        public Pump Spare { get; set; }
+
+        int Field() { return engine.Start() + this.engine.Start(); }
+
+        int Property() { return Spare.Start(); }
+
+        int Parameter(Pump p) { return p.Start(); }
+
+        int Local()
+        {
+            Pump made = new Pump();
+            var inferred = new Engine();
+            return made.Start() + inferred.Start();
+        }
+    }
+}
+''',
+}
+
+
+def test_csharp_calls_on_typed_fields_properties_parameters_and_locals_go_to_that_type(tmp_path):
+    conf = confidences(extract(tmp_path, TYPED_CS))
+    p, engine, pump = "fn:Acme/Plant.cs:Plant.", "fn:Acme/Engine.cs:Engine.Start", "fn:Acme/Pump.cs:Pump.Start"
+    assert conf[(p + "Field", engine)] == 0.8 and (p + "Field", pump) not in conf
+    assert conf[(p + "Property", pump)] == 0.8 and (p + "Property", engine) not in conf
+    assert conf[(p + "Parameter", pump)] == 0.8 and (p + "Parameter", engine) not in conf
+    assert conf[(p + "Local", pump)] == 0.8 and conf[(p + "Local", engine)] == 0.8
