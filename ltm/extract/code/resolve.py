@@ -164,8 +164,8 @@ class Resolver:
                 d, eid = f.facts["defs"][owner], f.def_ids[owner]
                 if d["kind"] == "class":
                     cls = eid
-                elif obj is not None and (obj in f.spec.self_names or obj == d["self_name"]):
-                    cls = self.owner.get(eid)
+                elif obj is None or obj in f.spec.self_names or obj == d["self_name"]:
+                    cls = self.owner.get(eid)  # None: a TS constructor's `private store: Store`
                 else:
                     continue
                 if cls is not None:

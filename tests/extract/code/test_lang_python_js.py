@@ -346,3 +346,40 @@ def test_a_call_on_a_variable_named_like_an_object_reaches_that_objects_method(t
     assert calls[("fn:lib/response.js:res.render", "fn:lib/application.js:app.render")] == 0.5
     # a receiver named like no object stays unresolved: `render` is defined twice
     assert not any(src == "fn:lib/response.js:res.send" for src, _ in calls)
+
+
+TS_FIELDS = {
+    "src/engine.ts": "export class Engine {\n  start(): number { return 1; }\n}\n",
+    "src/pump.ts": "export class Pump {\n  start(): number { return 2; }\n}\n",
+    "src/plant.ts": '''import { Engine } from "./engine";
+import { Pump } from "./pump";
+
+export class Plant {
+  private engine: Engine;
+  spare = new Pump();
+
+  constructor(private readonly pump: Pump) {
+    this.engine = undefined as unknown as Engine;
+  }
+
+  field(): number { return this.engine.start(); }
+
+  initialised(): number { return this.spare.start(); }
+
+  property(): number { return this.pump.start(); }
+
+  parameter(e: Engine): number { return e.start(); }
+}
+''',
+}
+
+
+def test_typescript_fields_constructor_properties_and_parameters_give_the_class_a_call_reaches(tmp_path):
+    """`start` is a method of two classes: a field's type, a field's initial `new`, a constructor parameter
+    property (`private readonly pump: Pump`) and a parameter's type each say which."""
+    conf = confidences(extract(tmp_path, TS_FIELDS))
+    p, engine, pump = "fn:src/plant.ts:Plant.", "fn:src/engine.ts:Engine.start", "fn:src/pump.ts:Pump.start"
+    assert conf[(p + "field", engine)] == 0.8 and (p + "field", pump) not in conf
+    assert conf[(p + "initialised", pump)] == 0.8 and (p + "initialised", engine) not in conf
+    assert conf[(p + "property", pump)] == 0.8 and (p + "property", engine) not in conf
+    assert conf[(p + "parameter", engine)] == 0.8 and (p + "parameter", pump) not in conf
