@@ -16,3 +16,21 @@
 (call_expression function: (identifier) @call.name)
 (call_expression function: (scoped_identifier path: (_) @call.receiver name: (identifier) @call.name))
 (call_expression function: (field_expression value: (_) @call.receiver field: (field_identifier) @call.name))
+; a struct's fields, a parameter's or a local's type: what `self.engine.start()` and `e.start()` call
+; (`let x = Engine::new()` takes the type whose constructor it is)
+(field_declaration
+  name: (field_identifier) @attr.name
+  type: [(type_identifier) (scoped_type_identifier)] @attr.type)
+(parameter
+  pattern: (identifier) @var.name
+  type: [(type_identifier) @var.type
+         (scoped_type_identifier) @var.type
+         (reference_type type: [(type_identifier) (scoped_type_identifier)] @var.type)])
+(let_declaration
+  pattern: (identifier) @var.name
+  type: [(type_identifier) @var.type (reference_type type: (type_identifier) @var.type)])
+(let_declaration
+  pattern: (identifier) @var.name
+  !type
+  value: (call_expression function: (scoped_identifier path: (identifier) @var.type name: (identifier) @_ctor))
+  (#match? @_ctor "^(new|default)$"))

@@ -211,3 +211,36 @@ def test_cpp_graph(tmp_path):
                   (cc + "Circle.area", cc + "helper"), ("fn:src/main.cpp:main", cc + "Circle.area")},
     })
     assert {r["name"]: r["docstring"] for r in out.tables["Class"]} == {"Shape": None, "Circle": "A circle."}
+
+
+TYPED_RS = {
+    "src/lib.rs": "pub mod engine;\npub mod pump;\npub mod plant;\n",
+    "src/engine.rs": "pub struct Engine {}\n\nimpl Engine {\n    pub fn new() -> Engine { Engine {} }\n    pub fn start(&self) -> i32 { 1 }\n}\n",
+    "src/pump.rs": "pub struct Pump {}\n\nimpl Pump {\n    pub fn start(&self) -> i32 { 2 }\n}\n",
+    "src/plant.rs": '''use crate::engine::Engine;
+use crate::pump::Pump;
+
+pub struct Plant {
+    engine: Engine,
+}
+
+impl Plant {
+    pub fn field(&self) -> i32 { self.engine.start() }
+
+    pub fn parameter(&self, p: &mut Pump) -> i32 { p.start() }
+
+    pub fn local(&self) -> i32 {
+        let made = Engine::new();
+        made.start()
+    }
+}
+''',
+}
+
+
+def test_rust_calls_on_struct_fields_parameters_and_constructed_locals_go_to_that_type(tmp_path):
+    conf = confidences(extract(tmp_path, TYPED_RS))
+    p, engine, pump = "fn:src/plant.rs:Plant.", "fn:src/engine.rs:Engine.start", "fn:src/pump.rs:Pump.start"
+    assert conf[(p + "field", engine)] == 0.8 and (p + "field", pump) not in conf
+    assert conf[(p + "parameter", pump)] == 0.8 and (p + "parameter", engine) not in conf
+    assert conf[(p + "local", engine)] == 0.8 and (p + "local", pump) not in conf
