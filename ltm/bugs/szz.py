@@ -22,10 +22,10 @@ import subprocess
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterable, Iterator
-from itertools import accumulate
-from typing import NamedTuple
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import accumulate
+from typing import NamedTuple
 
 from ltm import ids
 from ltm.bugs.diffs import CommitDiff, FileDiff
