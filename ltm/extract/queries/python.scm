@@ -78,6 +78,23 @@
   type: (type [(identifier) (attribute)] @var.type))
 (typed_parameter . (identifier) @var.name type: (type [(identifier) (attribute)] @var.type))
 (typed_default_parameter name: (identifier) @var.name type: (type [(identifier) (attribute)] @var.type))
+; `x: Foo | None`, `x: Optional[Foo]`, `x: t.Optional[Foo]`: Foo where it is not None
+(typed_parameter . (identifier) @var.name
+  type: (type (binary_operator left: [(identifier) (attribute)] @var.type right: (none))))
+(typed_default_parameter name: (identifier) @var.name
+  type: (type (binary_operator left: [(identifier) (attribute)] @var.type right: (none))))
+(typed_parameter . (identifier) @var.name
+  type: (type (generic_type (identifier) @_optional (type_parameter . (type [(identifier) (attribute)] @var.type) .)))
+  (#eq? @_optional "Optional"))
+(typed_default_parameter name: (identifier) @var.name
+  type: (type (generic_type (identifier) @_optional (type_parameter . (type [(identifier) (attribute)] @var.type) .)))
+  (#eq? @_optional "Optional"))
+(typed_parameter . (identifier) @var.name
+  type: (type (subscript value: (_) @_optional subscript: [(identifier) (attribute)] @var.type))
+  (#match? @_optional "(^|[.])Optional$"))
+(typed_default_parameter name: (identifier) @var.name
+  type: (type (subscript value: (_) @_optional subscript: [(identifier) (attribute)] @var.type))
+  (#match? @_optional "(^|[.])Optional$"))
 
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @extends))
 (class_definition superclasses: (argument_list (subscript value: [(identifier) (attribute)] @extends)))

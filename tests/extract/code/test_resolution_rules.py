@@ -571,3 +571,31 @@ def test_a_field_a_class_body_declares_gives_the_class_its_attribute_holds(tmp_p
     conf = confidences(extract(tmp_path, FIELDS))
     assert conf[("fn:jobs/job.py:Job.run", "fn:jobs/engines.py:Engine.start")] == 0.8
     assert ("fn:jobs/job.py:Job.run", "fn:jobs/engines.py:Pump.start") not in conf
+
+
+def test_an_optional_annotation_gives_the_class_it_wraps(tmp_path):
+    """`Optional[Response]`, `typing.Optional[Response]` and `Request | None`: the call on the parameter is
+    that class's (`close` is a method of both classes, so no guess by name could pick one)."""
+    files = {**VARIABLES, "web/optional.py": '''import typing
+from typing import Optional
+
+from web.requests import Request
+from web.responses import Response
+
+
+def close_response(response: Optional[Response] = None):
+    return response.close()
+
+
+def close_qualified(response: typing.Optional[Response]):
+    return response.close()
+
+
+def close_request(request: Request | None = None):
+    return request.close()
+'''}
+    conf = confidences(extract(tmp_path, files))
+    o, req, res = "fn:web/optional.py:", "fn:web/requests.py:Request.close", "fn:web/responses.py:Response.close"
+    assert conf[(o + "close_response", res)] == 0.8 and (o + "close_response", req) not in conf
+    assert conf[(o + "close_qualified", res)] == 0.8 and (o + "close_qualified", req) not in conf
+    assert conf[(o + "close_request", req)] == 0.8 and (o + "close_request", res) not in conf
