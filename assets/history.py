@@ -9,7 +9,7 @@ from assets.metadata import materialized
 from assets.metadata import lake_table
 from assets.partitions import OWNERS, repos_partitions
 from assets.versions import code_version
-from ltm.extract.history.mine import BATCH_ROWS, CHUNK_BYTES, DEFAULT_SKIP_PATTERNS, QUEUE_BYTES
+from ltm.extract.history.mine import BATCH_ROWS, CHUNK_COMMITS, DEFAULT_SKIP_PATTERNS
 from ltm.extract.history.spans import MEMORY_SPANS
 from ltm.run_report import most_changed_functions, most_changed_markdown
 from ltm.stages.history import HistoryOptions, stage_history
@@ -31,13 +31,9 @@ class CommitsConfig(Config):
     batch_rows: int = Field(
         default=BATCH_ROWS, description="Rows held before they are written to the lake (peak memory follows it)"
     )
-    queue_bytes: int = Field(
-        default=QUEUE_BYTES, description="Blob bytes read and waiting for the parser processes beyond the newest "
-        "chunk's (peak memory follows it; smaller: less parsing overlaps the making of rows)"
-    )
-    chunk_bytes: Optional[int] = Field(
-        default=CHUNK_BYTES, description="Shorter chunks of commits after one read more blob bytes than this "
-        "(peak memory follows it on histories of large files; empty: chunks only by commit count)"
+    chunk_commits: int = Field(
+        default=CHUNK_COMMITS, description="Commits the parser processes take at once, once chunks have doubled "
+        "up to it (peak memory follows it through the chunk's file changes; longer: fewer parses from scratch)"
     )
     memory_spans: int = Field(
         default=MEMORY_SPANS, description="Spans the span cache holds in memory (the rest are read back from its file)"
@@ -64,8 +60,8 @@ def commits(context: AssetExecutionContext, config: CommitsConfig, home: HomeRes
     h = home.home()
     opts = HistoryOptions(
         config.branch, config.since, config.max_commits, tuple(config.skip_patterns), config.full,
-        workers=config.workers, until=config.until, batch_rows=config.batch_rows, queue_bytes=config.queue_bytes,
-        chunk_bytes=config.chunk_bytes, memory_spans=config.memory_spans,
+        workers=config.workers, until=config.until, batch_rows=config.batch_rows,
+        chunk_commits=config.chunk_commits, memory_spans=config.memory_spans,
     )
     stats = stage_history(h.repo_path(key), key, home.lake(), h.cache, opts)
     context.log.info(f"history of {key}: {stats.mode}, {stats.commits_mined} commits mined, tip {stats.tip[:12]}")

@@ -21,8 +21,8 @@ a process of its own to see each stage's peak. `--same-as OTHER_HOME` then says 
 stage's tables (the history tables; or Bug, FIXES, AFFECTS, INTRODUCED_BY, FunctionDefects) equal
 those another run left in OTHER_HOME, every column but the run times, and counts the rows that
 differ: a change measured before / after, each with `PYTHONPATH` set to its checkout (the bugs
-stage into two copies of one history home). `--chunk-bytes N` mines with
-`HistoryOptions(chunk_bytes=N)` (0: off; default: the stage's); `--fresh-parse` queries every
+stage into two copies of one history home). `--chunk-commits N` mines with
+`HistoryOptions(chunk_commits=N)` (default: the stage's); `--fresh-parse` queries every
 version of every file whole (no span derived from a newer version's, one process): the reference
 that the stage's rows must equal.
 """
@@ -41,7 +41,7 @@ from pathlib import Path
 from ltm.stages.bugs import stage_bugs
 from ltm.bugs.szz import WORKERS
 from ltm.extract.history import version_chains
-from ltm.extract.history.mine import CHUNK_BYTES
+from ltm.extract.history.mine import CHUNK_COMMITS
 from ltm.lake import Lake
 from ltm.stages.history import TABLES as HISTORY_TABLES
 from ltm.stages.history import HistoryOptions, stage_history
@@ -81,7 +81,7 @@ def run(name: str, clone: Path, lake: Lake, cache: Path, workers: int, **kw: obj
 
 
 def one_stage(
-    repo: Path, home: Path, stage: str, workers: int, same_as: Path | None = None, chunk_bytes: int | None = CHUNK_BYTES,
+    repo: Path, home: Path, stage: str, workers: int, same_as: Path | None = None, chunk_commits: int = CHUNK_COMMITS,
     fresh_parse: bool = False,
 ) -> dict:
     lake, cache = Lake(home / "lake"), home / "cache"
@@ -89,7 +89,7 @@ def one_stage(
     if stage == "history":
         if fresh_parse:  # the reference: no older version's spans derived from a newer one's
             version_chains.derive = lambda *a, **k: None
-        opts = HistoryOptions(chunk_bytes=chunk_bytes, workers=1 if fresh_parse else 0)
+        opts = HistoryOptions(chunk_commits=chunk_commits, workers=1 if fresh_parse else 0)
         st = stage_history(repo, KEY, lake, cache, opts)
         done = {"commits": st.commits_mined, "rows_MODIFIES": st.rows.get("MODIFIES", 0)}
     else:
@@ -117,15 +117,15 @@ def main() -> None:
     ap.add_argument("--stage", choices=("history", "bugs"), help="run this stage alone on PATH into --home")
     ap.add_argument("--same-as", type=Path, default=None,
                     help="with --stage: compare the stage's tables (run times aside) with this home's")
-    ap.add_argument("--chunk-bytes", type=int, default=CHUNK_BYTES,
-                    help="with --stage history: shorter chunks after one read this many blob bytes (0: off)")
+    ap.add_argument("--chunk-commits", type=int, default=CHUNK_COMMITS,
+                    help="with --stage history: the most commits the parser processes take at once")
     ap.add_argument("--fresh-parse", action="store_true",
                     help="with --stage history: query every version whole, in this process (the reference for spans)")
     args = ap.parse_args()
     if args.stage:
         if args.home is None:
             ap.error("--stage needs --home")
-        print(json.dumps(one_stage(args.repo, args.home, args.stage, args.workers, args.same_as, args.chunk_bytes or None,
+        print(json.dumps(one_stage(args.repo, args.home, args.stage, args.workers, args.same_as, args.chunk_commits,
                                    args.fresh_parse)))
         return
     with tempfile.TemporaryDirectory(prefix="bench-bugs-") as tmp:

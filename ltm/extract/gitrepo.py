@@ -274,7 +274,36 @@ class BlobReader:
     """One `git cat-file --batch` process: blob id in, bytes out. Use as a context manager."""
 
     def __init__(self, cmd: list[str], env: dict[str, str] | None = None):
+        self._cmd, self._env = cmd, env
         self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self._check: subprocess.Popen | None = None  # `cat-file --batch-check`, started by the first `sizes`
+
+    def opener(self) -> tuple[list[str], dict[str, str] | None]:
+        """What another process needs to open a reader of the same repository: `BlobReader(*opener)`."""
+        return self._cmd, self._env
+
+    def sizes(self, blobs: list[str]) -> dict[str, int | None]:
+        """Size in bytes of many blobs (None when missing) in one round trip, without reading them."""
+        if self._check is None:
+            cmd = [a if a != "--batch" else "--batch-check" for a in self._cmd]
+            self._check = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                           stderr=subprocess.DEVNULL, env=self._env)
+        proc = self._check
+        assert proc.stdin and proc.stdout
+        stdin = proc.stdin
+
+        def feed() -> None:
+            stdin.write(b"".join(b.encode() + b"\n" for b in blobs))
+            stdin.flush()
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        out: dict[str, int | None] = {}
+        for blob in blobs:
+            header = proc.stdout.readline().split()
+            out[blob] = None if len(header) < 3 or header[1] == b"missing" else int(header[2])
+        writer.join()
+        return out
 
     def read(self, blob: str) -> bytes | None:
         """The blob's bytes; None when the repository cannot give it (missing, corrupt, not fetched)."""
@@ -313,17 +342,20 @@ class BlobReader:
 
     def close(self) -> None:
         """Stop the process; safe after a read that was abandoned half way."""
-        for pipe in (self._proc.stdin, self._proc.stdout):
+        for proc in (self._proc, self._check):
+            if proc is None:
+                continue
+            for pipe in (proc.stdin, proc.stdout):
+                try:
+                    if pipe:
+                        pipe.close()
+                except OSError:
+                    pass
             try:
-                if pipe:
-                    pipe.close()
-            except OSError:
-                pass
-        try:
-            self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
     def __enter__(self) -> "BlobReader":
         return self

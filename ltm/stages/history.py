@@ -21,9 +21,8 @@ from ltm.extract.filters import MAX_FILE_BYTES
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.mine import (
     BATCH_ROWS,
-    CHUNK_BYTES,
+    CHUNK_COMMITS,
     DEFAULT_SKIP_PATTERNS,
-    QUEUE_BYTES,
     HistoryRows,
     Seen,
     mine_history,
@@ -59,11 +58,9 @@ class HistoryOptions:
     """Processes that parse blobs; 0 means one per CPU (at most 4), 1 parses in-process."""
     batch_rows: int = BATCH_ROWS
     """Rows held in memory before they are written to the lake: peak memory follows it, not the history."""
-    queue_bytes: int = QUEUE_BYTES
-    """Blob bytes read and waiting for the parser processes (`mine_history`): peak memory follows it too."""
-    chunk_bytes: int | None = CHUNK_BYTES
-    """Make the next chunks of commits shorter after one read more blob bytes than this (None: off):
-    it bounds the newest chunk's blobs, which `queue_bytes` does not. The rows do not change."""
+    chunk_commits: int = CHUNK_COMMITS
+    """Commits in a chunk that the parser processes take at once (chunks start small and double up to
+    it): a chunk holds its file changes, not its blobs; longer chunks parse fewer versions from scratch."""
     memory_spans: int = MEMORY_SPANS
     """Spans the span cache holds in memory (the rest are read back from its sqlite file): the third bound."""
 
@@ -212,7 +209,7 @@ def stage_history(
             mined = mine_history(repo, repo_key, tip, cache=cache, since=opts.since, max_commits=opts.max_commits,
                                  exclude=exclude, skip_patterns=opts.skip_patterns, max_file_bytes=opts.max_file_bytes,
                                  workers=opts.parse_workers(), sink=sink, batch_rows=opts.batch_rows,
-                                 queue_bytes=opts.queue_bytes, chunk_bytes=opts.chunk_bytes)
+                                 chunk_commits=opts.chunk_commits)
             with repo.blobs() as blobs:
                 alive = _alive(repo, tip, mined.seen, SpanReader(blobs, cache, opts.max_file_bytes), repo_key)
         finally:

@@ -34,11 +34,9 @@ _LABEL = {"function": "Function", "class": "Class"}
 CHUNK_COMMITS = 1000
 LOOKAHEAD = 2  # chunks parsing while the rows of an earlier one are made
 FIRST_CHUNK_COMMITS = 125  # the first chunks are small, so the parsers start early; then they double
-CHUNK_FILES = 20_000
+CHUNK_FILES = 20_000  # file changes in a chunk: with LOOKAHEAD, what the chunks waiting for the parsers hold
 INDEX_SPANS = 100_000  # spans of the indexed blobs kept for the next change
 BATCH_ROWS = 50_000  # rows a sink receives at a time: what a large history holds in memory
-QUEUE_BYTES = 64 << 20  # blob bytes read and waiting for the parsers: the other thing a large history holds
-CHUNK_BYTES = QUEUE_BYTES // 3  # a chunk that read more is followed by shorter ones: the newest chunk's bound
 _REGULAR = ("100644", "100755")
 _NO_SPANS = index_spans([])
 
@@ -209,7 +207,7 @@ def mine_history(
     max_commits: int | None = None, exclude: str | None = None,
     skip_patterns: tuple[str, ...] | list[str] = DEFAULT_SKIP_PATTERNS, max_file_bytes: int = MAX_FILE_BYTES,
     workers: int = 1, chunk_commits: int = CHUNK_COMMITS, sink: Callable[[HistoryRows], None] | None = None,
-    batch_rows: int = BATCH_ROWS, queue_bytes: int = QUEUE_BYTES, chunk_bytes: int | None = CHUNK_BYTES,
+    batch_rows: int = BATCH_ROWS,
 ) -> HistoryRows:
     """Commits of `rev` (not reachable from `exclude`) with their changes and MODIFIES, newest first.
 
@@ -219,16 +217,12 @@ def mine_history(
     hold what was not handed over (all of it without a sink), the parents, what was seen and
     the counts.
 
-    Commits are handled in chunks: the blobs a chunk needs are read in one `cat-file` round trip
-    and parsed (in `workers` processes when more than one) before its rows are made; with workers,
-    a chunk's rows are made while the next two chunks parse. Chunks start small and double, so the
-    parsers start early. The rows depend on neither `workers` nor the chunk sizes.
-
-    The blobs of the chunks waiting for the parsers are held in memory until they are parsed:
-    while more than `queue_bytes` of them are queued, the oldest chunk's rows are made first
-    (waiting for its parse), so at most the newest chunk's blobs and `queue_bytes` are held.
-    `chunk_bytes` (None: off) also makes the next chunks shorter after one read more blob bytes
-    than it, which bounds the newest chunk too.
+    Commits are handled in chunks: the blobs a chunk needs are parsed (in `workers` processes
+    when more than one, each reading the blobs it parses itself) before its rows are made; with
+    workers, a chunk's rows are made while the next two chunks parse. Chunks start small and
+    double up to `chunk_commits` (or `CHUNK_FILES` file changes), so the parsers start early; a
+    chunk holds its file changes, never its blobs, and a longer chunk restarts fewer version
+    chains with a parse from scratch. The rows depend on neither `workers` nor the chunk sizes.
     """
     skip = skip_matcher(tuple(skip_patterns))
     procs = ParserProcesses(workers, preload=SpanReader.__module__)
@@ -244,16 +238,10 @@ def mine_history(
 
             def flush(last: bool = False) -> None:
                 nonlocal chunk_files, limit
-                read = reader.bytes_parsed
                 pending.append((list(chunk), miner.submit(chunk)))
-                read = reader.bytes_parsed - read
-                # The next chunk doubles, unless this one read more than `chunk_bytes`: then it is cut to
-                # the commits that would have read that much at this chunk's bytes per commit.
-                fit = len(chunk) * chunk_bytes // read if chunk_bytes and read > chunk_bytes else chunk_commits
-                chunk_files, limit = 0, max(1, min(limit * 2, chunk_commits, fit))
+                chunk_files, limit = 0, max(1, min(limit * 2, chunk_commits))
                 chunk.clear()
-                while pending and (last or not procs or len(pending) > LOOKAHEAD
-                                   or (len(pending) > 1 and sum(procs.loads()) > queue_bytes)):
+                while pending and (last or not procs or len(pending) > LOOKAHEAD):
                     rows, handles = pending.pop(0)
                     reader.collect(handles)
                     for row, files in rows:

@@ -8,6 +8,11 @@ parsed in one process, the first version from scratch and the rest incrementally
 derived from the newer version's (`span_shift`). A version no diff links to a newer one (a side
 branch's, before the merge's first-parent diff) joins the chain of a newer version of its path,
 with a one-hunk edit between the two texts.
+
+A parser process reads the blobs it parses from a `git cat-file --batch` of its own, one at a
+time: the main process sends only blob ids and hunks. So a chunk of commits costs memory for its
+file changes, not for its sources, and chunks can be long: every chunk boundary restarts each
+path's chain with a parse from scratch unless the process still holds the tree it ended with.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tree_sitter import Parser, Tree
 
@@ -28,15 +34,28 @@ from ltm.extract.history.spans import Located, Span, SpanCache, collect, locate,
 
 @dataclass
 class Version:
-    """One blob to parse: its bytes, and optionally the version it is reparsed from."""
+    """One blob to parse: its id and size, and optionally the version it is reparsed from."""
 
     key: tuple[str, str]
     language: str
-    src: bytes
+    blob: str
+    size: int = 0
     base: int = -1  # index of the newer version in the same job, or -1 to parse from scratch
     hunks: list[Hunk] | None = field(default_factory=list)  # old = this version, new = the base; None: diff them
     wanted: bool = True  # False: parsed only because a wanted version is reparsed from it
     held: bool = False  # a chain's first version that the process may still hold from an earlier chunk (`_HELD`)
+
+
+class Parsed(NamedTuple):
+    """What `parse_versions` made of a job: spans per wanted version (None: not parseable), and counts."""
+
+    spans: list[tuple[tuple[str, str], list[Span] | None]]
+    derived: int  # versions whose query ran only where they differ from their base
+    reused: int  # held trees used instead of a parse
+    scratch: int  # parses from scratch
+    reparsed: int  # incremental reparses
+    skipped: int  # binary blobs, or blobs the repository could not give
+    bytes: int  # source bytes parsed
 
 
 HOLD_BYTES = 4 << 20
@@ -44,9 +63,24 @@ HOLD_BYTES = 4 << 20
 
 # Chain ends of earlier jobs in this process, oldest first: key -> (tree, source, spans, line starts).
 # The next chunk's chain of a path starts where this one ended (the same blob), so holding it saves
-# a parse from scratch; a key that was let go is simply parsed again (the job carries its source).
+# a parse from scratch; a key that was let go is simply read and parsed again.
 _HELD: OrderedDict[tuple[str, str], tuple[Tree, bytes, list[Located], list[int] | None]] = OrderedDict()
 _held_bytes = 0
+
+Opener = tuple[list[str], "dict[str, str] | None"]
+"""How a parser process opens its own `git cat-file --batch` on the repository (`BlobReader.opener`)."""
+
+_READER: dict[str, tuple[Opener, BlobReader]] = {}  # this process's reader, for the repository last asked
+
+
+def _reader(opener: Opener) -> BlobReader:
+    """This process's blob reader for the repository `opener` names: started once, kept for later jobs."""
+    got = _READER.get("r")
+    if got is None or got[0] != opener:
+        if got is not None:
+            got[1].close()
+        got = _READER["r"] = (opener, BlobReader(*opener))
+    return got[1]
 
 
 def _hold(key: tuple[str, str], tree: Tree, src: bytes, loc: list[Located], starts: list[int] | None) -> None:
@@ -67,74 +101,106 @@ def forget() -> None:
     _held_bytes = 0
 
 
-def parse_versions(versions: list[Version]) -> tuple[list[tuple[tuple[str, str], list | None]], int, int]:
+def _binary(src: bytes) -> bool:
+    return b"\0" in src[:8192]
+
+
+def parse_versions(versions: list[Version], blobs: BlobReader | Opener) -> Parsed:
     """Spans of every wanted version (each base precedes the versions reparsed from it).
 
-    Returns them with the number of versions whose query ran only where they differ from their
-    base (`span_shift.derive`), and the number of held trees used instead of a parse. Every
-    chain end stays held in this process for the next chunk (`_HELD`).
+    The blobs are read here, one at a time as they are parsed (one `cat-file` round trip for the
+    job), from `blobs` or, in a parser process, from the process's own reader that `blobs` opens:
+    no chunk's sources wait in memory for their turn. A version whose blob is binary or missing
+    gets None, and what was to be reparsed from it is parsed from scratch. Every chain end stays
+    held in this process for the next chunk (`_HELD`).
     """
+    reader = blobs if isinstance(blobs, BlobReader) else _reader(blobs)
     children = [0] * len(versions)
     for v in versions:
         if v.base >= 0:
             children[v.base] += 1
+    # Held trees are taken now: holding the job's own chain ends may let them go before their turn.
+    pinned = {i: _HELD[v.key] for i, v in enumerate(versions)
+              if v.held and v.key in _HELD and spans_query(v.language) is not None}
+    reads = reader.read_many([v.blob for i, v in enumerate(versions) if i not in pinned])
     trees: dict[int, Tree] = {}
+    sources: dict[int, bytes] = {}  # of the versions that are bases
     located: dict[int, list[Located]] = {}
     starts: dict[int, list[int]] = {}  # line starts of the versions that are bases, computed once
     parsers: dict[str, Parser] = {}
-    out, derived, reused = [], 0, 0
-    for i, v in enumerate(versions):
-        parser = parsers.get(v.language) or parsers.setdefault(v.language, Parser(ts_language(v.language)))
-        query = spans_query(v.language)
-        base = trees.get(v.base) if v.base >= 0 else None
-        loc: list[Located] | None = None
-        held = _HELD.get(v.key) if v.held and query is not None else None
-        if held is not None:  # the tree an earlier job of this process ended its chain with
-            _HELD.move_to_end(v.key)
-            reused += 1
-            tree, _, loc, st = held
-            if st is not None:
-                starts[i] = st
-        elif base is not None:
-            old = base.copy()
-            base_src = versions[v.base].src
-            mine = starts[i] = line_starts(v.src)
-            # No hunks for texts that differ: git gave no line ranges (the commit it failed to read, in a
-            # repository with missing objects), so the two texts are diffed here.
-            hunks = v.hunks if v.hunks or base_src == v.src else None
-            edits = hunk_edits(base_src, v.src, line_diff(base_src, v.src) if hunks is None else hunks,
-                               starts.get(v.base), mine)
-            edit_to_old(old, edits)
-            tree = parser.parse(v.src, old_tree=old)
-            if query is not None and (v.wanted or children[i]) and v.base in located:
-                changed = [(r.start_byte, r.end_byte) for r in old.changed_ranges(tree)]
-                try:
-                    loc = derive(v.src, tree, query, located[v.base], edits, changed, base)
-                except ValueError:  # ranges that do not fit the text: the full query below is always right
-                    loc = None
-                derived += loc is not None
-            children[v.base] -= 1
-            if children[v.base] == 0:  # keep only the trees and spans a later version still needs
-                del trees[v.base]
-                located.pop(v.base, None)
-                starts.pop(v.base, None)
-        else:
-            tree = parser.parse(v.src)
+    out: list[tuple[tuple[str, str], list[Span] | None]] = []
+    derived = reused = scratch = reparsed = skipped = nbytes = 0
+    try:
+        for i, v in enumerate(versions):
+            parser = parsers.get(v.language) or parsers.setdefault(v.language, Parser(ts_language(v.language)))
+            query = spans_query(v.language)
+            held = pinned.get(i)
+            if held is not None:
+                src = held[1]
+            else:
+                src = next(reads)[1]
+                if src is None or _binary(src):
+                    skipped += 1
+                    if v.wanted:
+                        out.append((v.key, None))
+                    continue  # what is reparsed from it finds no base tree: parsed from scratch
+                nbytes += len(src)
+            base = trees.get(v.base) if v.base >= 0 else None
+            loc: list[Located] | None = None
+            if held is not None:  # the tree an earlier job of this process ended its chain with
+                if v.key in _HELD:
+                    _HELD.move_to_end(v.key)
+                reused += 1
+                tree, _, loc, st = held
+                if st is not None:
+                    starts[i] = st
+            elif base is not None:
+                old = base.copy()
+                base_src = sources[v.base]
+                mine = starts[i] = line_starts(src)
+                # No hunks for texts that differ: git gave no line ranges (the commit it failed to read, in a
+                # repository with missing objects), so the two texts are diffed here.
+                hunks = v.hunks if v.hunks or base_src == src else None
+                edits = hunk_edits(base_src, src, line_diff(base_src, src) if hunks is None else hunks,
+                                   starts.get(v.base), mine)
+                edit_to_old(old, edits)
+                tree = parser.parse(src, old_tree=old)
+                reparsed += 1
+                if query is not None and (v.wanted or children[i]) and v.base in located:
+                    changed = [(r.start_byte, r.end_byte) for r in old.changed_ranges(tree)]
+                    try:
+                        loc = derive(src, tree, query, located[v.base], edits, changed, base)
+                    except ValueError:  # ranges that do not fit the text: the full query below is always right
+                        loc = None
+                    derived += loc is not None
+                children[v.base] -= 1
+                if children[v.base] == 0:  # keep only the trees and spans a later version still needs
+                    del trees[v.base]
+                    del sources[v.base]
+                    located.pop(v.base, None)
+                    starts.pop(v.base, None)
+            else:
+                tree = parser.parse(src)
+                scratch += 1
+                if children[i]:
+                    starts[i] = line_starts(src)
+            if not children[i]:
+                starts.pop(i, None)
+            if loc is None and query is not None and (v.wanted or children[i]):
+                loc = locate(src, collect(query, tree.root_node))
             if children[i]:
-                starts[i] = line_starts(v.src)
-        if not children[i]:
-            starts.pop(i, None)
-        if loc is None and query is not None and (v.wanted or children[i]):
-            loc = locate(v.src, collect(query, tree.root_node))
-        if children[i]:
-            trees[i] = tree
-            if loc is not None:
-                located[i] = loc
-        elif loc is not None:  # a chain end: the next chunk's chain of the path may start here
-            _hold(v.key, tree, v.src, loc, mine if base is not None and held is None else None)
-        if v.wanted:
-            out.append((v.key, [x.span for x in loc] if loc is not None else spans_of(LANGUAGES[v.language], v.src)))
-    return out, derived, reused
+                trees[i] = tree
+                sources[i] = src
+                if loc is not None:
+                    located[i] = loc
+            elif loc is not None:  # a chain end: the next chunk's chain of the path may start here
+                _hold(v.key, tree, src, loc, mine if base is not None and held is None else None)
+            if v.wanted:
+                out.append((v.key, [x.span for x in loc] if loc is not None else spans_of(LANGUAGES[v.language], src)))
+    finally:
+        for _ in reads:  # an error half way: leave the reader's pipe ready for the next job
+            pass
+    return Parsed(out, derived, reused, scratch, reparsed, skipped, nbytes)
 
 
 Link = tuple[LanguageSpec, str | None, str | None, list[Hunk], str | None, str | None]
@@ -145,9 +211,10 @@ Link = tuple[LanguageSpec, str | None, str | None, list[Hunk], str | None, str |
 class SpanReader:
     """Spans of blobs by id: the cache first; else read with `git cat-file --batch` and parsed.
 
-    `submit` takes a chunk's file changes (newest first), reads every blob they need in one
-    round trip and starts parsing them as version chains, in parser processes when they are
-    given (`ParserProcesses`, largest chains first); `collect` waits for them and
+    `submit` takes a chunk's file changes (newest first), sizes every blob they need in one
+    round trip (`cat-file --batch-check`) and starts parsing them as version chains, in parser
+    processes when they are given (`ParserProcesses`, largest chains first), each of which reads
+    the bytes itself as it parses them, so no blob waits in memory; `collect` waits for them and
     fills the cache; `spans` then answers from it. Between the two the caller can work on the
     previous chunk. A chain that starts where an earlier chunk's chain of the path ended goes to
     the process that holds that version's tree, so it is not parsed from scratch again.
@@ -170,7 +237,7 @@ class SpanReader:
         if src is None:  # the repository cannot give this version: no spans for it, counted
             self.missing += 1
             return False
-        return len(src) <= self._max and b"\0" not in src[:8192]
+        return len(src) <= self._max and not _binary(src)
 
     def _missing(self, k: tuple[str, str]) -> bool:
         return k not in self._flight and self._cache.peek(k) is False
@@ -212,33 +279,31 @@ class SpanReader:
         keys = [k for k in nodes if needed[k]]
         if not keys:
             return []
-        data = dict(self._blobs.read_many(list(dict.fromkeys(nodes[k][0] for k in keys))))
+        sizes = self._blobs.sizes(list(dict.fromkeys(nodes[k][0] for k in keys)))  # the parsers read the bytes
         jobs: dict[tuple[str, str], list[Version]] = {}
         where: dict[tuple[str, str], tuple[tuple[str, str], int]] = {}
         for k in keys:
             blob, spec, base, hunks, wanted = nodes[k]
-            src = data[blob]
-            if not self._parseable(src):
+            size = sizes[blob]
+            if size is None or size > self._max:  # missing from the repository, or too large: no spans, counted
+                self.missing += size is None
                 self.skipped += 1
                 self._cache.put(k, None)
                 continue
-            self.bytes_parsed += len(src)
             if base is not None and base in where:
                 root, index = where[base]
-                self.reparsed += 1
             else:
                 root, index = k, -1
-                self.parsed += 1
             job = jobs.setdefault(root, [])
             where[k] = (root, len(job))
-            job.append(Version(k, spec.name, src, index, hunks, wanted, held=index < 0 and k in self._held))
+            job.append(Version(k, spec.name, blob, size, index, hunks, wanted, held=index < 0 and k in self._held))
         work = list(jobs.values())
         self._flight.update(v.key for job in work for v in job if v.wanted)
         if self._procs and len(work) > 1 and sum(len(j) for j in work) > 8:
             return self._dispatch(work)
         for job in work:
             self._ends(job, -1)
-        return [parse_versions(job) for job in work]
+        return [parse_versions(job, self._blobs) for job in work]
 
     def _ends(self, job: list[Version], worker: int) -> None:
         """Remember which process will hold the chain ends of `job` (the versions nothing is reparsed from)."""
@@ -255,7 +320,7 @@ class SpanReader:
         unless that would give the process more than its share of the queued work; the others
         (largest first) to the least loaded process."""
         assert self._procs
-        size = {id(job): sum(len(v.src) for v in job) for job in work}
+        size = {id(job): sum(v.size for v in job) for job in work}
         loads = self._procs.loads()
         share = (sum(loads) + sum(size.values())) / len(loads)
         order: list[tuple[list[Version], int]] = []
@@ -272,18 +337,22 @@ class SpanReader:
             loads[w] += size[id(job)]
             order.append((job, w))
         out = []
+        opener = self._blobs.opener()
         for job, w in order:
             self._ends(job, w)
-            out.append(self._procs.send(w, size[id(job)], parse_versions, job))
+            out.append(self._procs.send(w, size[id(job)], parse_versions, job, opener))
         return out
 
     def collect(self, handles: list) -> None:
         """Wait for what `submit` started and put the spans into the cache."""
         for h in handles:
-            done, derived, reused = h.result() if isinstance(h, Future) else h
-            self.derived += derived
-            self.parsed -= reused  # chains that started from a held tree, not a parse
-            for k, spans in done:
+            got: Parsed = h.result() if isinstance(h, Future) else h
+            self.derived += got.derived
+            self.parsed += got.scratch
+            self.reparsed += got.reparsed
+            self.skipped += got.skipped
+            self.bytes_parsed += got.bytes
+            for k, spans in got.spans:
                 self._cache.put(k, spans)
                 self._flight.discard(k)
 

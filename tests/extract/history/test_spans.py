@@ -90,15 +90,15 @@ def test_older_versions_reparsed_from_newer_ones_match_fresh_parses(tmp_path):
         for cc in iter_changes(repo, "v", "HEAD"):  # newest first
             for fc in cc.files:
                 if not chain:
-                    src = blobs.read(fc.new_blob)
-                    chain.append(Version((fc.new_blob, "x"), "python", src))
-                    fresh[fc.new_blob] = spans_of(spec, src)
+                    chain.append(Version((fc.new_blob, "x"), "python", fc.new_blob))
+                    fresh[fc.new_blob] = spans_of(spec, blobs.read(fc.new_blob))
                 if fc.old_blob != "0" * 40:
-                    src = blobs.read(fc.old_blob)
-                    chain.append(Version((fc.old_blob, "x"), "python", src, len(chain) - 1, fc.hunks))
-                    fresh[fc.old_blob] = spans_of(spec, src)
+                    chain.append(Version((fc.old_blob, "x"), "python", fc.old_blob, 0, len(chain) - 1, fc.hunks))
+                    fresh[fc.old_blob] = spans_of(spec, blobs.read(fc.old_blob))
+        parsed = parse_versions(chain, blobs)
     assert len(chain) == len(VERSIONS)
-    got = dict(parse_versions(chain)[0])
+    assert (parsed.scratch, parsed.reparsed) == (1, len(VERSIONS) - 1)
+    got = dict(parsed.spans)
     assert {k[0]: v for k, v in got.items()} == fresh
     assert [s.qualified_name for s in fresh[chain[-2].key[0]]] == ["a", "K", "K.m"]
 
@@ -121,3 +121,42 @@ def test_the_span_cache_key_changes_with_the_definition_patterns_only(monkeypatc
     v0 = version(base)
     assert version(base + b"\n(assignment left: (identifier) @var.name right: (call function: (identifier) @var.type))\n") == v0
     assert version(base + b"\n(lambda) @function\n") != v0
+
+
+def test_a_binary_version_in_a_chain_gets_no_spans_and_the_older_one_is_parsed_from_scratch(tmp_path):
+    """A version with a NUL byte (git diffs it as text when told to) has no spans; the version that was to be
+    reparsed from it still gets the spans of a fresh parse."""
+    from ltm.extract.gitrepo import GitRepo
+    from ltm.extract.history.version_chains import Version, parse_versions
+    from tests.builder import RepoBuilder
+
+    b = RepoBuilder(tmp_path / "bin")
+    texts = [b"def old():\n    return 1\n", b"def mid():\n    return '\0'\n", b"class New:\n    def m(self):\n        pass\n"]
+    blobs_by_version = []
+    for text in texts:
+        b.write("m.py", text).commit("version")
+        blobs_by_version.append(b.git("rev-parse", "HEAD:m.py"))
+    new, mid, old = reversed(blobs_by_version)
+    chain = [Version((new, "x"), "python", new), Version((mid, "x"), "python", mid, 0, 0, None),
+             Version((old, "x"), "python", old, 0, 1, None)]
+    with GitRepo(b.path).blobs() as blobs:
+        parsed = parse_versions(chain, blobs)
+        assert blobs.read(old) == texts[0]  # the reader is still in step after the job
+    got = dict(parsed.spans)
+    assert got[(mid, "x")] is None
+    assert [s.qualified_name for s in got[(old, "x")]] == ["old"]
+    assert [s.qualified_name for s in got[(new, "x")]] == ["New", "New.m"]
+    assert (parsed.scratch, parsed.reparsed, parsed.skipped) == (2, 0, 1)
+
+
+def test_blob_sizes_come_without_reading_the_blobs_and_a_missing_one_is_none(tmp_path):
+    from ltm.extract.gitrepo import GitRepo
+    from tests.builder import RepoBuilder
+
+    b = RepoBuilder(tmp_path / "sizes")
+    b.write("a.py", "x = 1\n").write("b.py", "y = 22222\n" * 100).commit("two files")
+    a, bb = b.git("rev-parse", "HEAD:a.py"), b.git("rev-parse", "HEAD:b.py")
+    with GitRepo(b.path).blobs() as blobs:
+        assert blobs.sizes([a, bb, "1" * 40]) == {a: 6, bb: 1000, "1" * 40: None}
+        assert blobs.sizes([bb]) == {bb: 1000}  # the check process answers again
+        assert blobs.read(a) == b"x = 1\n"
