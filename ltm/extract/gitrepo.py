@@ -270,6 +270,28 @@ def _tree_entries(records: list[bytes]) -> Iterator[TreeEntry]:
         yield TreeEntry(decode_path(raw_path), blob.decode(), int(size) if size.isdigit() else MISSING, mode.decode())
 
 
+_PIPE_ROOM = 8192
+"""Bytes of object ids written to a `cat-file` at once without a thread: far less than a pipe holds, so the
+write returns even while git waits for us to read what it answered."""
+
+
+def _feed(stdin, blobs: list[str]) -> threading.Thread | None:
+    """Write the ids to a `cat-file` process: at once when few, else from a thread (returned) so neither pipe
+    can block the other."""
+    payload = b"".join(b.encode() + b"\n" for b in blobs)
+
+    def feed() -> None:
+        stdin.write(payload)
+        stdin.flush()
+
+    if len(payload) <= _PIPE_ROOM:
+        feed()
+        return None
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    return writer
+
+
 class BlobReader:
     """One `git cat-file --batch` process: blob id in, bytes out. Use as a context manager."""
 
@@ -290,19 +312,13 @@ class BlobReader:
                                            stderr=subprocess.DEVNULL, env=self._env)
         proc = self._check
         assert proc.stdin and proc.stdout
-        stdin = proc.stdin
-
-        def feed() -> None:
-            stdin.write(b"".join(b.encode() + b"\n" for b in blobs))
-            stdin.flush()
-
-        writer = threading.Thread(target=feed, daemon=True)
-        writer.start()
+        writer = _feed(proc.stdin, blobs)
         out: dict[str, int | None] = {}
         for blob in blobs:
             header = proc.stdout.readline().split()
             out[blob] = None if len(header) < 3 or header[1] == b"missing" else int(header[2])
-        writer.join()
+        if writer is not None:
+            writer.join()
         return out
 
     def read(self, blob: str) -> bytes | None:
@@ -322,14 +338,7 @@ class BlobReader:
         """(blob id, bytes or None when missing) for many blobs in one round trip; a thread feeds the ids so
         neither pipe can block."""
         assert self._proc.stdin and self._proc.stdout
-        stdin = self._proc.stdin
-
-        def feed() -> None:
-            stdin.write(b"".join(b.encode() + b"\n" for b in blobs))
-            stdin.flush()
-
-        writer = threading.Thread(target=feed, daemon=True)
-        writer.start()
+        writer = _feed(self._proc.stdin, blobs)
         for blob in blobs:
             header = self._proc.stdout.readline().split()
             if len(header) < 3 or header[1] == b"missing":
@@ -338,7 +347,8 @@ class BlobReader:
             data = self._proc.stdout.read(int(header[2]))
             self._proc.stdout.read(1)
             yield blob, data
-        writer.join()
+        if writer is not None:
+            writer.join()
 
     def close(self) -> None:
         """Stop the process; safe after a read that was abandoned half way."""
