@@ -73,13 +73,19 @@ Opener = tuple[list[str], "dict[str, str] | None"]
 _READER: dict[str, tuple[Opener, BlobReader]] = {}  # this process's reader, for the repository last asked
 
 
+DELTA_CACHE = "32m"
+"""git's delta base cache in each parser process's `cat-file` (git's default is 96m): the same speed on
+sqlalchemy's history, about 65 MiB less memory per parser process (BENCHMARKS.md, lead session 18)."""
+
+
 def _reader(opener: Opener) -> BlobReader:
     """This process's blob reader for the repository `opener` names: started once, kept for later jobs."""
     got = _READER.get("r")
     if got is None or got[0] != opener:
         if got is not None:
             got[1].close()
-        got = _READER["r"] = (opener, BlobReader(*opener))
+        cmd, env = opener
+        got = _READER["r"] = (opener, BlobReader([cmd[0], "-c", f"core.deltaBaseCacheLimit={DELTA_CACHE}", *cmd[1:]], env))
     return got[1]
 
 
