@@ -70,7 +70,7 @@ _held_bytes = 0
 Opener = tuple[list[str], "dict[str, str] | None"]
 """How a parser process opens its own `git cat-file --batch` on the repository (`BlobReader.opener`)."""
 
-_READER: dict[str, tuple[Opener, BlobReader]] = {}  # this process's reader, for the repository last asked
+_READER: tuple[Opener, BlobReader] | None = None  # this process's reader, for the repository last asked
 
 
 DELTA_CACHE = "32m"
@@ -80,13 +80,13 @@ sqlalchemy's history, about 65 MiB less memory per parser process (BENCHMARKS.md
 
 def _reader(opener: Opener) -> BlobReader:
     """This process's blob reader for the repository `opener` names: started once, kept for later jobs."""
-    got = _READER.get("r")
-    if got is None or got[0] != opener:
-        if got is not None:
-            got[1].close()
+    global _READER
+    if _READER is None or _READER[0] != opener:
+        if _READER is not None:
+            _READER[1].close()
         cmd, env = opener
-        got = _READER["r"] = (opener, BlobReader([cmd[0], "-c", f"core.deltaBaseCacheLimit={DELTA_CACHE}", *cmd[1:]], env))
-    return got[1]
+        _READER = (opener, BlobReader([cmd[0], "-c", f"core.deltaBaseCacheLimit={DELTA_CACHE}", *cmd[1:]], env))
+    return _READER[1]
 
 
 def _hold(key: tuple[str, str], tree: Tree, src: bytes, loc: list[Located], starts: list[int] | None) -> None:
