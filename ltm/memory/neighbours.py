@@ -106,10 +106,12 @@ def nearest_in_lake(lake: Lake, vector: np.ndarray, exclude: set[str], min_cosin
 
 
 def nearest_in_table(table, vector: np.ndarray, exclude: set[str], min_cosine: float) -> list[Neighbour]:
-    """The same from the LanceDB `table`'s vector index (a large partition)."""
-    hits = (table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine")
-            .where("repo = 'memories'", prefilter=True)
-            .select(["graph_entity_id", "content", "created_at", "vector"]).limit(NEIGHBOURS + len(exclude)).to_list())
+    """The same from the LanceDB `table`'s vector index (a large partition), searched as retrieval
+    searches it (`ltm.vectors.nearest`)."""
+    from ltm.vectors import nearest  # the store's module loads LanceDB, which a lake-only caller never needs
+
+    hits = nearest(table, vector, NEIGHBOURS + len(exclude), "repo = 'memories'",
+                   ["graph_entity_id", "content", "created_at", "vector"]).to_list()
     out = []
     for h in hits:
         cos = 1.0 - h["_distance"]

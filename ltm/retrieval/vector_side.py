@@ -13,7 +13,7 @@ import numpy as np
 
 from ltm.retrieval.filters import Filters, sql_str
 from ltm.retrieval.fusion import rrf
-from ltm.vectors import VectorStore
+from ltm.vectors import VectorStore, nearest
 from ltm.visibility import COLUMNS as VISIBILITY_COLUMNS
 from ltm.visibility import Scope
 
@@ -43,15 +43,12 @@ class VectorSide:
         self.store = store
         self._tbl = None
         self._name: str | None = None
-        self._indexed: bool | None = None
 
     def table(self):
         name = self.store.table_name  # a model switch points the store at another table
         if self._tbl is None or name != self._name:
             self._tbl, self._name = self.store.table(name), name
-            names = {i.name for i in self._tbl.list_indices()}
-            self._indexed = "vector_idx" in names
-            self._fts = "content_idx" in names
+            self._fts = "content_idx" in {i.name for i in self._tbl.list_indices()}
         else:
             self._tbl.checkout_latest()
         # a table written before the scope's columns gets them with its next write (`VectorStore`)
@@ -96,12 +93,8 @@ class VectorSide:
 
     def _nearest(self, tbl, vector: np.ndarray, where: str | None, limit: int) -> list[dict[str, Any]]:
         """The `limit` rows nearest `vector` by cosine distance, among those `where` admits."""
-        vq = tbl.search(vector.astype(np.float32)).distance_type("cosine").select(self._columns + ["_distance"]).limit(limit)
-        if self._indexed:
-            vq = vq.nprobes(32).refine_factor(4)
-        if where:
-            vq = vq.where(where, prefilter=True)
-        return sorted(vq.to_list(), key=lambda r: (r["_distance"], entry_key(r)))  # ties in one order
+        rows = nearest(tbl, vector, limit, where, self._columns).to_list()
+        return sorted(rows, key=lambda r: (r["_distance"], entry_key(r)))  # ties in one order
 
     def text_search(self, text: str, filters: Filters, limit: int, scope: Scope | None = None) -> VectorCandidates:
         """LanceDB's full-text ranking alone (no vector, `scores` left empty): the graph side's full
