@@ -241,7 +241,8 @@ class GraphView:
         if limit is not None:
             tail = " LIMIT $lim"
             params["lim"] = limit
-        return [r[0] for r in self.run(f"MATCH (n:{label}) WHERE {where} RETURN DISTINCT n.id{tail}", params)]
+        # ordered, so a LIMIT keeps the same names every time (Kuzu's parallel scan has no fixed order)
+        return [r[0] for r in self.run(f"MATCH (n:{label}) WHERE {where} RETURN DISTINCT n.id ORDER BY n.id{tail}", params)]
 
     def name_matches(self, words: Iterable[str], labels: Iterable[str], limit: int) -> list[str]:
         """Ids of `labels` whose names share the most of `words` (`name_words.py`), best first."""

@@ -62,7 +62,11 @@ class _Matcher:
 
     def ids(self, match: str, var: str, where: str, params: dict, ret: str | None = None, order: str = "") -> list[str]:
         distinct = "" if order else "DISTINCT "  # DISTINCT hides the ORDER BY variable from scope
-        body, params = self._q(var, where, f"RETURN {distinct}{ret or var + '.id'} {order} LIMIT $lim", params)
+        ret = ret or var + ".id"
+        # Without an order Kuzu's parallel scan returns a LIMIT's rows, and their ranks, in no fixed
+        # order: the same question got other hits from one run to the next.
+        order = order or f"ORDER BY {ret}"
+        body, params = self._q(var, where, f"RETURN {distinct}{ret} {order} LIMIT $lim", params)
         return [r[0] for r in self.g.run(f"MATCH {match} WHERE {body}", {**params, "lim": self.limit})]
 
     def at(self, var: str, label: str, ids: list[str]) -> tuple[str, dict]:
@@ -117,10 +121,21 @@ class _Matcher:
         """The first of the question's candidate names that names something of `labels`, and its ids."""
         for cand in intent.candidates:
             for name in _variants(cand):
+                if name != cand.strip("`'\"").removesuffix("()") and self._foreign(cand):
+                    continue  # `functools.partial` is functools', never a `partial` of ours
                 ids = self.find(name, labels)
                 if ids:
                     return name, ids
         return None, []
+
+    def _foreign(self, name: str) -> bool:
+        """`name` is qualified by another package's module (`functools.partial`): the home has a
+        module of that name only among the packages its code imports, none of its own."""
+        head = name.strip("`'\"").removesuffix("()").rpartition(".")[0]
+        if not head or "/" in head:
+            return False
+        found = self.ids("(m:Module)", "m", "m.name = $y", {"y": head})
+        return bool(found) and all(_external(i) for i in found)
 
     # --- question kinds --------------------------------------------------------------------------
     def callers(self, subject: str, reverse: bool = False, targets: list[str] | None = None) -> list[str]:

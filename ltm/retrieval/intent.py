@@ -186,6 +186,10 @@ class Intent:
     # "who calls the function that parses the header": a relation whose subject is described, not named
     # (the code the question describes stands in for it: `retrieve`)
     described: IntentKind | None = None
+    # "why does X ...", "why was X changed": a reason is asked for. Where X names nothing of the
+    # home, no commit of the code the question describes stands in for it (`retrieve`): a memory or
+    # a commit message that gives the reason is found by search.
+    explains: bool = False
 
 
 def _looks_like_code(token: str) -> bool:
@@ -329,4 +333,5 @@ def parse(text: str) -> Intent:
             labels = ()
     return Intent(kind, subject, labels, tuple(dict.fromkeys(names)), paths, bug_refs, tuple(dict.fromkeys(words)),
                   tuple(candidates), prefer, _about_tests(t, long), _scope(t),
-                  kind in HISTORY_KINDS or bool(_PAST_WORDS.search(t)), source, described)
+                  kind in HISTORY_KINDS or bool(_PAST_WORDS.search(t)), source, described,
+                  cue is not None and cue.group(0).lower().startswith("why"))

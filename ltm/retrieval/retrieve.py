@@ -107,7 +107,7 @@ def retrieve(
             intent = replace(intent, subject=gc.subject)  # the candidate name the graph knows
     _phrase_boost(text, vc.rows, fused, why)
     described = False
-    if g is not None and gc is not None and gc.subject is None and intent.kind in DESCRIBED_HISTORY:
+    if g is not None and gc is not None and gc.subject is None and intent.kind in DESCRIBED_HISTORY and not intent.explains:
         described = _history_of_described(g, intent, flt, fused, why)
     elif g is not None and gc is not None and intent.described in ("callers", "callees"):
         described = _calls_of_described(g, intent.described == "callees", flt, fused, why)

@@ -199,3 +199,75 @@ def test_who_calls_a_described_function_gets_its_callers_first(tmp_path, strateg
     assert hits[0]["graph_entity_id"] == f"fn:{key}:net/headers.py:send"
     assert hits[0]["why"][0] == "graph: calls mask_header, the code the question describes"
     assert not any("notice" in x for x in hits)
+
+
+ROUTING = '''import functools
+
+
+def get_name(endpoint):
+    """The route's name: the endpoint's __name__, else its class name."""
+    return getattr(endpoint, "__name__", endpoint.__class__.__name__)
+
+
+def partial(template, **values):
+    """Render part of a page."""
+    return template.format(**values)
+
+
+def prompt_styled(text):
+    """Ask the user, stripping colour codes the test runner cannot show."""
+    return input(text)
+'''
+
+
+@pytest.fixture(scope="module")
+def routes(tmp_path_factory):
+    root = tmp_path_factory.mktemp("routes")
+    b = RepoBuilder(root / "web")
+    b.write("web/routing.py", ROUTING).commit("Name routes after their endpoint; render partials")
+    b.write("web/routing.py", ROUTING.replace("Render part", "Render one part")).commit("Say what partial renders")
+    h = Home(root / "home")
+    key = ingest(h, b.path, extra=False)
+    with HybridLTM(h) as m:
+        m.add("A route whose endpoint is a functools.partial gets the name 'partial': always pass name= "
+              "to the route for partial endpoints.", {"id": "partial-names"})
+        m.add("Styled confirm prompts strip ANSI codes themselves because the test runner patches the "
+              "terminal check; look it up at call time.", {"id": "styled-prompts"})
+    return h, key
+
+
+@pytest.mark.parametrize("strategy", ("graph_first", "parallel"))
+def test_a_name_qualified_by_another_package_is_not_a_function_of_ours(routes, strategy):
+    """`functools.partial` is functools' (the code imports it): the repository's own `partial`
+    does not stand in for it, so its commits do not lead the answer."""
+    h, _ = routes
+    with HybridLTM(h) as m:
+        hits = m.query("Why did a route whose endpoint is a functools.partial end up named 'partial'?",
+                       strategy=strategy, top_k=5)
+    assert not any("last changed partial" in w for x in hits for w in x["why"])
+    assert "mem:online:partial-names" in _ids(hits)[:3]
+
+
+@pytest.mark.parametrize("strategy", ("graph_first", "parallel"))
+def test_why_a_described_behaviour_is_answered_by_search_not_by_the_last_commits(routes, strategy):
+    """"Why do styled prompts ...?" names no code: the note that gives the reason answers it, not
+    the commits that last changed whatever code the words find."""
+    h, _ = routes
+    with HybridLTM(h) as m:
+        hits = m.query("Why do styled confirm prompts need special care under the test runner?",
+                       strategy=strategy, top_k=5)
+    assert not any("the code the question describes" in w for x in hits for w in x["why"])
+    assert hits[0]["graph_entity_id"] == "mem:online:styled-prompts"
+
+
+def test_the_same_question_gets_the_same_hits_every_time(tmp_path):
+    """A file with more functions than a graph match keeps: the ones kept, and their ranks, do not
+    change from one asking to the next (Kuzu's parallel scan returns rows in no fixed order)."""
+    b = RepoBuilder(tmp_path / "many")
+    b.write("pkg/many.py", "".join(f"def helper_{i:02d}(x):\n    return x + {i}\n\n\n" for i in range(60)))
+    b.commit("Sixty helpers")
+    h = Home(tmp_path / "home")
+    ingest(h, b.path, extra=False)
+    with HybridLTM(h) as m:
+        answers = {tuple(_ids(m.query("what is in pkg/many.py?", strategy="graph_only", top_k=20))) for _ in range(25)}
+    assert len(answers) == 1
