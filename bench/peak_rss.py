@@ -6,7 +6,10 @@
 the sum over it and all its descendants every 0.25 s (psutil, which `distributed` installs), and writes to OUT.json (and prints
 without the timeline): wall seconds, CPU seconds of the children it waited for, the two peaks in
 MiB, the load, and a timeline every 5 s of (seconds, process MiB, tree MiB) to see when the peak
-comes. Used for BENCHMARKS.md's "#21 memory" with `bench/bugs_stage.py --stage history|bugs`.
+comes. RSS counts a page every process maps (git's pack, the parser processes' shared libraries)
+once per process; so every second it also sums the tree's PSS (`/proc/PID/smaps_rollup`, Linux),
+which splits a shared page among its processes: `peak_tree_pss_mib` (null where the kernel has no
+smaps_rollup). Used for BENCHMARKS.md's "#21 memory" with `bench/bugs_stage.py --stage history|bugs`.
 """
 
 from __future__ import annotations
@@ -19,6 +22,20 @@ import time
 
 import psutil
 
+PSS_EVERY = 1.0  # seconds between PSS sums: reading smaps_rollup walks each process's mappings
+
+
+def pss(pid: int) -> int | None:
+    """Proportional set size of one process in bytes, or None where smaps_rollup cannot be read."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        return None
+    return None
+
 
 def main() -> None:
     out, cmd = sys.argv[1], sys.argv[2:]
@@ -28,13 +45,15 @@ def main() -> None:
     proc = subprocess.Popen(cmd)
     p = psutil.Process(proc.pid)
     peak_main = peak_tree = 0
+    peak_pss: int | None = None
     timeline: list[tuple[float, int, int]] = []
-    last = 0.0
+    last = last_pss = -PSS_EVERY
     while proc.poll() is None:
         try:
             main_rss = p.memory_info().rss
             tree = main_rss
-            for c in p.children(recursive=True):
+            children = p.children(recursive=True)
+            for c in children:
                 try:
                     tree += c.memory_info().rss
                 except psutil.Error:  # a child that ended between the listing and the read
@@ -43,6 +62,11 @@ def main() -> None:
             break
         peak_main, peak_tree = max(peak_main, main_rss), max(peak_tree, tree)
         now = time.time() - started
+        if now - last_pss >= PSS_EVERY:
+            sizes = [pss(x) for x in [p.pid, *(c.pid for c in children)]]
+            if sizes[0] is not None:  # a child gone since the listing counts 0
+                peak_pss = max(peak_pss or 0, sum(x or 0 for x in sizes))
+            last_pss = now
         if now - last >= 5:
             timeline.append((round(now, 1), main_rss >> 20, tree >> 20))
             last = now
@@ -50,7 +74,8 @@ def main() -> None:
     rc, done = proc.wait(), os.times()
     res = {"cmd": " ".join(cmd), "rc": rc, "wall_s": round(time.time() - started, 1),
            "cpu_children_s": round(done.children_user + done.children_system - cpu.children_user - cpu.children_system, 1),
-           "peak_main_mib": peak_main >> 20, "peak_tree_mib": peak_tree >> 20, "load": os.getloadavg(),
+           "peak_main_mib": peak_main >> 20, "peak_tree_mib": peak_tree >> 20,
+           "peak_tree_pss_mib": None if peak_pss is None else peak_pss >> 20, "load": os.getloadavg(),
            "timeline_s_main_tree_mib": timeline}
     with open(out, "w") as f:
         json.dump(res, f)
