@@ -30,7 +30,9 @@ PREFERRED: dict[str, set[tuple[str, str]]] = {
     "bugfix": {("FIXES", "in"), ("FIXES", "out"), ("AFFECTS", "out"), ("MODIFIES", "out")},
     "file_memories": {("RELATES_TO_FILE", "in"), ("RELATES_TO_FUNCTION", "in"), ("RELATES_TO_CLASS", "in")},
     "author": set(),
-    "search": set(),
+    # a plain search (a bug report, a described behaviour): the commits and bug reports its words
+    # find stand for a fix, and the code they changed or affected is what it is about
+    "search": {("MODIFIES", "out"), ("AFFECTS", "out")},
 }
 OTHER_RELATION_WEIGHT = 0.3
 
@@ -88,6 +90,7 @@ def _phrase(e: Edge) -> str:
     """How the neighbour relates to the seed, in words (`in`: the neighbour points at the seed)."""
     verbs = {
         ("CALLS", "in"): "calls", ("CALLS", "out"): "called by", ("MODIFIES", "in"): "modified",
+        ("MODIFIES", "out"): "modified by",
         ("HAS_METHOD", "in"): "class of", ("HAS_METHOD", "out"): "method of", ("FIXES", "in"): "fixes",
         ("FIXES", "out"): "fixed by", ("AFFECTS", "out"): "affected by", ("DEFINED_IN", "out"): "file of",
         ("DEFINED_IN", "in"): "defined in", ("IMPORTS", "in"): "imports",
