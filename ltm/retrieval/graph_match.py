@@ -408,6 +408,8 @@ def graph_candidates(
         name, ids = m.subject(intent, ("Function", "Class", "File", "Module"))
         ids = [i for i in ids if label_of(i) != "Module"] or [
             f for i in ids for f in m.files((g.details([i]).get(i) or {}).get("path") or "") if f]
+        # "which commit moved X into F", "who last changed X in F": X's entity in the file named
+        ids = [i for i in ids if any(_in_path(path_from_id(i), p) for p in intent.paths)] or ids
         if ids:
             subjects = m.last_change(name, ids) if k == "last_change" else m.history(k, name, ids)
     elif k == "author" and s:

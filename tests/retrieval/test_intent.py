@@ -66,6 +66,8 @@ def test_cypher_looking_text_never_becomes_a_subject():
         ("what methods does the Context class have?", "methods", "Context"),
         ("methods of Command", "methods", "Command"),
         ("which commit introduced Context.forward", "introduced_by", "Context.forward"),
+        ("Which commit moved split_arg_string into shell_completion.py?", "introduced_by", "split_arg_string"),
+        ("when was get_name moved to routing.py?", "introduced_by", "get_name"),
         ("when was BaseCommand.main last changed", "last_change", "BaseCommand.main"),
         ("history of the function resolve_command", "modified_by", "resolve_command"),
         ("which files usually change together with core.py", "co_changed", "core.py"),

@@ -271,3 +271,30 @@ def test_the_same_question_gets_the_same_hits_every_time(tmp_path):
     with HybridLTM(h) as m:
         answers = {tuple(_ids(m.query("what is in pkg/many.py?", strategy="graph_only", top_k=20))) for _ in range(25)}
     assert len(answers) == 1
+
+
+SPLIT = '''def split_words(line):
+    """Break a line into words."""
+    return line.split()
+'''
+
+
+@pytest.mark.parametrize("strategy", ("graph_first", "parallel"))
+def test_which_commit_moved_a_function_into_a_file(tmp_path, strategy):
+    """"Which commit moved X into F" asks when X appeared in F: the first commit of X's entity in F,
+    not the first commit of X anywhere (its old file's)."""
+    b = RepoBuilder(tmp_path / "text")
+    join = "def join_words(words):\n    return ' '.join(words)\n"
+    keep = "def count_lines(text):\n    return len(text.splitlines())\n"
+    b.write("text/__init__.py", "").write("text/old.py", keep + "\n\n" + SPLIT).write("text/words.py", join)
+    b.commit("Add the text helpers", author=ADA)
+    b.write("text/old.py", keep + "\n\n" + SPLIT.replace("Break", "Cut")).commit("Word the docstring", author=GRACE)
+    b.write("text/old.py", keep).write("text/words.py", join + "\n\n" + SPLIT.replace("Break", "Cut"))
+    moved = b.commit("Keep the word helpers together", author=LINUS)
+    b.write("text/words.py", join + "\n\n" + SPLIT.replace("line.split()", "line.split(None)"))
+    b.commit("Split on any space", author=ADA)
+    h = Home(tmp_path / "home")
+    key = ingest(h, b.path, extra=False)
+    with HybridLTM(h) as m:
+        hits = m.query("Which commit moved split_words into words.py?", strategy=strategy, top_k=5)
+    assert hits[0]["graph_entity_id"] == f"commit:{key}:{moved}"
