@@ -42,7 +42,7 @@ VECTOR_INDEX_MIN_ROWS = 10_000
 # How a search reads the IVF-PQ index: partitions probed, and candidates re-ranked by their full
 # vectors per hit wanted. At 32 / 4 the 30 nearest of 21,719 real rows were 93% those of an exact
 # search, and which 7% were missed changed with each index build (its partitions are trained
-# anew), so two ingests of the same lake answered differently; at 64 / 20 they are 99.8% the
+# anew), so two ingests of the same lake answered differently; at 64 / 20 they are 99.5-99.9% the
 # exact ones for about 2 ms more (bench/vector_index.py). Without an index LanceDB scans exactly.
 INDEX_NPROBES = 64
 INDEX_REFINE = 20
