@@ -120,9 +120,10 @@ class _Matcher:
     def subject(self, intent: Intent, labels: tuple[str, ...]) -> tuple[str | None, list[str]]:
         """The first of the question's candidate names that names something of `labels`, and its ids."""
         for cand in intent.candidates:
-            for name in _variants(cand):
-                if name != cand.strip("`'\"").removesuffix("()") and self._foreign(cand):
-                    continue  # `functools.partial` is functools', never a `partial` of ours
+            variants = _variants(cand)
+            if len(variants) > 1 and self._foreign(cand):  # one query per candidate, none for a bare name
+                variants = [v for v in variants if "." in v]  # `functools.partial` is functools', never a `partial` of ours
+            for name in variants:
                 ids = self.find(name, labels)
                 if ids:
                     return name, ids
