@@ -83,7 +83,7 @@ class _Matcher:
     # --- entity resolution -------------------------------------------------------------------
     def resolve(self, names: tuple[str, ...] | list[str], labels=CODE_LABELS) -> list[str]:
         names = [n.removesuffix("()") for n in names]
-        return [i for label in labels for i in self.g.named(label, names, self.repo, self.limit)]
+        return self.g.live_first(i for label in labels for i in self.g.named(label, names, self.repo, self.limit))
 
     def modules(self, name: str) -> list[str]:
         dotted = "." + name.replace("/", ".").removesuffix(".py")
@@ -106,7 +106,7 @@ class _Matcher:
 
     def find(self, name: str, labels: tuple[str, ...]) -> list[str]:
         """Ids called `name` among `labels`, in the order of `labels` (Module and File by name or
-        path), package code ahead of tests, examples and docs."""
+        path), package code ahead of tests, examples and docs, and what exists at the tip first."""
         found: list[str] = []
         for label in labels:
             if label in CODE_LABELS and "/" not in name:
@@ -115,7 +115,8 @@ class _Matcher:
                 found += self.modules(name)
             elif label == "File" and ("/" in name or "." in name):
                 found += self.files(name)
-        return sorted(dict.fromkeys(found), key=lambda i: is_auxiliary(path_from_id(i) or name_from_id(i) or ""))
+        return self.g.live_first(sorted(dict.fromkeys(found),
+                                        key=lambda i: is_auxiliary(path_from_id(i) or name_from_id(i) or "")))
 
     def subject(self, intent: Intent, labels: tuple[str, ...]) -> tuple[str | None, list[str]]:
         """The first of the question's candidate names that names something of `labels`, and its ids."""
