@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
+import tomllib
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 
@@ -27,9 +28,11 @@ class Target:
 
 @dataclass
 class RepoContext:
-    """Repository facts module naming needs: Go module paths by directory (from go.mod)."""
+    """Repository facts module naming needs: Go module paths by directory (from go.mod), and the
+    names other crates `use` a workspace member's crate by, by its directory (from Cargo.toml)."""
 
     go_modules: dict[str, str]
+    rust_crates: dict[str, str] = field(default_factory=dict)
 
     def go_module_for(self, directory: str) -> tuple[str, str] | None:
         d = directory
@@ -49,6 +52,20 @@ def go_module_path(gomod: bytes) -> str | None:
     """The module path declared in a go.mod file."""
     m = _GO_MODULE.search(gomod)
     return m.group(1).decode("utf-8", errors="replace").strip('"') if m else None
+
+
+def rust_crate_name(cargo_toml: bytes) -> str | None:
+    """The name other crates `use` a Cargo package's library by: `[lib] name`, else `[package] name`,
+    with `-` as `_` (`grep-searcher` is `use grep_searcher::...`); None for a virtual workspace or a
+    manifest that does not parse."""
+    try:
+        manifest = tomllib.loads(cargo_toml.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    lib, package = manifest.get("lib"), manifest.get("package")
+    name = (lib.get("name") if isinstance(lib, dict) else None) or (
+        package.get("name") if isinstance(package, dict) else None)
+    return name.replace("-", "_") if isinstance(name, str) and name else None
 
 
 def _stem(path: str) -> str:
@@ -95,11 +112,14 @@ def dotted_module(path: str, declared: str | None = None, ctx: RepoContext | Non
 
 def rust_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
     """`src/a/b.rs` -> `crate::a::b` (`lib.rs`, `main.rs`, `mod.rs` name their folder); a crate
-    in a workspace folder `x/src/...` is `x::...`."""
+    in a workspace folder `x/src/...` is named as other crates `use` it (its Cargo.toml: ripgrep's
+    `crates/searcher/` is `grep_searcher::...`), else by its folder, `x::...`."""
     parts = list(PurePosixPath(path).with_suffix("").parts)
     if "src" in parts:
         i = parts.index("src")
         crate = parts[i - 1] if i > 0 else "crate"
+        if i > 0 and ctx is not None:
+            crate = ctx.rust_crates.get("/".join(parts[:i]), crate)
         rest = parts[i + 1 :]
     else:
         crate, rest = "crate", parts

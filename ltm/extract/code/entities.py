@@ -23,7 +23,7 @@ from ltm.extract.filters import MAX_FILE_BYTES, skip_reason
 from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.gitrepo import MISSING, GitRepo, TreeEntry, is_safe_path
 from ltm.extract.languages import LanguageSpec, language_for
-from ltm.extract.modules import RepoContext, go_module_path
+from ltm.extract.modules import RepoContext, go_module_path, rust_crate_name
 from ltm.extract.code.resolve import Bindings, ParsedFile, Resolver
 
 PARALLEL_MIN_BYTES = 1_000_000  # below this a pool costs more to start than it saves
@@ -157,7 +157,7 @@ def extract_code(
             continue
         spec = language_for(entry.path)
         if entry.size == MISSING:  # the repository cannot give this blob: listed, never read, counted
-            reason = "missing_object" if spec or _is_go_mod(entry) else None
+            reason = "missing_object" if spec or _is_manifest(entry) else None
             if not spec:
                 out.skipped["missing_object"] += 1
         else:
@@ -167,9 +167,10 @@ def extract_code(
     out.workers = _workers(workers, sum(e.size for e, _ in wanted), len(wanted))
     batch = max(BATCH_MIN_BYTES, min(BATCH_BYTES, sum(e.size for e, _ in wanted) // (out.workers * 4)))
     go_mods: dict[str, str] = {}
+    rust_crates: dict[str, str] = {}  # a workspace member's folder -> its crate's name (not the root's)
     parsed_entries: list[tuple[TreeEntry, LanguageSpec]] = []
     with row_pool(repo_key, out.workers, batch, sorted({s.name for _, s in wanted})) as pool:
-        to_read = [e.blob for e, spec, reason in listed if reason is None and (spec is not None or _is_go_mod(e))]
+        to_read = [e.blob for e, spec, reason in listed if reason is None and (spec is not None or _is_manifest(e))]
         with repo.blobs() as blobs:  # one stream in tree order: batches reach the workers while it runs
             contents = blobs.read_many(to_read)
             for entry, spec, reason in listed:
@@ -178,12 +179,14 @@ def extract_code(
                        "size": entry.size if entry.size != MISSING else None, "hash": entry.blob,
                        "skip_reason": None}
                 out.tables["File"].append(row)
-                read = reason is None and (spec is not None or _is_go_mod(entry))
+                read = reason is None and (spec is not None or _is_manifest(entry))
                 src = next(contents)[1] if read else b""
                 if src is None:  # listed, yet the repository cannot give it now
                     src, reason = b"", "missing_object"
                 if _is_go_mod(entry) and (mod := go_module_path(src)) is not None:
                     go_mods[posixpath.dirname(entry.path)] = mod
+                elif _is_cargo_toml(entry) and (crate := rust_crate_name(src)) is not None:
+                    rust_crates[posixpath.dirname(entry.path)] = crate
                 if spec is None:
                     continue
                 reason = reason or skip_reason(entry.path, entry.size, src, max_file_bytes)
@@ -195,7 +198,7 @@ def extract_code(
                 parsed_entries.append((entry, spec))
             for _ in contents:  # ends the stream (and its feeding thread)
                 pass
-        ctx, mods, parsed, names = RepoContext(go_mods), _Modules(repo_key), [], {}
+        ctx, mods, parsed, names = RepoContext(go_mods, rust_crates), _Modules(repo_key), [], {}
         t = out.tables
         for (entry, spec), res in zip(parsed_entries, pool.results()):  # each batch as it comes back
             facts = res["facts"]
@@ -231,3 +234,13 @@ def extract_code(
 
 def _is_go_mod(entry: TreeEntry) -> bool:
     return posixpath.basename(entry.path) == "go.mod" and entry.size < 100_000
+
+
+def _is_cargo_toml(entry: TreeEntry) -> bool:
+    """A workspace member's manifest (the root's names no module: its crate is `crate`)."""
+    return posixpath.basename(entry.path) == "Cargo.toml" and "/" in entry.path and entry.size < 100_000
+
+
+def _is_manifest(entry: TreeEntry) -> bool:
+    """A file module naming reads (go.mod, a member's Cargo.toml), though it is no source."""
+    return _is_go_mod(entry) or _is_cargo_toml(entry)

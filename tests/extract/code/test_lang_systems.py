@@ -125,6 +125,51 @@ def test_rust_graph(tmp_path):
     assert kinds == {"Shape": ("trait", "Anything with an area."), "Circle": ("struct", None)}
 
 
+# A Cargo workspace, as ripgrep's: members in folders, each `use`d by its package's name
+# (`grep-searcher` is `grep_searcher`), which is not its folder's name.
+WORKSPACE = {
+    "Cargo.toml": '[workspace]\nmembers = ["crates/searcher", "crates/printer", "crates/cli"]\n',
+    "crates/searcher/Cargo.toml": '[package]\nname = "grep-searcher"\nversion = "0.1.0"\n',
+    "crates/searcher/src/lib.rs": "pub use crate::sink::{Sink, SinkMatch};\n\nmod sink;\n",
+    "crates/searcher/src/sink.rs": '''/// What a search reports to.
+pub trait Sink {
+    fn matched(&mut self, m: &SinkMatch) -> bool;
+}
+
+pub struct SinkMatch { pub line: u64 }
+
+impl SinkMatch {
+    pub fn new(line: u64) -> SinkMatch { SinkMatch { line } }
+}
+''',
+    "crates/printer/Cargo.toml": '[package]\nname = "grep-printer"\n\n[lib]\nname = "printer"\n',
+    "crates/printer/src/lib.rs": '''use grep_searcher::{Sink, SinkMatch};
+
+pub struct StandardSink<'a, W> { out: &'a mut W }
+
+impl<'a, W> Sink for StandardSink<'a, W> {
+    fn matched(&mut self, m: &SinkMatch) -> bool { m.line > 0 }
+}
+
+pub fn first() -> SinkMatch { SinkMatch::new(1) }
+''',
+    "crates/cli/Cargo.toml": "this is [not toml\n",
+    "crates/cli/src/lib.rs": "use printer::first;\n\npub fn run() -> u64 { first().line }\n",
+}
+
+
+def test_rust_workspace_members_are_named_as_their_crates_are_used(tmp_path):
+    out = extract(tmp_path, WORKSPACE)
+    modules = {r["name"] for r in out.tables["Module"]}
+    assert {"grep_searcher", "grep_searcher::sink", "printer", "cli"} <= modules  # a bad manifest: the folder
+    sink, standard = "cls:crates/searcher/src/sink.rs:Sink", "cls:crates/printer/src/lib.rs:StandardSink"
+    assert_graph(out, {
+        "IMPLEMENTS": {(standard, sink)},
+        "CALLS": {("fn:crates/printer/src/lib.rs:first", "fn:crates/searcher/src/sink.rs:SinkMatch.new"),
+                  ("fn:crates/cli/src/lib.rs:run", "fn:crates/printer/src/lib.rs:first")},
+    })
+
+
 C = {
     "src/util.h": "#ifndef UTIL_H\n#define UTIL_H\nint twice(int x);\nstruct point { int x; int y; };\n#endif\n",
     "src/util.c": '''#include "util.h"
