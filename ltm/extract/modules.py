@@ -9,6 +9,7 @@ names it (`numpy`, `@scope/pkg`, `github.com/x/y`, `java.util`, `serde`, `<stdio
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 import tomllib
@@ -24,15 +25,58 @@ class Target:
     internal: bool
     symbol: str | None = None
     alias: str | None = None
+    package: bool = False  # named by a package of the workspace (`zod/mini`), not by a path
+
+
+@dataclass(frozen=True)
+class JsPackage:
+    """A package.json of the repository: its folder, and the files its `exports` name per subpath."""
+
+    folder: str
+    exports: dict[str, tuple[str, ...]]
+
+
+def js_package(package_json: bytes, folder: str) -> tuple[str, JsPackage] | None:
+    """The name and the package a package.json declares; None without a name or when it does not parse."""
+    try:
+        manifest = json.loads(package_json)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    name = manifest.get("name") if isinstance(manifest, dict) else None
+    if not isinstance(name, str) or not name:
+        return None
+    exports: dict[str, list[str]] = {}
+    entry = manifest.get("exports")
+    if isinstance(entry, str) or (isinstance(entry, dict) and not any(k.startswith(".") for k in entry)):
+        entry = {".": entry}  # conditions only, or one file: the package's own entry
+    for sub, target in (entry.items() if isinstance(entry, dict) else ()):
+        exports[sub] = _leaves(target)
+    for key in ("source", "module", "main"):  # the entry of a package without `exports`
+        if isinstance(manifest.get(key), str):
+            exports.setdefault(".", []).append(manifest[key])
+    return name, JsPackage(folder, {k: tuple(v) for k, v in exports.items()})
+
+
+def _leaves(target: object) -> list[str]:
+    """The file paths in an `exports` value (a path, a list, or conditions nested to any depth)."""
+    if isinstance(target, str):
+        return [target]
+    if isinstance(target, list):
+        return [p for t in target for p in _leaves(t)]
+    if isinstance(target, dict):
+        return [p for t in target.values() for p in _leaves(t)]
+    return []
 
 
 @dataclass
 class RepoContext:
-    """Repository facts module naming needs: Go module paths by directory (from go.mod), and the
-    names other crates `use` a workspace member's crate by, by its directory (from Cargo.toml)."""
+    """Repository facts module naming needs: Go module paths by directory (from go.mod), the names
+    other crates `use` a workspace member's crate by, by its directory (from Cargo.toml), and the
+    JS/TS packages of a workspace (from package.json), so `import "zod/mini"` reaches its source."""
 
     go_modules: dict[str, str]
     rust_crates: dict[str, str] = field(default_factory=dict)
+    js_packages: dict[str, JsPackage] = field(default_factory=dict)  # by the name its package.json gives
 
     def go_module_for(self, directory: str) -> tuple[str, str] | None:
         d = directory
@@ -150,7 +194,7 @@ def _longest_known(parts: list[str], sep: str, known: set[str]) -> tuple[str, li
     return None
 
 
-def python_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+def python_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     raw, name, alias = imp["module"], imp["name"], imp["alias"]
     if raw.startswith("."):  # relative: against this module's package
         dots = len(raw) - len(raw.lstrip("."))
@@ -168,7 +212,7 @@ def python_import(imp: dict, path: str, module: str, known: set[str]) -> list[Ta
     return [Target(raw.split(".")[0], False, name, alias or (None if name else raw))]
 
 
-def js_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+def js_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     raw = imp["module"]
     if raw.startswith("."):
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), raw))
@@ -178,16 +222,35 @@ def js_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target
         return [Target(joined, True, imp["name"], imp["alias"] or imp["name"])]
     bare = raw.removeprefix("node:")
     pkg = "/".join(bare.split("/")[:2]) if bare.startswith("@") else bare.split("/")[0]
+    own = ctx.js_packages.get(pkg) if ctx is not None else None
+    if own is not None:  # a package of this workspace: `zod/mini` is a module of packages/zod
+        found = _workspace_module(own, bare[len(pkg):].lstrip("/"), known)
+        if found is not None:
+            return [Target(found, True, imp["name"], imp["alias"] or imp["name"], package=True)]
     return [Target(pkg, False, imp["name"], imp["alias"] or imp["name"])]
 
 
-def go_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+def _workspace_module(package: JsPackage, sub: str, known: set[str]) -> str | None:
+    """The module of the repository a package's subpath names: a file its `exports` give for the
+    subpath (a source `.ts` ahead of a built `.js` that is not in the repository), else the
+    subpath in the package's folder, its `src/` or `lib/`."""
+    inside = package.folder or "."
+    candidates = [posixpath.normpath(posixpath.join(inside, t)) for t in package.exports.get("./" + sub if sub else ".", ())]
+    candidates += [posixpath.normpath(posixpath.join(inside, root, sub)) for root in ("", "src", "lib")]
+    for cand in candidates:
+        for name in (cand, _stem(cand), js_module(cand + ".js")):
+            if name in known:
+                return name
+    return None
+
+
+def go_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     raw = imp["module"].strip('"`')
     alias = imp["alias"] if imp["alias"] not in (None, "_", ".") else raw.rsplit("/", 1)[-1]
     return [Target(raw, raw in known, None, alias)]
 
 
-def java_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+def java_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     raw = imp["module"].removeprefix("static ").strip()
     if raw in known:
         return [Target(raw, True)]
@@ -200,7 +263,7 @@ def java_import(imp: dict, path: str, module: str, known: set[str]) -> list[Targ
     return [Target(".".join(parts), False, raw.rsplit(".", 1)[-1], None)]
 
 
-def csharp_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+def csharp_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     raw = re.sub(r"\s+", "", imp["module"])
     return [Target(raw, raw in known, None, imp["alias"])]
 
@@ -231,7 +294,7 @@ def _expand_use(text: str) -> list[tuple[str, str | None]]:
     return out
 
 
-def rust_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+def rust_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     crate = module.split("::")[0]
     targets = []
     for full, alias in _expand_use(imp["module"]):
@@ -255,7 +318,7 @@ def rust_import(imp: dict, path: str, module: str, known: set[str]) -> list[Targ
     return targets
 
 
-def c_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+def c_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     raw = imp["module"]
     header = raw.strip('"<>')
     if raw.startswith('"'):
@@ -269,7 +332,7 @@ def c_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]
     return [Target(raw if raw.startswith("<") else header, False)]
 
 
-def ruby_import(imp: dict, path: str, module: str, known: set[str]) -> list[Target]:
+def ruby_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     raw = imp["module"]
     if imp.get("kind") == "require_relative":
         rel = posixpath.normpath(posixpath.join(posixpath.dirname(path), raw))

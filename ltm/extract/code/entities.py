@@ -23,7 +23,7 @@ from ltm.extract.filters import MAX_FILE_BYTES, skip_reason
 from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.gitrepo import MISSING, GitRepo, TreeEntry, is_safe_path
 from ltm.extract.languages import LanguageSpec, language_for
-from ltm.extract.modules import RepoContext, go_module_path, rust_crate_name
+from ltm.extract.modules import JsPackage, RepoContext, go_module_path, js_package, rust_crate_name
 from ltm.extract.code.resolve import Bindings, ParsedFile, Resolver
 
 PARALLEL_MIN_BYTES = 1_000_000  # below this a pool costs more to start than it saves
@@ -91,12 +91,13 @@ class _Modules:
         return out
 
 
-def _bind_imports(out: CodeExtraction, mods: _Modules, f: ParsedFile, module_name: str, names: set[str]) -> Bindings:
+def _bind_imports(out: CodeExtraction, mods: _Modules, f: ParsedFile, module_name: str, names: set[str],
+                  ctx: RepoContext) -> Bindings:
     """IMPORTS and DEPENDS_ON rows of one file, and the names its imports bind."""
     b, repo = Bindings(), mods.repo
     known = mods.known.get(f.spec.group, {})
     for imp in f.facts["imports"]:
-        for target in f.spec.resolve_import(imp, f.path, module_name, names):
+        for target in f.spec.resolve_import(imp, f.path, module_name, names, ctx):
             if target.internal and target.module not in known:
                 out.resolution["imports_unresolved"] += 1
                 continue
@@ -106,6 +107,8 @@ def _bind_imports(out: CodeExtraction, mods: _Modules, f: ParsedFile, module_nam
             if mid != f.module_id:
                 out.tables["DEPENDS_ON"].append(_edge(f.module_id, mid, "Module", "Module", repo))
             local = target.alias or target.symbol
+            if target.package and local:
+                b.packaged.add(local)
             if not target.internal:
                 b.external.add(local or target.module.split("/")[-1].split(".")[0])
             elif target.symbol:
@@ -168,6 +171,7 @@ def extract_code(
     batch = max(BATCH_MIN_BYTES, min(BATCH_BYTES, sum(e.size for e, _ in wanted) // (out.workers * 4)))
     go_mods: dict[str, str] = {}
     rust_crates: dict[str, str] = {}  # a workspace member's folder -> its crate's name (not the root's)
+    js_packages: dict[str, JsPackage] = {}
     parsed_entries: list[tuple[TreeEntry, LanguageSpec]] = []
     with row_pool(repo_key, out.workers, batch, sorted({s.name for _, s in wanted})) as pool:
         to_read = [e.blob for e, spec, reason in listed if reason is None and (spec is not None or _is_manifest(e))]
@@ -187,6 +191,8 @@ def extract_code(
                     go_mods[posixpath.dirname(entry.path)] = mod
                 elif _is_cargo_toml(entry) and (crate := rust_crate_name(src)) is not None:
                     rust_crates[posixpath.dirname(entry.path)] = crate
+                elif _is_package_json(entry) and (pkg := js_package(src, posixpath.dirname(entry.path))) is not None:
+                    js_packages.setdefault(*pkg)  # two of one name (a fixture's copy): the first in tree order
                 if spec is None:
                     continue
                 reason = reason or skip_reason(entry.path, entry.size, src, max_file_bytes)
@@ -198,7 +204,7 @@ def extract_code(
                 parsed_entries.append((entry, spec))
             for _ in contents:  # ends the stream (and its feeding thread)
                 pass
-        ctx, mods, parsed, names = RepoContext(go_mods, rust_crates), _Modules(repo_key), [], {}
+        ctx, mods, parsed, names = RepoContext(go_mods, rust_crates, js_packages), _Modules(repo_key), [], {}
         t = out.tables
         for (entry, spec), res in zip(parsed_entries, pool.results()):  # each batch as it comes back
             facts = res["facts"]
@@ -217,7 +223,7 @@ def extract_code(
             parsed.append(ParsedFile(entry.path, spec, fid, mid, facts, res["def_ids"]))
             names[entry.path] = name
     known = {group: set(by_name) for group, by_name in mods.known.items()}
-    bindings = {f.path: _bind_imports(out, mods, f, names[f.path], known.get(f.spec.group, set())) for f in parsed}
+    bindings = {f.path: _bind_imports(out, mods, f, names[f.path], known.get(f.spec.group, set()), ctx) for f in parsed}
     resolver = Resolver(repo_key, parsed, bindings, mods.known)
     resolver.resolve_bases()
     resolver.resolve_calls()
@@ -241,6 +247,12 @@ def _is_cargo_toml(entry: TreeEntry) -> bool:
     return posixpath.basename(entry.path) == "Cargo.toml" and "/" in entry.path and entry.size < 100_000
 
 
+def _is_package_json(entry: TreeEntry) -> bool:
+    return posixpath.basename(entry.path) == "package.json" and entry.size < 1_000_000 and (
+        "node_modules/" not in entry.path)
+
+
 def _is_manifest(entry: TreeEntry) -> bool:
-    """A file module naming reads (go.mod, a member's Cargo.toml), though it is no source."""
-    return _is_go_mod(entry) or _is_cargo_toml(entry)
+    """A file module naming or import resolution reads (go.mod, a member's Cargo.toml, package.json),
+    though it is no source."""
+    return _is_go_mod(entry) or _is_cargo_toml(entry) or _is_package_json(entry)

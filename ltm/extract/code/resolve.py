@@ -23,6 +23,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from ltm.code_paths import is_auxiliary
 from ltm.extract.languages import LanguageSpec
 from ltm.extract.code.references import resolve_reference
 from ltm.extract.parse import NEW, REF
@@ -66,6 +67,8 @@ class Bindings:
     symbols: dict[str, tuple[str, str]] = field(default_factory=dict)  # local name -> (module id, symbol)
     wildcards: list[str] = field(default_factory=list)  # modules whose names are all visible
     external: set[str] = field(default_factory=set)  # local names bound to external packages
+    # local names bound by an import of a workspace package by its name (`import { z } from "zod/mini"`)
+    packaged: set[str] = field(default_factory=set)
 
 
 def _base_name(raw: str) -> tuple[str | None, str]:
@@ -106,6 +109,8 @@ class Resolver:
         self._override_cache: dict[str, list[str]] = {}
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
+        # functions of tests, examples, docs and benchmarks: never a guess for the package's own code
+        self.auxiliary = {eid for f in files if is_auxiliary(f.path) for eid in f.def_ids}
         self.method_qn: dict[str, str] = {}  # method id -> its qualified name (`app.render`)
         self.global_classes = defaultdict(lambda: defaultdict(list))
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
@@ -206,6 +211,9 @@ class Resolver:
             return None
         found = {hit for path in self.module_files.get(mid, ()) if (sym := self.bindings[path].symbols.get(name))
                  and sym[0] != mid and (hit := self.exported(sym[0], sym[1], depth + 1))}
+        if not found:  # `export * from "./external.js"` (zod's `zod/v4`), `from .core import *`
+            found = {hit for path in self.module_files.get(mid, ()) for w in self.bindings[path].wildcards
+                     if w != mid and (hit := self.exported(w, name, depth + 1))}
         return found.pop() if len(found) == 1 else None
 
     # ---- classes -------------------------------------------------------------------------
@@ -290,8 +298,15 @@ class Resolver:
                 return hit[0]
         return None
 
-    def _unique(self, table, group: str, name: str, confidence: float = UNIQUE) -> tuple[str, float] | None:
+    def _unique(self, table, group: str, name: str, confidence: float = UNIQUE,
+                caller_path: str = "") -> tuple[str, float] | None:
+        """The one function of `name` in the family, for a call no other rule resolved. The package's
+        own code never calls into its tests, examples or docs, so for a caller of the package their
+        definitions are neither the guess nor what makes one ambiguous (uvicorn's `self.transport.close()`
+        is not the tests' `MockTransport.close`)."""
         hits = table[group].get(name, [])
+        if hits and caller_path and not is_auxiliary(caller_path):
+            hits = [h for h in hits if h not in self.auxiliary]
         if len(hits) == 1:
             return hits[0], confidence
         self.stats["calls_ambiguous" if hits else "calls_unknown"] += 1
@@ -355,7 +370,7 @@ class Resolver:
             if name in spec.builtin_functions:  # `open(path)` with no `open` of this file or its imports
                 self.stats["calls_builtin_name"] += 1
                 return None
-            return self._unique(self.global_top, spec.group, name)
+            return self._unique(self.global_top, spec.group, name, caller_path=f.path)
         head, _, rest = recv.replace("::", ".").partition(".")
         mid = b.aliases.get(recv)
         if mid is None and head in b.aliases:  # `pkg.sub.f()` after `import pkg`; not `pkg.codes.get()`
@@ -408,12 +423,19 @@ class Resolver:
             named = [e for e in self.global_methods[spec.group].get(name, ()) if self.method_qn[e] == f"{recv}.{name}"]
             if len(named) == 1:
                 return named[0], NAMED_OBJECT
+        if head in b.packaged:
+            # `import { z } from "zod/mini"` (zod's own package, by its name): `z.number()` that it does not
+            # define, `z.string().optional()` on what it returned. The import reaches our module, yet what
+            # it binds is as unknown as another package's object, so the repository's only `number` or
+            # `optional` method (a test helper's, another version's class) is no guess for it either
+            self.stats["calls_unknown"] += 1
+            return None
         if name in spec.builtin_methods:
             # `out.get(k)`, `items.append(x)`: every dict, list or string has the method too, so the
             # repository's only `get` is no better a guess than the built-in (`builtin_names.py`)
             self.stats["calls_builtin_name"] += 1
             return None
-        hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD)
+        hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD, f.path)
         if (hit and head in (*spec.self_names, d["self_name"]) and _ATTRIBUTE.fullmatch(recv)
                 and self._own_method(f, d, cls, name, hit[0])):
             # `self.file.write()`: an attribute of self is another object; the caller's own class

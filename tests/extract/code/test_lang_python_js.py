@@ -383,3 +383,76 @@ def test_typescript_fields_constructor_properties_and_parameters_give_the_class_
     assert conf[(p + "initialised", pump)] == 0.8 and (p + "initialised", engine) not in conf
     assert conf[(p + "property", pump)] == 0.8 and (p + "property", engine) not in conf
     assert conf[(p + "parameter", engine)] == 0.8 and (p + "parameter", pump) not in conf
+
+
+# A JS/TS workspace, as zod's: a package `import`ed by its name from another package of the repository
+MONOREPO = {
+    "package.json": '{"name": "acme-monorepo", "private": true, "workspaces": ["packages/*"]}',
+    "packages/core/package.json": '{"name": "@acme/core", "exports": {".": {"types": "./index.d.ts", '
+                                  '"source": "./src/index.ts", "import": "./index.js"}, "./util": "./src/util.ts"}}',
+    "packages/core/src/index.ts": "export function parse(s: string): string {\n  return s.trim();\n}\n",
+    "packages/core/src/util.ts": "export function twice(n: number): number {\n  return n * 2;\n}\n",
+    "packages/core/src/job.ts": "export class Job {\n  finish(): number {\n    return 1;\n  }\n}\n",
+    "packages/app/package.json": '{"name": "app", "main": "./lib/main.js"}',
+    "packages/app/src/main.ts": '''import { parse } from "@acme/core";
+import { twice } from "@acme/core/util";
+import * as core from "@acme/core";
+
+export function run(): number {
+  return twice(parse(" 1 ").length);
+}
+
+export function go(): number {
+  return core.make().finish();
+}
+''',
+    "packages/app/package-broken/package.json": "{not json",
+}
+
+
+def test_a_workspace_package_imported_by_its_name_is_the_repositorys_own_module(tmp_path):
+    out = extract(tmp_path, MONOREPO)
+    main, core = "fn:packages/app/src/main.ts:", "fn:packages/core/src/"
+    assert_graph(out, {
+        "IMPORTS": {("file:packages/app/src/main.ts", "mod:packages/core/src"),
+                    ("file:packages/app/src/main.ts", "mod:packages/core/src/util")},
+        # `core.make()` names nothing of the package: what it returns is not known, so its `finish()` is
+        # not the repository's only `finish` (Job's), as it would not be for another package's module
+        "CALLS": {(main + "run", core + "index.ts:parse"), (main + "run", core + "util.ts:twice")},
+    })
+
+
+def test_the_packages_code_is_never_guessed_to_call_into_its_tests(tmp_path):
+    """uvicorn: `self.transport.close()` in the server is asyncio's transport, not the tests'
+    `MockTransport.close`, though that is the repository's only `close`; a test's mock does not
+    make a package method's name ambiguous either."""
+    out = extract(tmp_path, {
+        "pkg/server.py": '''class Server:
+    def shutdown(self):
+        self.transport.close()
+
+    def flush(self):
+        self.buffer.drain()
+''',
+        "pkg/buffer.py": "class Buffer:\n    def drain(self):\n        return b''\n",
+        "tests/test_server.py": '''class MockTransport:
+    def close(self):
+        self.closed = True
+
+
+class MockBuffer:
+    def drain(self):
+        return b"x"
+
+
+def test_close():
+    MockTransport().close()
+    t = make()
+    t.close()
+''',
+    })
+    calls = confidences(out)
+    assert not any(src == "fn:pkg/server.py:Server.shutdown" for src, _ in calls), calls
+    assert calls.get(("fn:pkg/server.py:Server.flush", "fn:pkg/buffer.py:Buffer.drain")) == 0.3
+    # a test's own guesses still see the tests: its `t.close()` is the mock's
+    assert ("fn:tests/test_server.py:test_close", "fn:tests/test_server.py:MockTransport.close") in calls
