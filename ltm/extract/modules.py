@@ -235,7 +235,8 @@ def _workspace_module(package: JsPackage, sub: str, known: set[str]) -> str | No
     subpath (a source `.ts` ahead of a built `.js` that is not in the repository), else the
     subpath in the package's folder, its `src/` or `lib/`."""
     inside = package.folder or "."
-    candidates = [posixpath.normpath(posixpath.join(inside, t)) for t in package.exports.get("./" + sub if sub else ".", ())]
+    targets = package.exports.get("./" + sub if sub else ".", ())
+    candidates = [posixpath.normpath(posixpath.join(inside, t)) for t in targets]
     candidates += [posixpath.normpath(posixpath.join(inside, root, sub)) for root in ("", "src", "lib")]
     for cand in candidates:
         for name in (cand, _stem(cand), js_module(cand + ".js")):
