@@ -75,7 +75,7 @@ class RepoContext:
     JS/TS packages of a workspace (from package.json), so `import "zod/mini"` reaches its source."""
 
     go_modules: dict[str, str]
-    rust_crates: dict[str, str] = field(default_factory=dict)
+    rust_crates: dict[str, str] = field(default_factory=dict)  # a crate's source folder -> its name
     js_packages: dict[str, JsPackage] = field(default_factory=dict)  # by the name its package.json gives
 
     def go_module_for(self, directory: str) -> tuple[str, str] | None:
@@ -98,18 +98,29 @@ def go_module_path(gomod: bytes) -> str | None:
     return m.group(1).decode("utf-8", errors="replace").strip('"') if m else None
 
 
-def rust_crate_name(cargo_toml: bytes) -> str | None:
-    """The name other crates `use` a Cargo package's library by: `[lib] name`, else `[package] name`,
-    with `-` as `_` (`grep-searcher` is `use grep_searcher::...`); None for a virtual workspace or a
-    manifest that does not parse."""
+def rust_crates(cargo_toml: bytes, folder: str) -> dict[str, str]:
+    """The crates a Cargo.toml in `folder` declares, by the folder of their sources: a workspace
+    member's `src/` crate by the name other crates `use` it by (`[lib] name`, else `[package] name`,
+    `-` as `_`: `grep-searcher` is `grep_searcher`; the root's stays `crate`), and a `[lib]` or
+    `[[bin]]` whose `path` lies outside a `src/` folder (ripgrep's `crates/core/main.rs`: `crate`).
+    Nothing for a manifest that does not parse."""
     try:
         manifest = tomllib.loads(cargo_toml.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return None
+        return {}
     lib, package = manifest.get("lib"), manifest.get("package")
-    name = (lib.get("name") if isinstance(lib, dict) else None) or (
-        package.get("name") if isinstance(package, dict) else None)
-    return name.replace("-", "_") if isinstance(name, str) and name else None
+    lib = lib if isinstance(lib, dict) else {}
+    name = lib.get("name") or (package.get("name") if isinstance(package, dict) else None)
+    name = name.replace("-", "_") if isinstance(name, str) and name else None
+    out = {folder: name} if folder and name else {}
+    bins = manifest.get("bin")
+    for target, crate in [(lib, name), *((b, "crate") for b in (bins if isinstance(bins, list) else ()))]:
+        path = target.get("path") if isinstance(target, dict) else None
+        if isinstance(path, str) and crate:
+            root = posixpath.normpath(posixpath.join(folder, posixpath.dirname(path)))
+            if root != "." and not root.startswith("..") and posixpath.basename(root) != "src":
+                out[root] = crate
+    return out
 
 
 def _stem(path: str) -> str:
@@ -157,13 +168,20 @@ def dotted_module(path: str, declared: str | None = None, ctx: RepoContext | Non
 def rust_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
     """`src/a/b.rs` -> `crate::a::b` (`lib.rs`, `main.rs`, `mod.rs` name their folder); a crate
     in a workspace folder `x/src/...` is named as other crates `use` it (its Cargo.toml: ripgrep's
-    `crates/searcher/` is `grep_searcher::...`), else by its folder, `x::...`."""
+    `crates/searcher/` is `grep_searcher::...`), else by its folder, `x::...`; a crate a Cargo.toml
+    roots outside a `src/` folder is named from that folder (`rust_crates`)."""
     parts = list(PurePosixPath(path).with_suffix("").parts)
-    if "src" in parts:
+    roots = ctx.rust_crates if ctx is not None else {}
+    # the innermost crate folder holding the file, unless through its `src/`: a crate whose sources a
+    # Cargo.toml puts outside `src/` (`crates/core/main.rs`: `crates/core/flags/defs.rs` is `crate::flags::defs`)
+    outside = next((k for k in range(len(parts) - 1, 0, -1) if "/".join(parts[:k]) in roots), None)
+    if outside is not None and parts[outside] != "src" and "src" not in parts[:outside]:
+        crate, rest = roots["/".join(parts[:outside])], parts[outside:]
+    elif "src" in parts:
         i = parts.index("src")
         crate = parts[i - 1] if i > 0 else "crate"
-        if i > 0 and ctx is not None:
-            crate = ctx.rust_crates.get("/".join(parts[:i]), crate)
+        if i > 0:
+            crate = roots.get("/".join(parts[:i]), crate)
         rest = parts[i + 1 :]
     else:
         crate, rest = "crate", parts

@@ -23,7 +23,7 @@ from ltm.extract.filters import MAX_FILE_BYTES, skip_reason
 from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.gitrepo import MISSING, GitRepo, TreeEntry, is_safe_path
 from ltm.extract.languages import LanguageSpec, language_for
-from ltm.extract.modules import JsPackage, RepoContext, go_module_path, js_package, rust_crate_name
+from ltm.extract.modules import JsPackage, RepoContext, go_module_path, js_package, rust_crates
 from ltm.extract.code.resolve import Bindings, ParsedFile, Resolver
 
 PARALLEL_MIN_BYTES = 1_000_000  # below this a pool costs more to start than it saves
@@ -170,7 +170,7 @@ def extract_code(
     out.workers = _workers(workers, sum(e.size for e, _ in wanted), len(wanted))
     batch = max(BATCH_MIN_BYTES, min(BATCH_BYTES, sum(e.size for e, _ in wanted) // (out.workers * 4)))
     go_mods: dict[str, str] = {}
-    rust_crates: dict[str, str] = {}  # a workspace member's folder -> its crate's name (not the root's)
+    crates: dict[str, str] = {}  # a Rust crate's source folder -> its name (`rust_crates`)
     js_packages: dict[str, JsPackage] = {}
     parsed_entries: list[tuple[TreeEntry, LanguageSpec]] = []
     with row_pool(repo_key, out.workers, batch, sorted({s.name for _, s in wanted})) as pool:
@@ -189,8 +189,8 @@ def extract_code(
                     src, reason = b"", "missing_object"
                 if _is_go_mod(entry) and (mod := go_module_path(src)) is not None:
                     go_mods[posixpath.dirname(entry.path)] = mod
-                elif _is_cargo_toml(entry) and (crate := rust_crate_name(src)) is not None:
-                    rust_crates[posixpath.dirname(entry.path)] = crate
+                elif _is_cargo_toml(entry):
+                    crates.update(rust_crates(src, posixpath.dirname(entry.path)))
                 elif _is_package_json(entry) and (pkg := js_package(src, posixpath.dirname(entry.path))) is not None:
                     js_packages.setdefault(*pkg)  # two of one name (a fixture's copy): the first in tree order
                 if spec is None:
@@ -204,7 +204,7 @@ def extract_code(
                 parsed_entries.append((entry, spec))
             for _ in contents:  # ends the stream (and its feeding thread)
                 pass
-        ctx, mods, parsed, names = RepoContext(go_mods, rust_crates, js_packages), _Modules(repo_key), [], {}
+        ctx, mods, parsed, names = RepoContext(go_mods, crates, js_packages), _Modules(repo_key), [], {}
         t = out.tables
         for (entry, spec), res in zip(parsed_entries, pool.results()):  # each batch as it comes back
             facts = res["facts"]
@@ -243,8 +243,7 @@ def _is_go_mod(entry: TreeEntry) -> bool:
 
 
 def _is_cargo_toml(entry: TreeEntry) -> bool:
-    """A workspace member's manifest (the root's names no module: its crate is `crate`)."""
-    return posixpath.basename(entry.path) == "Cargo.toml" and "/" in entry.path and entry.size < 100_000
+    return posixpath.basename(entry.path) == "Cargo.toml" and entry.size < 100_000
 
 
 def _is_package_json(entry: TreeEntry) -> bool:
@@ -253,6 +252,6 @@ def _is_package_json(entry: TreeEntry) -> bool:
 
 
 def _is_manifest(entry: TreeEntry) -> bool:
-    """A file module naming or import resolution reads (go.mod, a member's Cargo.toml, package.json),
+    """A file module naming or import resolution reads (go.mod, Cargo.toml, package.json),
     though it is no source."""
     return _is_go_mod(entry) or _is_cargo_toml(entry) or _is_package_json(entry)

@@ -128,7 +128,10 @@ def test_rust_graph(tmp_path):
 # A Cargo workspace, as ripgrep's: members in folders, each `use`d by its package's name
 # (`grep-searcher` is `grep_searcher`), which is not its folder's name.
 WORKSPACE = {
-    "Cargo.toml": '[workspace]\nmembers = ["crates/searcher", "crates/printer", "crates/cli"]\n',
+    "Cargo.toml": '[package]\nname = "tool"\n\n[[bin]]\nname = "tool"\npath = "crates/core/main.rs"\n\n'
+                  '[workspace]\nmembers = ["crates/searcher", "crates/printer", "crates/cli"]\n',
+    "crates/core/main.rs": "mod flags;\n\nuse crate::flags::parse;\n\nfn main() {\n    parse();\n}\n",
+    "crates/core/flags.rs": "pub fn parse() -> u8 {\n    1\n}\n",
     "crates/searcher/Cargo.toml": '[package]\nname = "grep-searcher"\nversion = "0.1.0"\n',
     "crates/searcher/src/lib.rs": "pub use crate::sink::{Sink, SinkMatch};\n\nmod sink;\n",
     "crates/searcher/src/sink.rs": '''/// What a search reports to.
@@ -161,12 +164,14 @@ pub fn first() -> SinkMatch { SinkMatch::new(1) }
 def test_rust_workspace_members_are_named_as_their_crates_are_used(tmp_path):
     out = extract(tmp_path, WORKSPACE)
     modules = {r["name"] for r in out.tables["Module"]}
-    assert {"grep_searcher", "grep_searcher::sink", "printer", "cli"} <= modules  # a bad manifest: the folder
+    # a bad manifest: the folder's name; a binary rooted outside `src/` (ripgrep's `crates/core/main.rs`): `crate`
+    assert {"grep_searcher", "grep_searcher::sink", "printer", "cli", "crate", "crate::flags"} <= modules
     sink, standard = "cls:crates/searcher/src/sink.rs:Sink", "cls:crates/printer/src/lib.rs:StandardSink"
     assert_graph(out, {
         "IMPLEMENTS": {(standard, sink)},
         "CALLS": {("fn:crates/printer/src/lib.rs:first", "fn:crates/searcher/src/sink.rs:SinkMatch.new"),
-                  ("fn:crates/cli/src/lib.rs:run", "fn:crates/printer/src/lib.rs:first")},
+                  ("fn:crates/cli/src/lib.rs:run", "fn:crates/printer/src/lib.rs:first"),
+                  ("fn:crates/core/main.rs:main", "fn:crates/core/flags.rs:parse")},
     })
 
 
