@@ -255,8 +255,8 @@ class GraphView:
         return [i for i in ids if i not in gone] + [i for i in ids if i in gone] if gone else ids
 
     def name_matches(self, words: Iterable[str], labels: Iterable[str], limit: int) -> list[str]:
-        """Ids of `labels` whose names share the most of `words` (`name_words.py`), best first (of as many
-        words shared, what exists at the tip first)."""
+        """Ids of `labels` whose names share the most of `words` (`name_words.py`), best first; a removed
+        entity that a live one of its name replaced comes after the live ones sharing as many words."""
         words = list(words)
         found: list[tuple[int, int, str]] = []
         for label in labels:
@@ -265,10 +265,13 @@ class GraphView:
             idx = self.index(label)
             if label not in self._words:
                 self._words[label] = self.words(label)
-            removed = idx.removed if idx.removed is not None else np.zeros(len(idx.ids), dtype=bool)
-            found += [(shared, bool(removed[p]), size, idx.ids[p])
+            gone = idx.removed if idx.removed is not None else np.zeros(len(idx.ids), dtype=bool)
+            found += [(shared, bool(gone[p]), size, idx.ids[p])
                       for shared, size, p in self._words[label].match(words, limit)]
-        return [i for *_, i in sorted(found)[:limit]]
+        # A removed entity named as a live one is a stale copy of it (a moved class, a deleted generated
+        # copy): it goes after the live ones sharing as many words; other removed names keep their place.
+        live = {name_from_id(i) for _, gone, _, i in found if not gone}
+        return [i for *_, i in sorted((s, gone and name_from_id(i) in live, z, i) for s, gone, z, i in found)[:limit]]
 
     def words(self, label: str) -> NameWords:
         """The name words of `label`: saved beside the build, else cut from its ids."""
