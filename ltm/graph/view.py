@@ -258,7 +258,7 @@ class GraphView:
         """Ids of `labels` whose names share the most of `words` (`name_words.py`), best first; a removed
         entity that a live one of its name replaced comes after the live ones sharing as many words."""
         words = list(words)
-        found: list[tuple[int, int, str]] = []
+        found: list[tuple[int, bool, int, str]] = []  # (-words shared, removed, name size, id)
         for label in labels:
             if label not in self.props:
                 continue
@@ -266,12 +266,13 @@ class GraphView:
             if label not in self._words:
                 self._words[label] = self.words(label)
             gone = idx.removed if idx.removed is not None else np.zeros(len(idx.ids), dtype=bool)
-            found += [(shared, bool(gone[p]), size, idx.ids[p])
-                      for shared, size, p in self._words[label].match(words, limit)]
+            found += [(key, bool(gone[p]), size, idx.ids[p])
+                      for key, size, p in self._words[label].match(words, limit)]
         # A removed entity named as a live one is a stale copy of it (a moved class, a deleted generated
         # copy): it goes after the live ones sharing as many words; other removed names keep their place.
-        live = {name_from_id(i) for _, gone, _, i in found if not gone}
-        return [i for *_, i in sorted((s, gone and name_from_id(i) in live, z, i) for s, gone, z, i in found)[:limit]]
+        live = {name_from_id(i) for _, removed, _, i in found if not removed}
+        ranked = sorted((key, removed and name_from_id(i) in live, size, i) for key, removed, size, i in found)
+        return [i for *_, i in ranked[:limit]]
 
     def words(self, label: str) -> NameWords:
         """The name words of `label`: saved beside the build, else cut from its ids."""
