@@ -56,6 +56,15 @@ JAVASCRIPT_METHODS: frozenset[str] = frozenset((
 PYTHON_FUNCTIONS: frozenset[str] = frozenset(
     n for n in dir(builtins) if not n.startswith("_") and callable(getattr(builtins, n)))
 
+# what `x = open(p)` or `with open(p) as x` holds is a built-in value (a file, a str, a list), never an
+# object of the repository: `x.write()` is not the repository's only `write` (starlette's tests writing
+# fixtures were guessed into `UploadFile.write`). The built-in types construct such values; `type`,
+# `super` and `object` (and the descriptors) do not, and `getattr`, `next`, `max` return what they are given.
+PYTHON_VALUES: frozenset[str] = frozenset(
+    {n for n in dir(builtins) if not n.startswith("_") and isinstance(getattr(builtins, n), type)}
+    - {"type", "super", "object", "property", "classmethod", "staticmethod"}
+    | {"open", "sorted", "len", "repr", "ascii", "format", "bin", "hex", "oct", "chr", "ord", "input"})
+
 JAVASCRIPT_FUNCTIONS: frozenset[str] = frozenset((
     "atob", "btoa", "clearImmediate", "clearInterval", "clearTimeout", "decodeURI", "decodeURIComponent",
     "encodeURI", "encodeURIComponent", "escape", "eval", "fetch", "isFinite", "isNaN", "parseFloat", "parseInt",

@@ -39,6 +39,8 @@ class LanguageSpec:
     `builtin_methods`: method names of the language's built-in types (`builtin_names.py`); `x.m()`
     with `x` of unknown type is not guessed to be the repository's only `m` when `m` is one of them.
     `builtin_functions`: the same for a bare `f()` and the language's built-in functions (`open`).
+    `builtin_values`: built-in functions whose result is a built-in value (`x = open(p)`), never an
+    object of the repository, so `x.m()` is not guessed either.
     `base_receiver`: a pattern for the receiver that names the caller's base class (`super()`).
     """
 
@@ -54,6 +56,7 @@ class LanguageSpec:
     capitalized_types: bool = True
     builtin_methods: frozenset[str] = frozenset()
     builtin_functions: frozenset[str] = frozenset()
+    builtin_values: frozenset[str] = frozenset()
     base_receiver: str = ""
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
@@ -79,7 +82,8 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("python", (".py", ".pyi"), tree_sitter_python.language, m.python_module,
                      self_names=("self", "cls"), constructors=("__init__",), comment_prefixes=(),
                      builtin_methods=builtin_names.PYTHON_METHODS,
-                     builtin_functions=builtin_names.PYTHON_FUNCTIONS, base_receiver=r"super\(.*\)"),
+                     builtin_functions=builtin_names.PYTHON_FUNCTIONS, builtin_values=builtin_names.PYTHON_VALUES,
+                     base_receiver=r"super\(.*\)"),
         LanguageSpec("javascript", (".js", ".jsx", ".mjs", ".cjs"), tree_sitter_javascript.language,
                      m.js_module, **_JS),
         LanguageSpec("typescript", (".ts", ".mts", ".cts"), tree_sitter_typescript.language_typescript,

@@ -175,8 +175,12 @@ _MAX_RECEIVER = 80
 _ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name", "local")
 _PARSERS: dict[str, Parser] = {}
 _CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
-CALL, NEW, REF = "call", "new", "ref"  # what a call site is: a call, a constructor call, a function passed as a value
+_AWAIT = "await"
+# what a call site is: a call, one whose result is awaited or handed on (where the query marks them: a
+# plain CALL there runs no coroutine), a constructor call, a function passed as a value
+CALL, AWAIT, NEW, REF = "call", "await", "new", "ref"
 _COMMENT = re.compile(r";[^\n]*")
+_YIELD = re.compile(rb"\byield\b")
 _CAPTURE = re.compile(r"@([\w.]+)")
 _DEF_CAPS = {k: (f"{k}.name", f"{k}.owner", f"{k}.self", f"{k}.doc") for k in _DEF_KINDS}
 
@@ -197,11 +201,19 @@ def _pattern_roles(language: str) -> tuple[str, ...]:
             roles.append(_ATTR)
         elif "var.name" in caps:
             roles.append(_VAR)
+        elif "await.call" in caps:
+            roles.append(_AWAIT)
         elif "call.name" in caps:
             roles.append(_CALL_RECV if "call.receiver" in caps else _CALL)
         else:
             roles.append(next(r for r in _ROLES if r in caps))
     return tuple(roles)
+
+
+@cache
+def marks_awaits(language: str) -> bool:
+    """Whether the language's query marks the calls whose result is awaited or handed on (AWAIT)."""
+    return _AWAIT in _pattern_roles(language)
 
 
 def _span_key(t: tuple) -> tuple[int, int]:
@@ -238,7 +250,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
 
     Keys: `defs` (as `parse_definitions`), `had_error`, `module` (a declared package or
     namespace, or None), `imports` (module, name, alias, kind, line), `calls` (tuples of name,
-    receiver or None, kind: CALL, NEW or REF, caller: index into defs or None), `bases` (owner: index into
+    receiver or None, kind: CALL, AWAIT, NEW or REF, caller: index into defs or None), `bases` (owner: index into
     defs, or owner_name for an impl block; name; relation extends/implements/base), `attrs` (tuples of
     the innermost definition holding it, the object (`self`; None for a Go struct field), the
     attribute's name and its type as written), `vars` (tuples of the innermost function, a local
@@ -261,6 +273,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     bound: list[tuple[int, bytes]] = []  # (start, name) of names a function binds itself
     raw_attrs: list[tuple[int, str | None, str, str]] = []  # (start, object, attribute, type as written)
     raw_vars: list[tuple[int, str, str]] = []  # (start, variable, type as written)
+    awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
     add_call = raw_calls.append
     for pattern, caps in QueryCursor(ts_query(spec.name)).matches(tree.root_node):
         role = roles[pattern]
@@ -277,6 +290,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         elif role is _CALL_NEW:
             n = caps["call.new"][0]
             add_call((n.start_byte, n.text, None, NEW))
+        elif role is _AWAIT:
+            awaited.add(caps["await.call"][0].start_byte)
         elif role in _DEF_CAPS:
             names = caps.get(_DEF_CAPS[role][0])
             if names:
@@ -338,8 +353,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     fn_spans = [(s, e, k) for s, e, k in spans if k >= 0 and found[k]["kind"] == "function"]
     callers = _innermost([c[0] for c in raw_calls], fn_spans)
     shadowed = _bound_names(bound, fn_spans, parents)
-    calls = [(name.decode("utf-8", "replace"), recv, kind, caller)
-             for (_, name, recv, kind), caller in zip(raw_calls, callers)
+    calls = [(name.decode("utf-8", "replace"), recv, AWAIT if kind is CALL and at in awaited else kind, caller)
+             for (at, name, recv, kind), caller in zip(raw_calls, callers)
              if kind is not REF or recv is not None or not _is_bound(shadowed, parents, caller, name)]
     raw_bases.sort(key=lambda b: b[0].start_byte)
     owners = _innermost([b[0].start_byte for b in raw_bases], spans)
@@ -425,6 +440,8 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "line_end": node.end_point[0] + 1,
         "signature": signature,
         "stub": stub,
+        # Python's `async def`, JavaScript's `async f()`, not an async generator (`async for x in f()`)
+        "coroutine": signature.startswith("async ") and _YIELD.search(text) is None,
         "docstring": d["doc"] if d["doc"] is not None else _leading_comment(src, start, spec),
         "text": text[: MAX_TEXT_CHARS * 2].decode("utf-8", errors="replace")[:MAX_TEXT_CHARS],
         "body_hash": hashlib.sha1(text).hexdigest(),

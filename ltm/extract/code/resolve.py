@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from ltm.code_paths import is_auxiliary
 from ltm.extract.languages import LanguageSpec
 from ltm.extract.code.references import resolve_reference
-from ltm.extract.parse import NEW, REF
+from ltm.extract.parse import AWAIT, NEW, REF, marks_awaits
 
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
 OVERRIDE = 0.5  # an override of the abstract or stub method a call names (the code that runs)
@@ -102,6 +102,7 @@ class Resolver:
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # extends and implements, reversed
         self.stubs: dict[str, tuple[str, str]] = {}  # stub method id -> (its class id, its name)
+        self.coroutines: set[str] = set()  # functions declared `async`
         self.attributes: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))  # cls -> attr -> {(file, type)}
         self._attribute_cache: dict[tuple[str, str], str | None] = {}
         self.var_types: dict[str, dict[tuple[int, str], str | None]] = defaultdict(dict)  # path -> (fn, var) -> type
@@ -161,7 +162,9 @@ class Resolver:
                         self.owner[eid] = cls
                         if d["stub"]:
                             self.stubs[eid] = (cls, d["name"])
-                elif d["parent_kind"] == "function" and by_qn.get(d["parent_qualified"]) in self.owner:
+                if d.get("coroutine"):
+                    self.coroutines.add(eid)
+                if d["parent_kind"] == "function" and by_qn.get(d["parent_qualified"]) in self.owner:
                     self.owner[eid] = self.owner[by_qn[d["parent_qualified"]]]
 
         for f in self.files:  # attributes need every method's class
@@ -299,14 +302,18 @@ class Resolver:
         return None
 
     def _unique(self, table, group: str, name: str, confidence: float = UNIQUE,
-                caller_path: str = "") -> tuple[str, float] | None:
+                caller_path: str = "", awaited: bool | None = None) -> tuple[str, float] | None:
         """The one function of `name` in the family, for a call no other rule resolved. The package's
         own code never calls into its tests, examples or docs, so for a caller of the package their
         definitions are neither the guess nor what makes one ambiguous (uvicorn's `self.transport.close()`
-        is not the tests' `MockTransport.close`)."""
+        is not the tests' `MockTransport.close`). A call whose result is neither awaited nor handed on
+        (`awaited` False, where the language marks them) runs no coroutine function's body:
+        `assert response.json() == ...` is not the repository's only `async def json`."""
         hits = table[group].get(name, [])
         if hits and caller_path and not is_auxiliary(caller_path):
             hits = [h for h in hits if h not in self.auxiliary]
+        if hits and awaited is False:
+            hits = [h for h in hits if h not in self.coroutines]
         if len(hits) == 1:
             return hits[0], confidence
         self.stats["calls_ambiguous" if hits else "calls_unknown"] += 1
@@ -317,6 +324,7 @@ class Resolver:
         spec, b = f.spec, self.bindings[f.path]
         name, recv, kind, caller_index = call
         new = kind == NEW
+        awaited = kind == AWAIT if marks_awaits(spec.name) else None
         d = f.facts["defs"][caller_index]
         caller = f.def_ids[caller_index]
         cls = self.owner.get(caller)
@@ -370,7 +378,7 @@ class Resolver:
             if name in spec.builtin_functions:  # `open(path)` with no `open` of this file or its imports
                 self.stats["calls_builtin_name"] += 1
                 return None
-            return self._unique(self.global_top, spec.group, name, caller_path=f.path)
+            return self._unique(self.global_top, spec.group, name, caller_path=f.path, awaited=awaited)
         head, _, rest = recv.replace("::", ".").partition(".")
         mid = b.aliases.get(recv)
         if mid is None and head in b.aliases:  # `pkg.sub.f()` after `import pkg`; not `pkg.codes.get()`
@@ -435,7 +443,7 @@ class Resolver:
             # repository's only `get` is no better a guess than the built-in (`builtin_names.py`)
             self.stats["calls_builtin_name"] += 1
             return None
-        hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD, f.path)
+        hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD, f.path, awaited)
         if (hit and head in (*spec.self_names, d["self_name"]) and _ATTRIBUTE.fullmatch(recv)
                 and self._own_method(f, d, cls, name, hit[0])):
             # `self.file.write()`: an attribute of self is another object; the caller's own class
@@ -447,14 +455,17 @@ class Resolver:
 
     def held(self, f: ParsedFile, caller: int, typ: str, depth: int = 0) -> str | None:
         """What a variable of function `caller` holds, from its type as written (`Foo`, `pkg.Foo`, or the
-        call it was assigned from: `client.get`): a class of ours, EXTERNAL (another package's object), or
-        None (not known: a function's result, a built-in type)."""
+        call it was assigned from: `client.get`): a class of ours, EXTERNAL (another package's object or a
+        built-in value: `open(p)`), or None (not known: a function's result, a built-in type)."""
         b = self.bindings[f.path]
         head, _, rest = typ.partition(".")
         if head in b.external or typ in b.external:
             return EXTERNAL
         if (cls := self.find_class(f, typ)) is not None:
             return cls
+        if (not rest and typ in f.spec.builtin_values and typ not in b.symbols and typ not in self.file_top[f.path]
+                and not self.top[f.module_id].get(typ)):
+            return EXTERNAL  # `with open(p) as fh`: a built-in value (a name the file neither defines nor imports)
         if rest and "." not in rest and depth < 2 and (inner := self.var_types[f.path].get((caller, head))):
             # `r = client.get(...)`: a method of another package's object, or one our class only inherits
             # from another package's base (starlette's `TestClient(httpx.Client)`), returns another

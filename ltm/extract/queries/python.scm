@@ -3,6 +3,7 @@
 ;   @import @import.module @import.name @import.alias
 ;   @call.name (or @call.new: a constructor) @call.receiver: one call site   @extends @implements
 ;   @ref.name @ref.receiver: a function passed as a value (resolved by resolve.py, never to a class)
+;   @await.call: the name of a call whose result is awaited or handed on (an argument, returned)
 ;   @attr.object @attr.name @attr.type: an attribute of self and the class it holds (`self.x = Foo()`)
 ;   @var.name @var.type: a local variable or parameter and what it holds (`x = Foo()`, `x: Foo`, `x = c.get()`)
 (class_definition
@@ -26,6 +27,11 @@
   module_name: (_) @import.module
   name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 
+; a call whose result is awaited or handed on (an argument, `asyncio.create_task(server.serve())`, or
+; returned); also a call site below. A guess that names a coroutine function needs one of these
+(await (call function: [(identifier) @await.call (attribute attribute: (identifier) @await.call)]))
+(argument_list (call function: [(identifier) @await.call (attribute attribute: (identifier) @await.call)]))
+(return_statement (call function: [(identifier) @await.call (attribute attribute: (identifier) @await.call)]))
 (call function: (identifier) @call.name)
 (call function: (attribute object: (_) @call.receiver attribute: (identifier) @call.name))
 ; a function handed to another to run: `partial(f, x)`, `map(f, xs)`, `Thread(target=self.run)`;
@@ -76,6 +82,9 @@
 (assignment
   left: (identifier) @var.name
   type: (type [(identifier) (attribute)] @var.type))
+; `with open(p) as fh`, `with Foo() as x`: what the `with` binds (`__enter__` mostly returns the object itself)
+(with_item value: (as_pattern (call function: [(identifier) (attribute)] @var.type)
+                              alias: (as_pattern_target (identifier) @var.name)))
 (typed_parameter . (identifier) @var.name type: (type [(identifier) (attribute)] @var.type))
 (typed_default_parameter name: (identifier) @var.name type: (type [(identifier) (attribute)] @var.type))
 ; `x: Foo | None`, `x: Optional[Foo]`, `x: t.Optional[Foo]`: Foo where it is not None

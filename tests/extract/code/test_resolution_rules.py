@@ -599,3 +599,72 @@ def close_request(request: Request | None = None):
     assert conf[(o + "close_response", res)] == 0.8 and (o + "close_response", req) not in conf
     assert conf[(o + "close_qualified", res)] == 0.8 and (o + "close_qualified", req) not in conf
     assert conf[(o + "close_request", req)] == 0.8 and (o + "close_request", res) not in conf
+
+
+COROUTINES = {
+    "web/__init__.py": "",
+    "web/requests.py": '''class Request:
+    async def json(self):
+        return {}
+
+    async def stream(self):
+        yield b""
+
+
+class Upload:
+    def __enter__(self):
+        return self
+
+    def write(self, data):
+        return data
+''',
+    "web/server.py": '''class Server:
+    async def serve(self):
+        return 1
+''',
+    "web/views.py": '''import asyncio
+
+from web.requests import Upload
+
+async def endpoint(request):
+    return await request.json()
+
+
+async def chunks(request):
+    return [c async for c in request.stream()]
+
+
+def start(server):
+    return asyncio.create_task(server.serve())
+
+
+def test_endpoint(client):
+    response = client.get("/")
+    assert response.json() == {}
+
+
+def test_fixture(path):
+    with open(path, "w") as fh:
+        fh.write("x")
+
+
+def test_upload():
+    with Upload() as upload:
+        upload.write(b"x")
+''',
+}
+
+
+def test_a_guess_never_names_a_coroutine_a_call_does_not_await(tmp_path):
+    """`response.json()` with its result compared, not awaited, runs no `async def json`: the repository's
+    only `json` (`Request.json`) is no guess for it (starlette's tests call httpx's `json` so); awaited, or
+    handed to `create_task`, it is. An async generator is called without `await`. `with open(p) as fh`
+    holds a file, so `fh.write()` is not the only `write` here (`Upload.write`); `with Upload() as u` is."""
+    conf = confidences(extract(tmp_path, COROUTINES))
+    v, req = "fn:web/views.py:", "fn:web/requests.py:"
+    assert conf[(v + "endpoint", req + "Request.json")] == 0.3
+    assert conf[(v + "chunks", req + "Request.stream")] == 0.3
+    assert conf[(v + "start", "fn:web/server.py:Server.serve")] == 0.3
+    assert (v + "test_endpoint", req + "Request.json") not in conf
+    assert (v + "test_fixture", req + "Upload.write") not in conf
+    assert conf[(v + "test_upload", req + "Upload.write")] == 0.8
