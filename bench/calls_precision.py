@@ -1,7 +1,8 @@
 """Precision of CALLS edges per resolution rule on real repositories, against an oracle.
 
     PYTHONPATH=<tree>:/tmp/s16-calls-lib .venv/bin/python bench/calls_precision.py CLONE [CLONE ...] [--json]
-        [--sites-out FILE]  # every resolved call site: its rule, jedi's answer and the verdict, JSON lines
+        [--sites-out FILE]  # every resolved call site: its rule, jedi's answer and the verdict, JSON lines;
+                            # then each site jedi resolves into the repository that no edge reaches ("missed")
         [--files N]         # only the call sites of N random files (seed 16): sqlalchemy
     PYTHONPATH=<tree> .venv/bin/python bench/calls_precision.py CLONE --hand bench/eval/calls_hand_<repo>.jsonl
     PYTHONPATH=<tree> .venv/bin/python bench/calls_precision.py CLONE --draw 120 --sample-out FILE [--confidence 0.8]
@@ -238,7 +239,12 @@ def measure(clone: Path, sites_out: Path | None, files: int | None = None) -> di
             repo_fns.discard(None)
             if repo_fns:
                 recall["oracle_sites"] += 1
-                recall["found"] += any(d.split("@L")[0] in repo_fns for d in callees[caller])
+                found = any(d.split("@L")[0] in repo_fns for d in callees[caller])
+                recall["found"] += found
+                if not found:  # a site jedi resolves into the repository that no edge of its caller reaches
+                    dump.append({"rule": None, "site": f"{path}:{line}", "receiver": call[1], "name": call[0],
+                                 "caller": fns[caller]["qualified_name"], "target": None,
+                                 "jedi": [list(a) for a in answer[:3]], "verdict": "missed"})
     rules = {}
     for rule in RULES:
         c = per_rule[rule]

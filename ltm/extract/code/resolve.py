@@ -202,21 +202,24 @@ class Resolver:
         same = self.classes[f.module_id].get(qualified.rpartition(".")[2], [])
         return same[0] if len(same) == 1 else None
 
-    def exported(self, mid: str, name: str, depth: int = 0) -> str | None:
-        """The one function a module's name `name` denotes: defined there, or imported into it.
+    def exported(self, mid: str, name: str, depth: int = 0, table: dict | None = None) -> str | None:
+        """The one function (or, with `table=self.classes`, class) a module's name `name` denotes:
+        defined there, or imported into it.
 
         `flask/__init__.py` has `from .helpers import url_for`: `flask.url_for()` and `from flask
-        import url_for` both call `helpers.url_for` (three hops of such re-exports at most).
+        import url_for` both call `helpers.url_for` (three hops of such re-exports at most); its `from
+        .app import Flask` makes `flask.Flask` that class, though the tests define a `Flask` of their own.
         """
-        if len(hits := self.top[mid].get(name, [])) == 1:
+        table = self.top if table is None else table
+        if len(hits := table[mid].get(name, [])) == 1:
             return hits[0]
         if hits or depth >= 3:
             return None
         found = {hit for path in self.module_files.get(mid, ()) if (sym := self.bindings[path].symbols.get(name))
-                 and sym[0] != mid and (hit := self.exported(sym[0], sym[1], depth + 1))}
+                 and sym[0] != mid and (hit := self.exported(sym[0], sym[1], depth + 1, table))}
         if not found:  # `export * from "./external.js"` (zod's `zod/v4`), `from .core import *`
             found = {hit for path in self.module_files.get(mid, ()) for w in self.bindings[path].wildcards
-                     if w != mid and (hit := self.exported(w, name, depth + 1))}
+                     if w != mid and (hit := self.exported(w, name, depth + 1, table))}
         return found.pop() if len(found) == 1 else None
 
     # ---- classes -------------------------------------------------------------------------
@@ -230,16 +233,16 @@ class Resolver:
             if root in b.external:  # `httpx.Response`: a class of another package, never ours
                 return None
             mid = b.aliases.get(root)
-            if mid and len(self.classes[mid].get(name, [])) == 1:
-                return self.classes[mid][name][0]
+            if mid and (cid := self.exported(mid, name, table=self.classes)) is not None:
+                return cid
         if (cid := self.file_class_names[f.path].get(name)) is not None:
             return cid
         if not head and name in b.external:  # `from httpx import Response`: not our `Response`
             return None
         if name in b.symbols:
             mid, symbol = b.symbols[name]
-            if len(hits := self.classes[mid].get(symbol, [])) == 1:
-                return hits[0]
+            if (cid := self.exported(mid, symbol, table=self.classes)) is not None:
+                return cid
             if self.exported(mid, symbol):  # `Column` imported from a module where it is a function
                 return None
         for mid in (f.module_id, *b.wildcards):
@@ -386,8 +389,8 @@ class Resolver:
         if mid is not None:  # the receiver is one of our modules
             if hit := self.exported(mid, name):
                 return hit, IMPORTED
-            if len(hits := self.classes[mid].get(name, [])) == 1:  # `module.Class()` constructs
-                if ctor := self._constructor(spec, hits[0]):
+            if (cid := self.exported(mid, name, table=self.classes)) is not None:  # `module.Class()` constructs
+                if ctor := self._constructor(spec, cid):
                     return ctor, IMPORTED
                 self.stats["calls_to_classes"] += 1
                 return None

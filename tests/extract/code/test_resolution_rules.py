@@ -668,3 +668,56 @@ def test_a_guess_never_names_a_coroutine_a_call_does_not_await(tmp_path):
     assert (v + "test_endpoint", req + "Request.json") not in conf
     assert (v + "test_fixture", req + "Upload.write") not in conf
     assert conf[(v + "test_upload", req + "Upload.write")] == 0.8
+
+
+REEXPORTED_CLASSES = {
+    "src/web/__init__.py": "from .app import App as App\nfrom .blueprints import *\n",
+    "src/web/app.py": '''class App:
+    def __init__(self, name):
+        self.name = name
+''',
+    "src/web/blueprints.py": '''class Blueprint:
+    def __init__(self, name):
+        self.name = name
+''',
+    "src/web/sansio/blueprints.py": '''class Blueprint:
+    def __init__(self, name):
+        self.name = name
+''',
+    "tests/test_app.py": '''import web
+from web import App
+
+
+class App2(web.App):
+    pass
+
+
+def test_module():
+    return web.App("a"), web.Blueprint("b")
+
+
+def test_name():
+    return App("a")
+
+
+def test_subclass():
+    class App(web.App):
+        pass
+    return App
+''',
+}
+
+
+def test_a_class_a_package_re_exports_is_that_class(tmp_path):
+    """`import web; web.App(...)` and `from web import App` construct `web.app.App` through the package's
+    `from .app import App`, and `web.Blueprint(...)` the one its `from .blueprints import *` brings,
+    though another `App` (the tests') and another `Blueprint` make either name ambiguous in the repository
+    (flask's `flask.Flask` and `flask.Blueprint`: 0.73 -> 0.94 of the call sites jedi resolves reached)."""
+    out = extract(tmp_path, REEXPORTED_CLASSES)
+    conf = confidences(out)
+    t = "fn:tests/test_app.py:"
+    assert conf[(t + "test_module", "fn:src/web/app.py:App.__init__")] == 0.9
+    assert conf[(t + "test_module", "fn:src/web/blueprints.py:Blueprint.__init__")] == 0.9
+    assert (t + "test_module", "fn:src/web/sansio/blueprints.py:Blueprint.__init__") not in conf
+    assert conf[(t + "test_name", "fn:src/web/app.py:App.__init__")] == 0.9
+    assert ("cls:tests/test_app.py:App2", "cls:src/web/app.py:App") in graph(out)["EXTENDS"]
