@@ -226,7 +226,11 @@ def python_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoC
         return [Target(f"{raw}.{name}", True, None, alias or name)]
     hit = _longest_known(raw.split("."), ".", known)
     if hit:
-        return [Target(hit[0], True, name, alias or (None if name else raw))]
+        top = raw.split(".")[0]
+        if name or alias or top == hit[0] or top not in known:
+            return [Target(hit[0], True, name, alias or (None if name else raw))]
+        # `import click.utils` binds `click` too: `click.echo()` is the package's `echo`
+        return [Target(hit[0], True, None, raw), Target(top, True, None, top)]
     return [Target(raw.split(".")[0], False, name, alias or (None if name else raw))]
 
 

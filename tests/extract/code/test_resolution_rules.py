@@ -671,7 +671,9 @@ def test_a_guess_never_names_a_coroutine_a_call_does_not_await(tmp_path):
 
 
 REEXPORTED_CLASSES = {
-    "src/web/__init__.py": "from .app import App as App\nfrom .blueprints import *\n",
+    "src/web/__init__.py": "from .app import App as App\nfrom .blueprints import *\nfrom .helpers import url\n",
+    "src/web/helpers.py": "def url(name):\n    return name\n",
+    "tests/test_submodule.py": "import web.app\n\n\ndef test_url():\n    return web.url('a'), web.app.App('b')\n",
     "src/web/app.py": '''class App:
     def __init__(self, name):
         self.name = name
@@ -712,7 +714,8 @@ def test_a_class_a_package_re_exports_is_that_class(tmp_path):
     """`import web; web.App(...)` and `from web import App` construct `web.app.App` through the package's
     `from .app import App`, and `web.Blueprint(...)` the one its `from .blueprints import *` brings,
     though another `App` (the tests') and another `Blueprint` make either name ambiguous in the repository
-    (flask's `flask.Flask` and `flask.Blueprint`: 0.73 -> 0.94 of the call sites jedi resolves reached)."""
+    (flask's `flask.Flask` and `flask.Blueprint`: 0.73 -> 0.94 of the call sites jedi resolves reached).
+    `import web.app` binds `web` as well (click's tests: `import click.utils`, then `click.echo()`)."""
     out = extract(tmp_path, REEXPORTED_CLASSES)
     conf = confidences(out)
     t = "fn:tests/test_app.py:"
@@ -721,3 +724,6 @@ def test_a_class_a_package_re_exports_is_that_class(tmp_path):
     assert (t + "test_module", "fn:src/web/sansio/blueprints.py:Blueprint.__init__") not in conf
     assert conf[(t + "test_name", "fn:src/web/app.py:App.__init__")] == 0.9
     assert ("cls:tests/test_app.py:App2", "cls:src/web/app.py:App") in graph(out)["EXTENDS"]
+    # `import web.app` binds `web` too (Python's rule): `web.url()` is the package's `url`
+    assert conf[("fn:tests/test_submodule.py:test_url", "fn:src/web/helpers.py:url")] == 0.9
+    assert conf[("fn:tests/test_submodule.py:test_url", "fn:src/web/app.py:App.__init__")] == 0.9
