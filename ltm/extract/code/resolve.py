@@ -44,6 +44,35 @@ VARIABLE = 0.8
 EXTERNAL = "<external>"  # what `Resolver.held` says of another package's object
 
 
+_CONSTRUCTION = re.compile(r"(?:new\s+)?([A-Za-z_][\w.]*)\s*\(")
+
+
+def _constructed(recv: str) -> str | None:
+    """The callee of a receiver that is one call (`pkg.Foo(a, "b")`, `new Foo()`), else None: a receiver
+    `Foo(a).bar()` is what `bar` returns. Parentheses inside string literals are skipped."""
+    m = _CONSTRUCTION.match(recv)
+    if m is None:
+        return None
+    depth, quote, i = 0, "", m.end() - 1
+    while i < len(recv):
+        c = recv[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return m[1] if i == len(recv) - 1 else None
+        i += 1
+    return None
+
+
 @dataclass
 class ParsedFile:
     """One parsed file and the ids of what it defines."""
@@ -411,6 +440,12 @@ class Resolver:
         elif (spec.implicit_self and cls is not None and recv.isidentifier()
               and (held := self.attribute_class(cls, recv)) is not None and (hit := self.method(held, name))):
             return hit[0], ATTRIBUTE  # Java's `engine.start()` on a field of the caller's class: `this.engine`
+        if (made := _constructed(recv)) is not None and (made_cls := self.find_class(f, made)) is not None:
+            # `requests.Request("GET", url).prepare()`, `new Foo().run()`: a method of the class just constructed
+            if hit := self.method(made_cls, name):
+                return hit[0], VARIABLE
+            self.stats["calls_external" if made_cls in self.open_classes else "calls_unknown"] += 1
+            return None
         target = self.find_class(f, recv) if recv[:1].isupper() else None
         if target is not None:
             hit = self.method(target, name)

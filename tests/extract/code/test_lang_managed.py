@@ -59,11 +59,12 @@ def test_java_graph(tmp_path):
         "EXTENDS": {(circle, base)},
         "IMPLEMENTS": {(circle, shape)},
         "CALLS": {(c + "area", c + "scale"), (c + "area", f"fn:{J}util/Helpers.java:Helpers.twice"),
-                  (c + "scale", f"fn:{J}geo/Base.java:Base.name"), (f"fn:{J}App.java:App.main", c + "Circle")},
+                  (c + "scale", f"fn:{J}geo/Base.java:Base.name"), (f"fn:{J}App.java:App.main", c + "Circle"),
+                  (f"fn:{J}App.java:App.main", c + "area")},
     })
     conf = confidences(out)
     assert conf[(c + "area", c + "scale")] == 1.0  # implicit this
-    assert out.resolution["calls_ambiguous"] >= 1  # new Circle().area(): Shape.area or Circle.area
+    assert conf[(f"fn:{J}App.java:App.main", c + "area")] == 0.8  # new Circle().area(): Circle's, not Shape's
     assert {r["name"]: r["kind"] for r in out.tables["Class"]}["Shape"] == "interface"
 
 

@@ -677,7 +677,17 @@ REEXPORTED_CLASSES = {
     "src/web/app.py": '''class App:
     def __init__(self, name):
         self.name = name
+
+    def run(self):
+        return self.name
+
+
+class Worker:
+    def run(self):
+        return 0
 ''',
+    "src/web/widget.js": "class Widget { run() { return 1 } }\nclass Other { run() { return 2 } }\n"
+                         "function make() { return new Widget().run() }\nmodule.exports = { make }\n",
     "src/web/blueprints.py": '''class Blueprint:
     def __init__(self, name):
         self.name = name
@@ -702,6 +712,10 @@ def test_name():
     return App("a")
 
 
+def test_chain():
+    return web.App("(a").run()
+
+
 def test_subclass():
     class App(web.App):
         pass
@@ -715,7 +729,8 @@ def test_a_class_a_package_re_exports_is_that_class(tmp_path):
     `from .app import App`, and `web.Blueprint(...)` the one its `from .blueprints import *` brings,
     though another `App` (the tests') and another `Blueprint` make either name ambiguous in the repository
     (flask's `flask.Flask` and `flask.Blueprint`: 0.73 -> 0.94 of the call sites jedi resolves reached).
-    `import web.app` binds `web` as well (click's tests: `import click.utils`, then `click.echo()`)."""
+    `import web.app` binds `web` as well (click's tests: `import click.utils`, then `click.echo()`), and a
+    method called on what a constructor call makes is that class's (requests' `Request(...).prepare()`)."""
     out = extract(tmp_path, REEXPORTED_CLASSES)
     conf = confidences(out)
     t = "fn:tests/test_app.py:"
@@ -724,6 +739,10 @@ def test_a_class_a_package_re_exports_is_that_class(tmp_path):
     assert (t + "test_module", "fn:src/web/sansio/blueprints.py:Blueprint.__init__") not in conf
     assert conf[(t + "test_name", "fn:src/web/app.py:App.__init__")] == 0.9
     assert ("cls:tests/test_app.py:App2", "cls:src/web/app.py:App") in graph(out)["EXTENDS"]
+    # a method called on the object a call constructs: `web.App("(a").run()`, `new Widget().run()`
+    assert conf[(t + "test_chain", "fn:src/web/app.py:App.run")] == 0.8
+    assert conf[("fn:src/web/widget.js:make", "fn:src/web/widget.js:Widget.run")] == 0.8
+    assert ("fn:src/web/widget.js:make", "fn:src/web/widget.js:Other.run") not in conf
     # `import web.app` binds `web` too (Python's rule): `web.url()` is the package's `url`
     assert conf[("fn:tests/test_submodule.py:test_url", "fn:src/web/helpers.py:url")] == 0.9
     assert conf[("fn:tests/test_submodule.py:test_url", "fn:src/web/app.py:App.__init__")] == 0.9
