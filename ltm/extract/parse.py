@@ -442,6 +442,7 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "stub": stub,
         # Python's `async def`, JavaScript's `async f()`, not an async generator (`async for x in f()`)
         "coroutine": signature.startswith("async ") and _YIELD.search(text) is None,
+        "returns": _return_type(node),
         "docstring": d["doc"] if d["doc"] is not None else _leading_comment(src, start, spec),
         "text": text[: MAX_TEXT_CHARS * 2].decode("utf-8", errors="replace")[:MAX_TEXT_CHARS],
         "body_hash": hashlib.sha1(text).hexdigest(),
@@ -449,6 +450,23 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "self_name": d["self"],
         "impl_owner": impl_owner,
     }
+
+
+_OPTIONAL = re.compile(r"^(?:\w+\.)*Optional\[(.+)\]$|^(.+?)\s*\|\s*(?:None|null|undefined)$|^None\s*\|\s*(.+)$")
+
+
+def _return_type(node: Node) -> str | None:
+    """The type a function declares it returns, as written (Python's `-> Foo`, TypeScript's `: Foo`), with
+    quotes and an Optional or `| None` around it taken off; None when it declares none."""
+    ret = node.child_by_field_name("return_type")
+    if ret is None:
+        return None
+    typ = ret.text.decode("utf-8", "replace").lstrip(":").strip()
+    if len(typ) > 120:
+        return None
+    if m := _OPTIONAL.match(typ):
+        typ = next(g for g in m.groups() if g)
+    return typ.strip().strip("'\"") or None
 
 
 def _innermost_parents(spans: list[tuple[int, int, int]]) -> dict[int, int]:

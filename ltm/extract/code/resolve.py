@@ -132,6 +132,7 @@ class Resolver:
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # extends and implements, reversed
         self.stubs: dict[str, tuple[str, str]] = {}  # stub method id -> (its class id, its name)
         self.coroutines: set[str] = set()  # functions declared `async`
+        self.returns: dict[str, tuple[str, str]] = {}  # function id -> (its file, the type it declares it returns)
         self.attributes: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))  # cls -> attr -> {(file, type)}
         self._attribute_cache: dict[tuple[str, str], str | None] = {}
         self.var_types: dict[str, dict[tuple[int, str], str | None]] = defaultdict(dict)  # path -> (fn, var) -> type
@@ -160,10 +161,13 @@ class Resolver:
             g = f.spec.group
             for d, eid in zip(f.facts["defs"], f.def_ids):
                 if d["kind"] == "class":
-                    self.classes[f.module_id][d["name"]].append(eid)
+                    if d["qualified_name"] not in self.file_classes[f.path]:
+                        # a class the file defines again (`if TYPE_CHECKING: class X(Protocol)` / `else:
+                        # class X`) is one name: the first definition, as in the file itself
+                        self.classes[f.module_id][d["name"]].append(eid)
+                        self.global_classes[g][d["name"]].append(eid)
                     self.file_classes[f.path].setdefault(d["qualified_name"], eid)
                     self.file_class_names[f.path].setdefault(d["name"], eid)
-                    self.global_classes[g][d["name"]].append(eid)
                     self.class_name[eid], self.class_kind[eid] = d["name"], d["class_kind"]
                 elif d["parent_kind"] is None:  # a later definition (or an overload's body) wins
                     self.file_top[f.path][d["name"]] = eid
@@ -193,6 +197,8 @@ class Resolver:
                             self.stubs[eid] = (cls, d["name"])
                 if d.get("coroutine"):
                     self.coroutines.add(eid)
+                if d.get("returns"):
+                    self.returns[eid] = (f.path, d["returns"])
                 if d["parent_kind"] == "function" and by_qn.get(d["parent_qualified"]) in self.owner:
                     self.owner[eid] = self.owner[by_qn[d["parent_qualified"]]]
 
@@ -511,7 +517,47 @@ class Resolver:
             obj = self.held(f, caller, inner, depth + 1)
             if obj == EXTERNAL or (obj is not None and obj in self.open_classes and self.method(obj, rest) is None):
                 return EXTERNAL
+        if depth < 2 and (fn := self._callee(f, caller, typ, depth)) is not None and fn in self.returns:
+            # `app = make_app()` where `def make_app() -> App`: what the function declares it returns
+            path, declared = self.returns[fn]
+            if declared in ("Self", "typing.Self", "this"):
+                return self.owner.get(fn)
+            where = self._file[path]
+            head = declared.partition(".")[0]
+            if head in self.bindings[path].external or declared in self.bindings[path].external:
+                return EXTERNAL
+            return self.find_class(where, declared)
         return None
+
+    def _callee(self, f: ParsedFile, caller: int, typ: str, depth: int) -> str | None:
+        """The function a call written `typ` (`make_app`, `self.make`, `pkg.make`, `client.get`) names, by
+        the rules that need no guess: its scope, the file's imports, the class of self or of a variable;
+        a variable holding an object of ours is called through its class's `__call__`."""
+        b, d = self.bindings[f.path], f.facts["defs"][caller]
+        recv, _, name = typ.rpartition(".")
+        if not recv:
+            if (held := self.var_types[f.path].get((caller, name))) is not None and held != typ:
+                obj = self.held(f, caller, held, depth + 1)
+                hit = self.method(obj, "__call__") if obj not in (None, EXTERNAL) else None
+                return hit[0] if hit else None
+            scope = d["qualified_name"]
+            while scope:
+                if (scope, name) in self.nested[f.path]:
+                    return self.nested[f.path][(scope, name)]
+                scope = scope.rpartition(".")[0]
+            if name in self.file_top[f.path]:
+                return self.file_top[f.path][name]
+            return self.exported(*b.symbols[name]) if name in b.symbols else None
+        if recv in f.spec.self_names or recv == d["self_name"]:
+            cls = self.owner.get(f.def_ids[caller])
+        elif (mid := b.aliases.get(recv)) is not None:
+            return self.exported(mid, name)
+        elif recv.isidentifier() and (held := self.var_types[f.path].get((caller, recv))) is not None:
+            cls = self.held(f, caller, held, depth + 1)
+        else:
+            cls = self.find_class(f, recv) if recv[:1].isupper() else None  # `Config.load()`
+        hit = self.method(cls, name) if cls not in (None, EXTERNAL) else None
+        return hit[0] if hit else None
 
     def resolve_calls(self) -> None:
         for f in self.files:

@@ -746,3 +746,76 @@ def test_a_class_a_package_re_exports_is_that_class(tmp_path):
     # `import web.app` binds `web` too (Python's rule): `web.url()` is the package's `url`
     assert conf[("fn:tests/test_submodule.py:test_url", "fn:src/web/helpers.py:url")] == 0.9
     assert conf[("fn:tests/test_submodule.py:test_url", "fn:src/web/app.py:App.__init__")] == 0.9
+
+
+RETURNS = {
+    "app/__init__.py": "",
+    "app/client.py": '''import httpx
+
+
+class Client:
+    def get(self, url) -> httpx.Response:
+        return httpx.get(url)
+
+    def session(self) -> "Session":
+        return Session()
+
+
+class Session:
+    def close(self):
+        return 1
+
+
+class Pool:
+    def close(self):
+        return 2
+
+    def json(self):
+        return {}
+''',
+    "app/factory.py": '''from typing import TYPE_CHECKING, Optional, Protocol
+
+from app.client import Client
+
+if TYPE_CHECKING:
+    class ClientFactory(Protocol):
+        def __call__(self, name: str) -> Client: ...
+else:
+    class ClientFactory:
+        pass
+
+
+def make_client() -> Optional[Client]:
+    return Client()
+''',
+    "tests/test_client.py": '''from app.factory import ClientFactory, make_client
+
+
+def test_factory(client_factory: ClientFactory):
+    client = client_factory("a")
+    response = client.get("/")
+    session = client.session()
+    return response.json(), session.close()
+
+
+def test_made():
+    client = make_client()
+    return client.session()
+''',
+}
+
+
+def test_a_variable_holds_what_its_function_declares_it_returns(tmp_path):
+    """`client = make_client()` with `def make_client() -> Optional[Client]`, and a parameter typed with a
+    class whose `__call__` returns `Client` (starlette's `test_client_factory: TestClientFactory`, declared
+    under `if TYPE_CHECKING` and again below it): `client.session()` is `Client.session`, and the `Session`
+    it declares calls `Session.close` though `Pool.close` shares the name; what `Client.get` returns is
+    httpx's, so `response.json()` is not the only `json` here (`Pool.json`)."""
+    conf = confidences(extract(tmp_path, RETURNS))
+    t, c = "fn:tests/test_client.py:", "fn:app/client.py:"
+    assert conf[(t + "test_factory", c + "Client.get")] == 0.8
+    assert conf[(t + "test_factory", c + "Client.session")] == 0.8
+    assert conf[(t + "test_factory", c + "Session.close")] == 0.8
+    assert (t + "test_factory", c + "Pool.close") not in conf
+    assert (t + "test_factory", c + "Pool.json") not in conf
+    assert conf[(t + "test_made", c + "Client.session")] == 0.8
