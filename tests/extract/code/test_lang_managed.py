@@ -260,3 +260,42 @@ def test_csharp_calls_on_typed_fields_properties_parameters_and_locals_go_to_tha
     assert conf[(p + "Property", pump)] == 0.8 and (p + "Property", engine) not in conf
     assert conf[(p + "Parameter", pump)] == 0.8 and (p + "Parameter", engine) not in conf
     assert conf[(p + "Local", pump)] == 0.8 and conf[(p + "Local", engine)] == 0.8
+
+
+GENERIC = {
+    "src/main/java/com/acme/Adapter.java": "package com.acme;\n\npublic class Adapter<T> {\n    public T read() { return null; }\n}\n",
+    "src/main/java/com/acme/Reader.java": "package com.acme;\n\npublic class Reader {\n    public int read() { return 2; }\n}\n",
+    "src/main/java/com/acme/Box.java": '''package com.acme;
+
+import java.util.List;
+
+public class Box<T> {
+    private final Adapter<T> delegate;
+
+    Box(Adapter<T> delegate) { this.delegate = delegate; }
+
+    T field() { return delegate.read(); }
+
+    T parameter(Adapter<String> a) { return (T) a.read(); }
+
+    void local(List<Adapter<T>> all) {
+        Adapter<T> first = all.get(0);
+        first.read();
+        for (Adapter<T> each : all) { each.read(); }
+    }
+
+    static Box<String> make() { return new Box<String>(new Adapter<>()); }
+}
+''',
+}
+
+
+def test_java_generic_types_type_fields_parameters_locals_and_constructions(tmp_path):
+    """`Adapter<T> delegate`: the declared type is the class before `<`, as `Adapter delegate` would be;
+    `new Box<String>(...)` constructs Box. `read` is a method of two classes, so no guess picks one."""
+    conf = confidences(extract(tmp_path, GENERIC))
+    b, adapter = "fn:src/main/java/com/acme/Box.java:Box.", "fn:src/main/java/com/acme/Adapter.java:Adapter.read"
+    for fn in ("field", "parameter", "local"):
+        assert conf[(b + fn, adapter)] == 0.8
+        assert (b + fn, "fn:src/main/java/com/acme/Reader.java:Reader.read") not in conf
+    assert conf[(b + "make", b + "Box")] == 0.9
