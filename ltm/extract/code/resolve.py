@@ -193,6 +193,22 @@ class Resolver:
             self._attribute_cache[key] = hit
         return self._attribute_cache[key]
 
+    def foreign_type(self, f: ParsedFile, typ: str) -> bool:
+        """A type declared in file `f` that names no class of the repository's language family (`String`,
+        `List<Foo>`, a type variable) or one an import of another package binds (`java.lang.reflect.Field`
+        beside a test's `Field`): the platform's or another package's, whose methods are never guessed here."""
+        head, name = _base_name(typ)
+        external = self.bindings[f.path].external
+        return name not in self.global_classes[f.spec.group] or (head or name).split(".")[0] in external
+
+    def foreign_attribute(self, spec: LanguageSpec, cls: str, name: str, depth: int = 0) -> bool:
+        """Field `name` of class `cls` (or a base) is declared only with foreign types (`declared_types`)."""
+        if not spec.declared_types:
+            return False
+        if held := self.attributes[cls].get(name):
+            return all(self.foreign_type(self._file[path], typ) for path, typ in held)
+        return depth < 4 and any(self.foreign_attribute(spec, b, name, depth + 1) for b in self.bases.get(cls, ()))
+
     def _owner_class(self, f: ParsedFile, qualified: str) -> str | None:
         if qualified in self.file_classes[f.path]:
             return self.file_classes[f.path][qualified]
@@ -371,6 +387,9 @@ class Resolver:
                 self.stats["calls_builtin_name"] += 1
                 return None
             return self._unique(self.global_top, spec.group, name, caller_path=f.path)
+        if recv[:1] in ('"', "'", "`"):  # `"abc".length()`: a string literal's method is the language's
+            self.stats["calls_builtin_name"] += 1
+            return None
         head, _, rest = recv.replace("::", ".").partition(".")
         mid = b.aliases.get(recv)
         if mid is None and head in b.aliases:  # `pkg.sub.f()` after `import pkg`; not `pkg.codes.get()`
@@ -397,9 +416,13 @@ class Resolver:
                 # not defined on the class here: inherited from another package's base, or dynamic
                 self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
                 return None
-        elif (spec.implicit_self and cls is not None and recv.isidentifier()
-              and (held := self.attribute_class(cls, recv)) is not None and (hit := self.method(held, name))):
-            return hit[0], ATTRIBUTE  # Java's `engine.start()` on a field of the caller's class: `this.engine`
+        elif spec.implicit_self and cls is not None and recv.isidentifier():
+            # Java's `engine.start()` on a field of the caller's class: `this.engine`
+            if (held := self.attribute_class(cls, recv)) is not None and (hit := self.method(held, name)):
+                return hit[0], ATTRIBUTE
+            if held is None and self.foreign_attribute(spec, cls, recv):  # `String name`: `name.length()`
+                self.stats["calls_external"] += 1
+                return None
         target = self.find_class(f, recv) if recv[:1].isupper() else None
         if target is not None:
             hit = self.method(target, name)
@@ -419,6 +442,9 @@ class Resolver:
             # `self.router.mount()`: Router's mount (an interface without the method, Go's, goes on to the guesses)
             if held is not None and (hit := self.method(held, name)):
                 return hit[0], ATTRIBUTE
+            if held is None and self.foreign_attribute(spec, cls, m[2]):
+                self.stats["calls_external"] += 1
+                return None
         if recv.isidentifier():  # `app.render()` beside `res.render`: the method defined on an object of that name
             named = [e for e in self.global_methods[spec.group].get(name, ()) if self.method_qn[e] == f"{recv}.{name}"]
             if len(named) == 1:
@@ -455,6 +481,8 @@ class Resolver:
             return EXTERNAL
         if (cls := self.find_class(f, typ)) is not None:
             return cls
+        if f.spec.declared_types and self.foreign_type(f, typ):  # `String s`, `List<Foo> xs`, `T value`
+            return EXTERNAL
         if rest and "." not in rest and depth < 2 and (inner := self.var_types[f.path].get((caller, head))):
             # `r = client.get(...)`: a method of another package's object, or one our class only inherits
             # from another package's base (starlette's `TestClient(httpx.Client)`), returns another

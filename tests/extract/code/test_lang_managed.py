@@ -299,3 +299,43 @@ def test_java_generic_types_type_fields_parameters_locals_and_constructions(tmp_
         assert conf[(b + fn, adapter)] == 0.8
         assert (b + fn, "fn:src/main/java/com/acme/Reader.java:Reader.read") not in conf
     assert conf[(b + "make", b + "Box")] == 0.9
+
+
+FOREIGN = {
+    "src/main/java/com/acme/Buffer.java": '''package com.acme;
+
+public class Buffer {
+    public int length() { return 0; }
+    public char charAt(int i) { return 'a'; }
+    public String getKey() { return "k"; }
+}
+''',
+    "src/test/java/com/acme/Entry.java": "package com.acme;\n\nclass Entry {\n    String getKey() { return null; }\n}\n",
+    "src/main/java/com/acme/Dates.java": '''package com.acme;
+
+import java.util.Map;
+import java.util.Map.Entry;
+
+public class Dates {
+    private final String pattern = "yyyy";
+
+    int parse(String value, Entry<String, Integer> e) {
+        Map.Entry<String, Integer> other = e;
+        return value.length() + value.charAt(0) + pattern.length() + "abc".length()
+            + (e.getKey() + other.getKey()).hashCode();
+    }
+
+    int own(Buffer b) { return b.length(); }
+}
+''',
+}
+
+
+def test_java_a_declared_platform_or_imported_type_is_never_guessed_into_the_repository(tmp_path):
+    """`String value`: `value.length()` is String's, not the repository's only `length`; `Entry` imported from
+    java.util is not the test's `Entry`, nor is a string literal's method ours. A type of ours still resolves."""
+    out = extract(tmp_path, FOREIGN)
+    conf = confidences(out)
+    parse, own = "fn:src/main/java/com/acme/Dates.java:Dates.parse", "fn:src/main/java/com/acme/Dates.java:Dates.own"
+    assert not [dst for src, dst in conf if src == parse], conf
+    assert conf[(own, "fn:src/main/java/com/acme/Buffer.java:Buffer.length")] == 0.8
