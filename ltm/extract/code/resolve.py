@@ -71,6 +71,24 @@ class Bindings:
     packaged: set[str] = field(default_factory=set)
 
 
+_NEW = re.compile(r"new\s+([\w.]+)\s*(?:<[^()]*>)?\s*\(")
+_LEAD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _constructed(recv: str) -> str | None:
+    """`new Foo<T>(a, b)` (an anonymous class's body `{ ... }` after it too) -> `Foo`; any other receiver -> None."""
+    m = _NEW.match(recv)
+    if m is None:
+        return None
+    depth = 0
+    for i in range(m.end() - 1, len(recv)):
+        depth += {"(": 1, ")": -1}.get(recv[i], 0)
+        if depth == 0:
+            rest = recv[i + 1:].strip()
+            return m[1] if not rest or (rest[0] == "{" and rest[-1] == "}") else None
+    return None
+
+
 def _base_name(raw: str) -> tuple[str | None, str]:
     """`pkg.Base<T>` -> (`pkg`, `Base`)."""
     s = _GENERIC.split(raw.strip(), 1)[0].strip()
@@ -389,6 +407,23 @@ class Resolver:
             return self._unique(self.global_top, spec.group, name, caller_path=f.path)
         if recv[:1] in ('"', "'", "`"):  # `"abc".length()`: a string literal's method is the language's
             self.stats["calls_builtin_name"] += 1
+            return None
+        if (made := _constructed(recv)) is not None:  # `new GsonBuilder().create()`: GsonBuilder's create
+            target = self.find_class(f, made)
+            if target is not None and (hit := self.method(target, name)):
+                return hit[0], VARIABLE
+            if target is None and (made in b.external or self.foreign_type(f, made)):
+                self.stats["calls_external"] += 1
+                return None
+        lead = _LEAD.match(recv)
+        after = recv[lead.end():lead.end() + 1] if lead else ""
+        if lead and ((after == "(" and lead[0] in b.external) or (
+                after == "." and spec.capitalized_types and lead[0][:1].isupper() and not lead[0].isupper()
+                and "(" in recv and lead[0] not in b.aliases and lead[0] not in b.symbols
+                and self.find_class(f, lead[0]) is None)):
+            # `assertThat(x).isEqualTo(y)`, `Struct.newBuilder().build()`: what a function of another package,
+            # or a class no class here names, returns is another package's object too
+            self.stats["calls_external"] += 1
             return None
         head, _, rest = recv.replace("::", ".").partition(".")
         mid = b.aliases.get(recv)

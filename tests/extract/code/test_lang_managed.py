@@ -59,11 +59,12 @@ def test_java_graph(tmp_path):
         "EXTENDS": {(circle, base)},
         "IMPLEMENTS": {(circle, shape)},
         "CALLS": {(c + "area", c + "scale"), (c + "area", f"fn:{J}util/Helpers.java:Helpers.twice"),
-                  (c + "scale", f"fn:{J}geo/Base.java:Base.name"), (f"fn:{J}App.java:App.main", c + "Circle")},
+                  (c + "scale", f"fn:{J}geo/Base.java:Base.name"), (f"fn:{J}App.java:App.main", c + "Circle"),
+                  (f"fn:{J}App.java:App.main", c + "area")},
     })
     conf = confidences(out)
     assert conf[(c + "area", c + "scale")] == 1.0  # implicit this
-    assert out.resolution["calls_ambiguous"] >= 1  # new Circle().area(): Shape.area or Circle.area
+    assert conf[(f"fn:{J}App.java:App.main", c + "area")] == 0.8  # new Circle().area(): Circle's, not Shape's
     assert {r["name"]: r["kind"] for r in out.tables["Class"]}["Shape"] == "interface"
 
 
@@ -339,3 +340,46 @@ def test_java_a_declared_platform_or_imported_type_is_never_guessed_into_the_rep
     parse, own = "fn:src/main/java/com/acme/Dates.java:Dates.parse", "fn:src/main/java/com/acme/Dates.java:Dates.own"
     assert not [dst for src, dst in conf if src == parse], conf
     assert conf[(own, "fn:src/main/java/com/acme/Buffer.java:Buffer.length")] == 0.8
+
+
+CHAINS = {
+    "src/main/java/com/acme/Builder.java": '''package com.acme;
+
+public class Builder {
+    public Builder lenient() { return this; }
+    public Object create() { return null; }
+}
+''',
+    "src/main/java/com/acme/Factory.java": "package com.acme;\n\npublic interface Factory {\n    Object create();\n}\n",
+    "src/main/java/com/acme/Token.java": "package com.acme;\n\npublic class Token<T> {\n    public String getType() { return null; }\n}\n",
+    "src/test/java/com/acme/BuilderTest.java": '''package com.acme;
+
+import static org.truth.Truth.assertThat;
+
+import com.google.protobuf.Struct;
+
+public class BuilderTest {
+    void made() {
+        Object made = new Builder().create();
+        String type = new Token<java.util.List<String>>() {}.getType();
+    }
+
+    void foreign() {
+        assertThat(made()).lenient();
+        Struct.newBuilder().putFields("a", "b").putFields("c", "d").putFields("e", "f").putFields("g", "h").lenient();
+        Generated.newBuilder().lenient();
+    }
+}
+''',
+}
+
+
+def test_java_a_receiver_built_with_new_is_that_class_and_one_another_package_returns_is_not_ours(tmp_path):
+    """`new Builder().create()` is Builder's create, though `create` has two definitions; `assertThat(x).m()`
+    (a static import of another package) and `Struct.newBuilder()...m()` (however long the chain) return
+    another package's object, so `m` is never the repository's only `lenient`."""
+    conf = confidences(extract(tmp_path, CHAINS))
+    t, b = "fn:src/test/java/com/acme/BuilderTest.java:BuilderTest.", "fn:src/main/java/com/acme/Builder.java:Builder."
+    assert conf[(t + "made", b + "create")] == 0.8
+    assert conf[(t + "made", "fn:src/main/java/com/acme/Token.java:Token.getType")] == 0.8
+    assert not [dst for src, dst in conf if src == t + "foreign" and dst != t + "made"], conf
