@@ -549,8 +549,10 @@ class Resolver:
                     impls = self._override_cache.get(hit[0])
                     if impls is None:
                         impls = self._override_cache[hit[0]] = self._overrides(*self.stubs[hit[0]])
-                    for impl in impls:
-                        self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
+                    own_code = f.def_ids[call[3]] not in self.auxiliary
+                    for impl in impls:  # the package's own code never runs its tests' subclasses
+                        if not (own_code and impl in self.auxiliary):
+                            self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
 
     def _overrides(self, cls: str, name: str) -> list[str]:
         """Methods `name` of the classes that extend or implement `cls` (four levels down at most)."""

@@ -383,3 +383,35 @@ def test_java_a_receiver_built_with_new_is_that_class_and_one_another_package_re
     assert conf[(t + "made", b + "create")] == 0.8
     assert conf[(t + "made", "fn:src/main/java/com/acme/Token.java:Token.getType")] == 0.8
     assert not [dst for src, dst in conf if src == t + "foreign" and dst != t + "made"], conf
+
+
+OVERRIDES = {
+    "src/main/java/com/acme/Adapter.java": '''package com.acme;
+
+public abstract class Adapter {
+    public abstract Object read();
+    public final Object fromJson() { return read(); }
+}
+''',
+    "src/main/java/com/acme/IntAdapter.java": "package com.acme;\n\nclass IntAdapter extends Adapter {\n    public Object read() { return 1; }\n}\n",
+    "src/test/java/com/acme/AdapterTest.java": '''package com.acme;
+
+public class AdapterTest {
+    static class Dummy extends Adapter {
+        public Object read() { return null; }
+    }
+
+    void run(Adapter a) { a.read(); }
+}
+''',
+}
+
+
+def test_java_a_library_call_of_an_abstract_method_fans_out_to_the_librarys_overrides_only(tmp_path):
+    """`Adapter.fromJson` calls the abstract `read`: IntAdapter's override runs, a test's `Dummy` is no callee of
+    the library; a test's own call still reaches both."""
+    conf = confidences(extract(tmp_path, OVERRIDES))
+    lib, test = "fn:src/main/java/com/acme/Adapter.java:Adapter.fromJson", "fn:src/test/java/com/acme/AdapterTest.java:AdapterTest."
+    impl, dummy = "fn:src/main/java/com/acme/IntAdapter.java:IntAdapter.read", test + "Dummy.read"
+    assert conf[(lib, impl)] == 0.5 and (lib, dummy) not in conf
+    assert conf[(test + "run", impl)] == 0.5 and conf[(test + "run", dummy)] == 0.5
