@@ -354,6 +354,14 @@ class Resolver:
         d = f.facts["defs"][caller_index]
         caller = f.def_ids[caller_index]
         cls = self.owner.get(caller)
+        if recv is None and name in ("this", "super") and cls is not None:
+            # Java's `this(...)` / `super(...)`: a constructor of the caller's class (another overload) or of its base
+            owners = [cls] if name == "this" else self.bases.get(cls, [])
+            hit = next((c for o in owners if (c := self._constructor(spec, o)) is not None and c != caller), None)
+            if hit is not None:
+                return hit, SCOPE if name == "this" else IMPORTED
+            self.stats["calls_external" if name == "super" and cls in self.open_classes else "calls_unknown"] += 1
+            return None
         target = self.find_class(f, name) if new or (recv is None and name[:1].isupper()) else None
         if new or target is not None:
             ctor = self._constructor(spec, target) if target else None

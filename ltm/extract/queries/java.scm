@@ -16,6 +16,8 @@
 (import_declaration [(scoped_identifier) (identifier)] @import.module) @import
 
 (method_invocation object: (_)? @call.receiver name: (identifier) @call.name)
+; `this(...)` and `super(...)` in a constructor: another constructor of the class, or the base class's
+(explicit_constructor_invocation constructor: [(this) (super)] @call.name)
 (object_creation_expression type: [(type_identifier) @call.new (generic_type . (type_identifier) @call.new)])
 ; a field, a parameter or a local variable and its type: what `engine.start()`, `this.engine.start()` and
 ; `e.start()` call (`var x = new Engine()` takes the constructed type). A generic type is written with its

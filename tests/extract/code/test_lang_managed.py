@@ -415,3 +415,31 @@ def test_java_a_library_call_of_an_abstract_method_fans_out_to_the_librarys_over
     impl, dummy = "fn:src/main/java/com/acme/IntAdapter.java:IntAdapter.read", test + "Dummy.read"
     assert conf[(lib, impl)] == 0.5 and (lib, dummy) not in conf
     assert conf[(test + "run", impl)] == 0.5 and conf[(test + "run", dummy)] == 0.5
+
+
+CONSTRUCTORS = {
+    "src/main/java/com/acme/ParseError.java": '''package com.acme;
+
+public class ParseError extends RuntimeException {
+    public ParseError(String message) { super(message); }
+}
+''',
+    "src/main/java/com/acme/SyntaxError.java": '''package com.acme;
+
+public class SyntaxError extends ParseError {
+    public SyntaxError(int line) { this("at " + line); }
+    public SyntaxError(String message) { super(message); }
+}
+''',
+}
+
+
+def test_java_this_and_super_in_a_constructor_call_the_class_or_base_constructor(tmp_path):
+    """`super(message)` runs the base class's constructor and `this(...)` another of the class's own (overloads
+    share the name, so the edge goes to the one a name resolves to, never back to the caller itself);
+    `super` of another package's base (RuntimeException) is no edge."""
+    conf = confidences(extract(tmp_path, CONSTRUCTORS))
+    s, p = "fn:src/main/java/com/acme/SyntaxError.java:SyntaxError.", "fn:src/main/java/com/acme/ParseError.java:ParseError."
+    assert conf[(s + "SyntaxError@L5", p + "ParseError")] == 0.9
+    assert conf[(s + "SyntaxError", s + "SyntaxError@L5")] == 1.0
+    assert not [dst for src, dst in conf if src == p + "ParseError"]
