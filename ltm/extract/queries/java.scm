@@ -13,7 +13,8 @@
 [(method_declaration name: (identifier) @function.name)
  (constructor_declaration name: (identifier) @function.name)] @function
 
-(import_declaration [(scoped_identifier) (identifier)] @import.module) @import
+; `import static a.b.C.m;` names member m of class C (@import.kind); `import a.b.*;` every name of a.b (@import.name)
+(import_declaration "static"? @import.kind [(scoped_identifier) (identifier)] @import.module (asterisk)? @import.name) @import
 
 (method_invocation object: (_)? @call.receiver name: (identifier) @call.name)
 ; `this(...)` and `super(...)` in a constructor: another constructor of the class, or the base class's

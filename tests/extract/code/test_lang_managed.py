@@ -443,3 +443,31 @@ def test_java_this_and_super_in_a_constructor_call_the_class_or_base_constructor
     assert conf[(s + "SyntaxError@L5", p + "ParseError")] == 0.9
     assert conf[(s + "SyntaxError", s + "SyntaxError@L5")] == 1.0
     assert not [dst for src, dst in conf if src == p + "ParseError"]
+
+
+STATIC_IMPORTS = {
+    "src/main/java/com/acme/A.java": '''package com.acme;
+
+import static java.util.Objects.requireNonNull;
+import static org.junit.Assert.*;
+import java.util.*;
+
+class A {
+    void f(Object o) { requireNonNull(o); }
+}
+''',
+    "src/main/java/com/acme/util/Checks.java": "package com.acme.util;\n\npublic class Checks {\n    public static void requireNonNull(Object o) {}\n}\n",
+}
+
+
+def test_java_a_static_import_depends_on_the_package_of_its_class(tmp_path):
+    """`import static java.util.Objects.requireNonNull` imports a member of java.util's Objects: the package is
+    java.util (not a package `java.util.Objects.requireNonNull`), and the name it binds is another package's."""
+    out = extract(tmp_path, STATIC_IMPORTS)
+    assert_graph(out, {
+        "modules": {"mod:com.acme", "mod:com.acme.util", "ext:java.util", "ext:org.junit"},
+        "IMPORTS": {("file:src/main/java/com/acme/A.java", "ext:java.util"),
+                    ("file:src/main/java/com/acme/A.java", "ext:org.junit")},
+        "CALLS": set(),
+    })
+    assert {r["names"] for r in out.tables["IMPORTS"]} == {"requireNonNull", "Assert"}
