@@ -75,11 +75,16 @@ _NEW = re.compile(r"new\s+([\w.]+)\s*(?:<[^()]*>)?\s*\(")
 _LEAD = re.compile(r"[A-Za-z_]\w*")
 
 
-def _constructed(recv: str) -> str | None:
-    """`new Foo<T>(a, b)` (an anonymous class's body `{ ... }` after it too) -> `Foo`; any other receiver -> None."""
+_CAST = re.compile(r"\(\s*\(\s*([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\)")
+
+
+def _constructed(recv: str, casts: bool) -> str | None:
+    """The class a receiver is written as: `new Foo<T>(a, b)` (an anonymous class's body `{ ... }` after it
+    too) or, where `casts` (a language of declared types), a cast `((Foo) x)` -> `Foo`; any other -> None."""
     m = _NEW.match(recv)
     if m is None:
-        return None
+        cast = _CAST.match(recv) if casts else None
+        return cast[1] if cast and _closes_at_end(recv) else None
     depth = 0
     for i in range(m.end() - 1, len(recv)):
         depth += {"(": 1, ")": -1}.get(recv[i], 0)
@@ -87,6 +92,16 @@ def _constructed(recv: str) -> str | None:
             rest = recv[i + 1:].strip()
             return m[1] if not rest or (rest[0] == "{" and rest[-1] == "}") else None
     return None
+
+
+def _closes_at_end(text: str) -> bool:
+    """`(a (b) c)`: the first parenthesis closes at the last character."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            return i == len(text) - 1
+    return False
 
 
 def _base_name(raw: str) -> tuple[str | None, str]:
@@ -416,7 +431,7 @@ class Resolver:
         if recv[:1] in ('"', "'", "`"):  # `"abc".length()`: a string literal's method is the language's
             self.stats["calls_builtin_name"] += 1
             return None
-        if (made := _constructed(recv)) is not None:  # `new GsonBuilder().create()`: GsonBuilder's create
+        if (made := _constructed(recv, spec.declared_types)) is not None:  # `new GsonBuilder().create()`, `((Foo) x).m()`
             target = self.find_class(f, made)
             if target is not None and (hit := self.method(target, name)):
                 return hit[0], VARIABLE

@@ -471,3 +471,27 @@ def test_java_a_static_import_depends_on_the_package_of_its_class(tmp_path):
         "CALLS": set(),
     })
     assert {r["names"] for r in out.tables["IMPORTS"]} == {"requireNonNull", "Assert"}
+
+
+CASTS = {
+    "src/main/java/com/acme/Primitive.java": "package com.acme;\n\npublic class Primitive {\n    public String getAsString() { return null; }\n}\n",
+    "src/main/java/com/acme/Array.java": "package com.acme;\n\npublic class Array {\n    public String getAsString() { return null; }\n}\n",
+    "src/main/java/com/acme/Reader.java": '''package com.acme;
+
+public class Reader {
+    Object pop() { return null; }
+
+    String next() { return ((Primitive) pop()).getAsString() + ((String) pop()).trim(); }
+}
+''',
+}
+
+
+def test_java_a_cast_receiver_is_an_object_of_the_cast_type(tmp_path):
+    """`((Primitive) pop()).getAsString()`: Primitive's, though `getAsString` has two definitions;
+    `((String) x).trim()` is String's, never a guess."""
+    conf = confidences(extract(tmp_path, CASTS))
+    nxt = "fn:src/main/java/com/acme/Reader.java:Reader.next"
+    assert conf[(nxt, "fn:src/main/java/com/acme/Primitive.java:Primitive.getAsString")] == 0.8
+    assert {dst for src, dst in conf if src == nxt} == {"fn:src/main/java/com/acme/Primitive.java:Primitive.getAsString",
+                                                        "fn:src/main/java/com/acme/Reader.java:Reader.pop"}
