@@ -42,6 +42,8 @@ class LanguageSpec:
     `builtin_values`: built-in functions whose result is a built-in value (`x = open(p)`), never an
     object of the repository, so `x.m()` is not guessed either.
     `base_receiver`: a pattern for the receiver that names the caller's base class (`super()`).
+    `declared_types`: a variable's or field's type is as declared (`String name`), so a type that names no
+    class here is the platform's or another package's: `name.length()` is never the repository's only `length`.
     """
 
     name: str
@@ -58,6 +60,7 @@ class LanguageSpec:
     builtin_functions: frozenset[str] = frozenset()
     builtin_values: frozenset[str] = frozenset()
     base_receiver: str = ""
+    declared_types: bool = False
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
     query: str = ""  # the query file's name when another language's file fits this grammar too
@@ -92,7 +95,8 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("go", (".go",), tree_sitter_go.language, m.go_module, resolve_import=m.go_import,
                      self_names=(), capitalized_types=False),
         LanguageSpec("java", (".java",), tree_sitter_java.language, m.dotted_module,
-                     resolve_import=m.java_import, implicit_self=True, base_receiver="super"),
+                     resolve_import=m.java_import, implicit_self=True, base_receiver="super",
+                     declared_types=True),
         LanguageSpec("c_sharp", (".cs",), tree_sitter_c_sharp.language, m.dotted_module,
                      resolve_import=m.csharp_import, implicit_self=True, attribute_prefixes=("[",),
                      base_receiver="base"),

@@ -274,7 +274,9 @@ def go_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoConte
 
 
 def java_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
-    raw = imp["module"].removeprefix("static ").strip()
+    raw, member = imp["module"].strip(), None
+    if imp.get("kind") == "static" and imp.get("name") is None:  # `java.util.Objects.requireNonNull`: a member
+        raw, _, member = raw.rpartition(".")
     if raw in known:
         return [Target(raw, True)]
     parts = raw.split(".")
@@ -283,7 +285,9 @@ def java_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
         return [Target(hit[0], True, hit[1][0] if hit[1] else None, hit[1][0] if hit[1] else None)]
     while len(parts) > 1 and parts[-1][:1].isupper():
         parts = parts[:-1]
-    return [Target(".".join(parts), False, raw.rsplit(".", 1)[-1], None)]
+    wildcard = imp.get("name") == "*" and imp.get("kind") != "static"  # `import java.util.*`: no one name
+    symbol = member or (None if wildcard else raw.rsplit(".", 1)[-1])
+    return [Target(".".join(parts), False, symbol, None)]
 
 
 def csharp_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:

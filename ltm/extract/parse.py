@@ -285,7 +285,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             recv = caps.get("call.receiver" if role is _CALL_RECV else "ref.receiver")
             if recv is not None:  # only a short receiver can name a module, a class or self
                 r = recv[0]
-                recv = r.text.decode("utf-8", "replace") if r.end_byte - r.start_byte <= _MAX_RECEIVER else "(...)"
+                # a long chain keeps its head (`Struct.newBuilder()`: another package's object)
+                recv = r.text[:_MAX_RECEIVER].decode("utf-8", "replace") + (
+                    "" if r.end_byte - r.start_byte <= _MAX_RECEIVER else "(...)")
             add_call((n.start_byte, n.text, recv or None, CALL if role is _CALL_RECV else REF))
         elif role is _CALL_NEW:
             n = caps["call.new"][0]

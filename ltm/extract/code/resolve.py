@@ -44,35 +44,6 @@ VARIABLE = 0.8
 EXTERNAL = "<external>"  # what `Resolver.held` says of another package's object
 
 
-_CONSTRUCTION = re.compile(r"(?:new\s+)?([A-Za-z_][\w.]*)\s*\(")
-
-
-def _constructed(recv: str) -> str | None:
-    """The callee of a receiver that is one call (`pkg.Foo(a, "b")`, `new Foo()`), else None: a receiver
-    `Foo(a).bar()` is what `bar` returns. Parentheses inside string literals are skipped."""
-    m = _CONSTRUCTION.match(recv)
-    if m is None:
-        return None
-    depth, quote, i = 0, "", m.end() - 1
-    while i < len(recv):
-        c = recv[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
-        elif c in "'\"`":
-            quote = c
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return m[1] if i == len(recv) - 1 else None
-        i += 1
-    return None
-
-
 @dataclass
 class ParsedFile:
     """One parsed file and the ids of what it defines."""
@@ -98,6 +69,51 @@ class Bindings:
     external: set[str] = field(default_factory=set)  # local names bound to external packages
     # local names bound by an import of a workspace package by its name (`import { z } from "zod/mini"`)
     packaged: set[str] = field(default_factory=set)
+
+
+_CONSTRUCTION = re.compile(r"(new\s+)?([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\(")
+_CAST = re.compile(r"\(\s*\(\s*([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\)")
+_LEAD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the parenthesis at `start` closes, string literals skipped; None when it does not."""
+    depth, quote, i = 0, "", start
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def _constructed(recv: str, casts: bool) -> tuple[str, bool] | None:
+    """The class a receiver that is one construction is written with, and whether it is explicit: `new
+    Foo<T>(a, b)` (an anonymous class's body `{ ... }` after it too) or, where `casts` (a language of
+    declared types), a cast `((Foo) x)`; else a call `pkg.Foo(a, "b")`, a class only if a class of that
+    name is found. `Foo(a).bar()` is what `bar` returns: None."""
+    m = _CONSTRUCTION.match(recv)
+    if m is None:
+        cast = _CAST.match(recv) if casts else None
+        return (cast[1], True) if cast and _closing(recv, 0) == len(recv) - 1 else None
+    end = _closing(recv, m.end() - 1)
+    if end is None:
+        return None
+    rest = recv[end + 1:].strip()
+    if not rest or (m[1] and rest[0] == "{" and rest[-1] == "}"):
+        return m[2], bool(m[1])
+    return None
 
 
 def _base_name(raw: str) -> tuple[str | None, str]:
@@ -230,6 +246,22 @@ class Resolver:
                 hit = next((c for b in self.bases.get(cls, ()) if (c := self.attribute_class(b, name, depth + 1))), None)
             self._attribute_cache[key] = hit
         return self._attribute_cache[key]
+
+    def foreign_type(self, f: ParsedFile, typ: str) -> bool:
+        """A type declared in file `f` that names no class of the repository's language family (`String`,
+        `List<Foo>`, a type variable) or one an import of another package binds (`java.lang.reflect.Field`
+        beside a test's `Field`): the platform's or another package's, whose methods are never guessed here."""
+        head, name = _base_name(typ)
+        external = self.bindings[f.path].external
+        return name not in self.global_classes[f.spec.group] or (head or name).split(".")[0] in external
+
+    def foreign_attribute(self, spec: LanguageSpec, cls: str, name: str, depth: int = 0) -> bool:
+        """Field `name` of class `cls` (or a base) is declared only with foreign types (`declared_types`)."""
+        if not spec.declared_types:
+            return False
+        if held := self.attributes[cls].get(name):
+            return all(self.foreign_type(self._file[path], typ) for path, typ in held)
+        return depth < 4 and any(self.foreign_attribute(spec, b, name, depth + 1) for b in self.bases.get(cls, ()))
 
     def _owner_class(self, f: ParsedFile, qualified: str) -> str | None:
         if qualified in self.file_classes[f.path]:
@@ -366,6 +398,14 @@ class Resolver:
         d = f.facts["defs"][caller_index]
         caller = f.def_ids[caller_index]
         cls = self.owner.get(caller)
+        if recv is None and name in ("this", "super") and cls is not None:
+            # Java's `this(...)` / `super(...)`: a constructor of the caller's class (another overload) or of its base
+            owners = [cls] if name == "this" else self.bases.get(cls, [])
+            hit = next((c for o in owners if (c := self._constructor(spec, o)) is not None and c != caller), None)
+            if hit is not None:
+                return hit, SCOPE if name == "this" else IMPORTED
+            self.stats["calls_external" if name == "super" and cls in self.open_classes else "calls_unknown"] += 1
+            return None
         target = self.find_class(f, name) if new or (recv is None and name[:1].isupper()) else None
         if new or target is not None:
             ctor = self._constructor(spec, target) if target else None
@@ -417,6 +457,32 @@ class Resolver:
                 self.stats["calls_builtin_name"] += 1
                 return None
             return self._unique(self.global_top, spec.group, name, caller_path=f.path, awaited=awaited)
+        if recv[:1] in ('"', "'", "`"):  # `"abc".length()`: a string literal's method is the language's
+            self.stats["calls_builtin_name"] += 1
+            return None
+        if (made := _constructed(recv, spec.declared_types)) is not None:
+            # `requests.Request("GET", url).prepare()`, `new GsonBuilder().create()`, `((Foo) x).m()`: a method
+            # of the class just constructed (or cast to)
+            written, explicit = made
+            target = self.find_class(f, written)
+            if target is not None:
+                if hit := self.method(target, name):
+                    return hit[0], VARIABLE
+                self.stats["calls_external" if target in self.open_classes else "calls_unknown"] += 1
+                return None
+            if explicit and (written in b.external or self.foreign_type(f, written)):
+                self.stats["calls_external"] += 1
+                return None
+        lead = _LEAD.match(recv)
+        after = recv[lead.end():lead.end() + 1] if lead else ""
+        if lead and ((after == "(" and lead[0] in b.external) or (
+                after == "." and spec.capitalized_types and lead[0][:1].isupper() and not lead[0].isupper()
+                and "(" in recv and lead[0] not in b.aliases and lead[0] not in b.symbols
+                and self.find_class(f, lead[0]) is None)):
+            # `assertThat(x).isEqualTo(y)`, `Struct.newBuilder().build()`: what a function of another package,
+            # or a class no class here names, returns is another package's object too
+            self.stats["calls_external"] += 1
+            return None
         head, _, rest = recv.replace("::", ".").partition(".")
         mid = b.aliases.get(recv)
         if mid is None and head in b.aliases:  # `pkg.sub.f()` after `import pkg`; not `pkg.codes.get()`
@@ -443,15 +509,13 @@ class Resolver:
                 # not defined on the class here: inherited from another package's base, or dynamic
                 self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
                 return None
-        elif (spec.implicit_self and cls is not None and recv.isidentifier()
-              and (held := self.attribute_class(cls, recv)) is not None and (hit := self.method(held, name))):
-            return hit[0], ATTRIBUTE  # Java's `engine.start()` on a field of the caller's class: `this.engine`
-        if (made := _constructed(recv)) is not None and (made_cls := self.find_class(f, made)) is not None:
-            # `requests.Request("GET", url).prepare()`, `new Foo().run()`: a method of the class just constructed
-            if hit := self.method(made_cls, name):
-                return hit[0], VARIABLE
-            self.stats["calls_external" if made_cls in self.open_classes else "calls_unknown"] += 1
-            return None
+        elif spec.implicit_self and cls is not None and recv.isidentifier():
+            # Java's `engine.start()` on a field of the caller's class: `this.engine`
+            if (held := self.attribute_class(cls, recv)) is not None and (hit := self.method(held, name)):
+                return hit[0], ATTRIBUTE
+            if held is None and self.foreign_attribute(spec, cls, recv):  # `String name`: `name.length()`
+                self.stats["calls_external"] += 1
+                return None
         target = self.find_class(f, recv) if recv[:1].isupper() else None
         if target is not None:
             hit = self.method(target, name)
@@ -471,6 +535,9 @@ class Resolver:
             # `self.router.mount()`: Router's mount (an interface without the method, Go's, goes on to the guesses)
             if held is not None and (hit := self.method(held, name)):
                 return hit[0], ATTRIBUTE
+            if held is None and self.foreign_attribute(spec, cls, m[2]):
+                self.stats["calls_external"] += 1
+                return None
         if recv.isidentifier():  # `app.render()` beside `res.render`: the method defined on an object of that name
             named = [e for e in self.global_methods[spec.group].get(name, ()) if self.method_qn[e] == f"{recv}.{name}"]
             if len(named) == 1:
@@ -510,6 +577,8 @@ class Resolver:
         if (not rest and typ in f.spec.builtin_values and typ not in b.symbols and typ not in self.file_top[f.path]
                 and not self.top[f.module_id].get(typ)):
             return EXTERNAL  # `with open(p) as fh`: a built-in value (a name the file neither defines nor imports)
+        if f.spec.declared_types and self.foreign_type(f, typ):  # `String s`, `List<Foo> xs`, `T value`
+            return EXTERNAL
         if rest and "." not in rest and depth < 2 and (inner := self.var_types[f.path].get((caller, head))):
             # `r = client.get(...)`: a method of another package's object, or one our class only inherits
             # from another package's base (starlette's `TestClient(httpx.Client)`), returns another
@@ -581,8 +650,10 @@ class Resolver:
                     impls = self._override_cache.get(hit[0])
                     if impls is None:
                         impls = self._override_cache[hit[0]] = self._overrides(*self.stubs[hit[0]])
-                    for impl in impls:
-                        self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
+                    own_code = f.def_ids[call[3]] not in self.auxiliary
+                    for impl in impls:  # the package's own code never runs its tests' subclasses
+                        if not (own_code and impl in self.auxiliary):
+                            self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
 
     def _overrides(self, cls: str, name: str) -> list[str]:
         """Methods `name` of the classes that extend or implement `cls` (four levels down at most)."""

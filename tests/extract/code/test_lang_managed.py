@@ -261,3 +261,237 @@ def test_csharp_calls_on_typed_fields_properties_parameters_and_locals_go_to_tha
     assert conf[(p + "Property", pump)] == 0.8 and (p + "Property", engine) not in conf
     assert conf[(p + "Parameter", pump)] == 0.8 and (p + "Parameter", engine) not in conf
     assert conf[(p + "Local", pump)] == 0.8 and conf[(p + "Local", engine)] == 0.8
+
+
+GENERIC = {
+    "src/main/java/com/acme/Adapter.java": "package com.acme;\n\npublic class Adapter<T> {\n    public T read() { return null; }\n}\n",
+    "src/main/java/com/acme/Reader.java": "package com.acme;\n\npublic class Reader {\n    public int read() { return 2; }\n}\n",
+    "src/main/java/com/acme/Box.java": '''package com.acme;
+
+import java.util.List;
+
+public class Box<T> {
+    private final Adapter<T> delegate;
+
+    Box(Adapter<T> delegate) { this.delegate = delegate; }
+
+    T field() { return delegate.read(); }
+
+    T parameter(Adapter<String> a) { return (T) a.read(); }
+
+    void local(List<Adapter<T>> all) {
+        Adapter<T> first = all.get(0);
+        first.read();
+        for (Adapter<T> each : all) { each.read(); }
+    }
+
+    static Box<String> make() { return new Box<String>(new Adapter<>()); }
+}
+''',
+}
+
+
+def test_java_generic_types_type_fields_parameters_locals_and_constructions(tmp_path):
+    """`Adapter<T> delegate`: the declared type is the class before `<`, as `Adapter delegate` would be;
+    `new Box<String>(...)` constructs Box. `read` is a method of two classes, so no guess picks one."""
+    conf = confidences(extract(tmp_path, GENERIC))
+    b, adapter = "fn:src/main/java/com/acme/Box.java:Box.", "fn:src/main/java/com/acme/Adapter.java:Adapter.read"
+    for fn in ("field", "parameter", "local"):
+        assert conf[(b + fn, adapter)] == 0.8
+        assert (b + fn, "fn:src/main/java/com/acme/Reader.java:Reader.read") not in conf
+    assert conf[(b + "make", b + "Box")] == 0.9
+
+
+FOREIGN = {
+    "src/main/java/com/acme/Buffer.java": '''package com.acme;
+
+public class Buffer {
+    public int length() { return 0; }
+    public char charAt(int i) { return 'a'; }
+    public String getKey() { return "k"; }
+}
+''',
+    "src/test/java/com/acme/Entry.java": "package com.acme;\n\nclass Entry {\n    String getKey() { return null; }\n}\n",
+    "src/main/java/com/acme/Dates.java": '''package com.acme;
+
+import java.util.Map;
+import java.util.Map.Entry;
+
+public class Dates {
+    private final String pattern = "yyyy";
+
+    int parse(String value, Entry<String, Integer> e) {
+        Map.Entry<String, Integer> other = e;
+        return value.length() + value.charAt(0) + pattern.length() + "abc".length()
+            + (e.getKey() + other.getKey()).hashCode();
+    }
+
+    int own(Buffer b) { return b.length(); }
+}
+''',
+}
+
+
+def test_java_a_declared_platform_or_imported_type_is_never_guessed_into_the_repository(tmp_path):
+    """`String value`: `value.length()` is String's, not the repository's only `length`; `Entry` imported from
+    java.util is not the test's `Entry`, nor is a string literal's method ours. A type of ours still resolves."""
+    out = extract(tmp_path, FOREIGN)
+    conf = confidences(out)
+    parse, own = "fn:src/main/java/com/acme/Dates.java:Dates.parse", "fn:src/main/java/com/acme/Dates.java:Dates.own"
+    assert not [dst for src, dst in conf if src == parse], conf
+    assert conf[(own, "fn:src/main/java/com/acme/Buffer.java:Buffer.length")] == 0.8
+
+
+CHAINS = {
+    "src/main/java/com/acme/Builder.java": '''package com.acme;
+
+public class Builder {
+    public Builder lenient() { return this; }
+    public Object create() { return null; }
+}
+''',
+    "src/main/java/com/acme/Factory.java": "package com.acme;\n\npublic interface Factory {\n    Object create();\n}\n",
+    "src/main/java/com/acme/Token.java": "package com.acme;\n\npublic class Token<T> {\n    public String getType() { return null; }\n}\n",
+    "src/test/java/com/acme/BuilderTest.java": '''package com.acme;
+
+import static org.truth.Truth.assertThat;
+
+import com.google.protobuf.Struct;
+
+public class BuilderTest {
+    void made() {
+        Object made = new Builder().create();
+        String type = new Token<java.util.List<String>>() {}.getType();
+    }
+
+    void foreign() {
+        assertThat(made()).lenient();
+        Struct.newBuilder().putFields("a", "b").putFields("c", "d").putFields("e", "f").putFields("g", "h").lenient();
+        Generated.newBuilder().lenient();
+    }
+}
+''',
+}
+
+
+def test_java_a_receiver_built_with_new_is_that_class_and_one_another_package_returns_is_not_ours(tmp_path):
+    """`new Builder().create()` is Builder's create, though `create` has two definitions; `assertThat(x).m()`
+    (a static import of another package) and `Struct.newBuilder()...m()` (however long the chain) return
+    another package's object, so `m` is never the repository's only `lenient`."""
+    conf = confidences(extract(tmp_path, CHAINS))
+    t, b = "fn:src/test/java/com/acme/BuilderTest.java:BuilderTest.", "fn:src/main/java/com/acme/Builder.java:Builder."
+    assert conf[(t + "made", b + "create")] == 0.8
+    assert conf[(t + "made", "fn:src/main/java/com/acme/Token.java:Token.getType")] == 0.8
+    assert not [dst for src, dst in conf if src == t + "foreign" and dst != t + "made"], conf
+
+
+OVERRIDES = {
+    "src/main/java/com/acme/Adapter.java": '''package com.acme;
+
+public abstract class Adapter {
+    public abstract Object read();
+    public final Object fromJson() { return read(); }
+}
+''',
+    "src/main/java/com/acme/IntAdapter.java": "package com.acme;\n\nclass IntAdapter extends Adapter {\n    public Object read() { return 1; }\n}\n",
+    "src/test/java/com/acme/AdapterTest.java": '''package com.acme;
+
+public class AdapterTest {
+    static class Dummy extends Adapter {
+        public Object read() { return null; }
+    }
+
+    void run(Adapter a) { a.read(); }
+}
+''',
+}
+
+
+def test_java_a_library_call_of_an_abstract_method_fans_out_to_the_librarys_overrides_only(tmp_path):
+    """`Adapter.fromJson` calls the abstract `read`: IntAdapter's override runs, a test's `Dummy` is no callee of
+    the library; a test's own call still reaches both."""
+    conf = confidences(extract(tmp_path, OVERRIDES))
+    lib, test = "fn:src/main/java/com/acme/Adapter.java:Adapter.fromJson", "fn:src/test/java/com/acme/AdapterTest.java:AdapterTest."
+    impl, dummy = "fn:src/main/java/com/acme/IntAdapter.java:IntAdapter.read", test + "Dummy.read"
+    assert conf[(lib, impl)] == 0.5 and (lib, dummy) not in conf
+    assert conf[(test + "run", impl)] == 0.5 and conf[(test + "run", dummy)] == 0.5
+
+
+CONSTRUCTORS = {
+    "src/main/java/com/acme/ParseError.java": '''package com.acme;
+
+public class ParseError extends RuntimeException {
+    public ParseError(String message) { super(message); }
+}
+''',
+    "src/main/java/com/acme/SyntaxError.java": '''package com.acme;
+
+public class SyntaxError extends ParseError {
+    public SyntaxError(int line) { this("at " + line); }
+    public SyntaxError(String message) { super(message); }
+}
+''',
+}
+
+
+def test_java_this_and_super_in_a_constructor_call_the_class_or_base_constructor(tmp_path):
+    """`super(message)` runs the base class's constructor and `this(...)` another of the class's own (overloads
+    share the name, so the edge goes to the one a name resolves to, never back to the caller itself);
+    `super` of another package's base (RuntimeException) is no edge."""
+    conf = confidences(extract(tmp_path, CONSTRUCTORS))
+    s, p = "fn:src/main/java/com/acme/SyntaxError.java:SyntaxError.", "fn:src/main/java/com/acme/ParseError.java:ParseError."
+    assert conf[(s + "SyntaxError@L5", p + "ParseError")] == 0.9
+    assert conf[(s + "SyntaxError", s + "SyntaxError@L5")] == 1.0
+    assert not [dst for src, dst in conf if src == p + "ParseError"]
+
+
+STATIC_IMPORTS = {
+    "src/main/java/com/acme/A.java": '''package com.acme;
+
+import static java.util.Objects.requireNonNull;
+import static org.junit.Assert.*;
+import java.util.*;
+
+class A {
+    void f(Object o) { requireNonNull(o); }
+}
+''',
+    "src/main/java/com/acme/util/Checks.java": "package com.acme.util;\n\npublic class Checks {\n    public static void requireNonNull(Object o) {}\n}\n",
+}
+
+
+def test_java_a_static_import_depends_on_the_package_of_its_class(tmp_path):
+    """`import static java.util.Objects.requireNonNull` imports a member of java.util's Objects: the package is
+    java.util (not a package `java.util.Objects.requireNonNull`), and the name it binds is another package's."""
+    out = extract(tmp_path, STATIC_IMPORTS)
+    assert_graph(out, {
+        "modules": {"mod:com.acme", "mod:com.acme.util", "ext:java.util", "ext:org.junit"},
+        "IMPORTS": {("file:src/main/java/com/acme/A.java", "ext:java.util"),
+                    ("file:src/main/java/com/acme/A.java", "ext:org.junit")},
+        "CALLS": set(),
+    })
+    assert {r["names"] for r in out.tables["IMPORTS"]} == {"requireNonNull", "Assert"}
+
+
+CASTS = {
+    "src/main/java/com/acme/Primitive.java": "package com.acme;\n\npublic class Primitive {\n    public String getAsString() { return null; }\n}\n",
+    "src/main/java/com/acme/Array.java": "package com.acme;\n\npublic class Array {\n    public String getAsString() { return null; }\n}\n",
+    "src/main/java/com/acme/Reader.java": '''package com.acme;
+
+public class Reader {
+    Object pop() { return null; }
+
+    String next() { return ((Primitive) pop()).getAsString() + ((String) pop()).trim(); }
+}
+''',
+}
+
+
+def test_java_a_cast_receiver_is_an_object_of_the_cast_type(tmp_path):
+    """`((Primitive) pop()).getAsString()`: Primitive's, though `getAsString` has two definitions;
+    `((String) x).trim()` is String's, never a guess."""
+    conf = confidences(extract(tmp_path, CASTS))
+    nxt = "fn:src/main/java/com/acme/Reader.java:Reader.next"
+    assert conf[(nxt, "fn:src/main/java/com/acme/Primitive.java:Primitive.getAsString")] == 0.8
+    assert {dst for src, dst in conf if src == nxt} == {"fn:src/main/java/com/acme/Primitive.java:Primitive.getAsString",
+                                                        "fn:src/main/java/com/acme/Reader.java:Reader.pop"}
