@@ -398,8 +398,9 @@ class Resolver:
         d = f.facts["defs"][caller_index]
         caller = f.def_ids[caller_index]
         cls = self.owner.get(caller)
-        if recv is None and name in ("this", "super") and cls is not None:
-            # Java's `this(...)` / `super(...)`: a constructor of the caller's class (another overload) or of its base
+        if recv is None and name in ("this", "super") and cls is not None and d["name"] == self.class_name.get(cls):
+            # Java's `this(...)` / `super(...)` in a constructor (named as its class: Python's `super()` in
+            # `__init__` is no call of a constructor): the caller's class's other overload, or its base's
             owners = [cls] if name == "this" else self.bases.get(cls, [])
             hit = next((c for o in owners if (c := self._constructor(spec, o)) is not None and c != caller), None)
             if hit is not None:
