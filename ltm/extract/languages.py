@@ -25,6 +25,7 @@ from tree_sitter import Language, Query
 
 from ltm.extract import builtin_names
 from ltm.extract import modules as m
+from ltm.extract.preprocessor import without_conditionals
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class LanguageSpec:
     with `x` of unknown type is not guessed to be the repository's only `m` when `m` is one of them.
     `builtin_functions`: the same for a bare `f()` and the language's built-in functions (`open`).
     `base_receiver`: a pattern for the receiver that names the caller's base class (`super()`).
+    `hide_conditionals`: the parser reads `#if`/`#else`/`#endif` lines as blank (`preprocessor.py`).
     """
 
     name: str
@@ -58,6 +60,11 @@ class LanguageSpec:
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
     query: str = ""  # the query file's name when another language's file fits this grammar too
+    hide_conditionals: bool = False
+
+    def parser_text(self, src: bytes) -> bytes:
+        """The text the grammar parses: `src` itself, or with conditional directive lines blanked (same offsets)."""
+        return without_conditionals(src) if self.hide_conditionals else src
 
     @property
     def query_file(self) -> str:
@@ -91,7 +98,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      resolve_import=m.java_import, implicit_self=True, base_receiver="super"),
         LanguageSpec("c_sharp", (".cs",), tree_sitter_c_sharp.language, m.dotted_module,
                      resolve_import=m.csharp_import, implicit_self=True, attribute_prefixes=("[",),
-                     base_receiver="base"),
+                     base_receiver="base", hide_conditionals=True),
         LanguageSpec("rust", (".rs",), tree_sitter_rust.language, m.rust_module, resolve_import=m.rust_import,
                      self_names=("self", "Self"), constructors=("new",), comment_prefixes=("//",),
                      attribute_prefixes=("#[", "#![")),

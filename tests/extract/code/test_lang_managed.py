@@ -260,3 +260,51 @@ def test_csharp_calls_on_typed_fields_properties_parameters_and_locals_go_to_tha
     assert conf[(p + "Property", pump)] == 0.8 and (p + "Property", engine) not in conf
     assert conf[(p + "Parameter", pump)] == 0.8 and (p + "Parameter", engine) not in conf
     assert conf[(p + "Local", pump)] == 0.8 and conf[(p + "Local", engine)] == 0.8
+
+
+CONDITIONAL_CS = {
+    "Acme/Reader.cs": '''namespace Acme
+{
+    public partial class Reader
+#if HAVE_ASYNC_DISPOSABLE
+        : IAsyncDisposable
+#endif
+    {
+        public int Read(object value)
+        {
+            if (value is string)
+            {
+                return Peek();
+            }
+#if HAVE_DATE_TIME_OFFSET
+            else if (value is DateTimeOffset)
+            {
+                return 2;
+            }
+#endif
+            else
+            {
+                return Peek();
+            }
+        }
+
+        private int Peek() { return 1; }
+    }
+}
+''',
+}
+
+
+def test_csharp_conditional_directives_that_split_a_declaration_keep_its_class_and_calls(tmp_path):
+    """An `#if` inside a class header or between `if` and `else` is no syntax error to the compiler: the
+    class keeps its name and its methods their owner (tree-sitter alone names the class after the symbol)."""
+    out = extract(tmp_path, CONDITIONAL_CS)
+    r = "fn:Acme/Reader.cs:Reader."
+    assert_graph(out, {
+        "classes": {"cls:Acme/Reader.cs:Reader"},
+        "functions": {r + "Read", r + "Peek"},
+        "CALLS": {(r + "Read", r + "Peek")},
+    })
+    assert {(f["name"], f["line_start"], f["line_end"]) for f in out.tables["Function"]} == {
+        ("Read", 8, 24), ("Peek", 26, 26)}
+
