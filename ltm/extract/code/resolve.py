@@ -113,6 +113,7 @@ class Resolver:
         self.auxiliary = {eid for f in files if is_auxiliary(f.path) for eid in f.def_ids}
         self.method_qn: dict[str, str] = {}  # method id -> its qualified name (`app.render`)
         self.global_classes = defaultdict(lambda: defaultdict(list))
+        self.whole: dict[str, str] = {}  # cls id of a part of a partial class -> the part that stands for it
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
         self._file = {f.path: f for f in files}
         self.module_files: dict[str, list[str]] = defaultdict(list)  # module id -> its files' paths
@@ -145,6 +146,7 @@ class Resolver:
             for d, eid in zip(f.facts["defs"], f.def_ids):  # `exports.f = function ...`: what importers name `f`
                 if d["kind"] == "function" and d["parent_qualified"] in _EXPORT_OBJECTS and d["name"] not in self.file_top[f.path]:
                     self.top[f.module_id][d["name"]].append(eid)
+        self._join_partial_classes()
         for f in self.files:  # methods need every class of the module indexed first
             by_qn = self.file_qn[f.path]
             for d, eid in zip(f.facts["defs"], f.def_ids):
@@ -156,7 +158,8 @@ class Resolver:
                     self.method_qn[eid] = d["qualified_name"]
                     cls = self._owner_class(f, d["parent_qualified"])
                     if cls is not None:
-                        self._edge("HAS_METHOD", cls, eid)
+                        self._edge("HAS_METHOD", cls, eid)  # the part that declares it
+                        cls = self.whole.get(cls, cls)
                         self.methods[cls][d["name"]] = eid  # the last of overloads or redefinitions
                         self.owner[eid] = cls
                         if d["stub"]:
@@ -168,7 +171,7 @@ class Resolver:
             for owner, obj, name, typ in f.facts.get("attrs", ()):
                 d, eid = f.facts["defs"][owner], f.def_ids[owner]
                 if d["kind"] == "class":
-                    cls = eid
+                    cls = self.whole.get(eid, eid)
                 elif obj is None or obj in f.spec.self_names or obj == d["self_name"]:
                     cls = self.owner.get(eid)  # None: a TS constructor's `private store: Store`
                 else:
@@ -179,6 +182,29 @@ class Resolver:
             for owner, name, typ in f.facts.get("vars", ()):  # two different types: neither is known
                 typ = typ.lstrip("*&")
                 types[(owner, name)] = typ if types.get((owner, name), typ) == typ else None
+
+    def _join_partial_classes(self) -> None:
+        """C#'s `partial class Reader` in Reader.cs and Reader.Async.cs is one class: calls, bases and
+        fields resolve against one part (the file named after the class, else the first path) that
+        holds every part's methods; each part keeps its own node and HAS_METHOD edges."""
+        parts: dict[tuple[str, str, str], list[tuple[bool, str, str]]] = defaultdict(list)
+        for f in self.files:
+            if not f.spec.partial_classes:
+                continue
+            stem = f.path.rpartition("/")[2].rpartition(".")[0]
+            for d, eid in zip(f.facts["defs"], f.def_ids):
+                if d["kind"] == "class":
+                    parts[(f.spec.group, f.module_id, d["qualified_name"])].append((stem != d["name"], f.path, eid))
+        for (group, mid, _), found in parts.items():
+            if len({path for _, path, _ in found}) < 2:  # one file: a duplicate under `#if`/`#else`, not parts
+                continue
+            whole = min(found)[2]
+            ids = {eid for _, _, eid in found}
+            for eid in ids - {whole}:
+                self.whole[eid] = whole
+            name = self.class_name[whole]
+            for table in (self.classes[mid], self.global_classes[group]):
+                table[name] = [c for c in table[name] if c not in ids or c == whole]
 
     def attribute_class(self, cls: str, name: str, depth: int = 0) -> str | None:
         """The class attribute `name` of class `cls` (or a base) holds, when every assignment names one class."""
@@ -220,6 +246,10 @@ class Resolver:
 
     def find_class(self, f: ParsedFile, raw: str) -> str | None:
         """A type name as written in a file -> the class it names, or None."""
+        cls = self._find_class(f, raw)
+        return self.whole.get(cls, cls) if cls is not None else None
+
+    def _find_class(self, f: ParsedFile, raw: str) -> str | None:
         head, name = _base_name(raw)
         b = self.bindings[f.path]
         if head:
@@ -253,18 +283,19 @@ class Resolver:
                 else:
                     src = self._owner_class(f, base["owner_name"])
                 target = self.find_class(f, base["name"])
-                if src is None or target is None or src == target:
+                whole = self.whole.get(src, src) if src is not None else None
+                if src is None or target is None or whole == target:
                     self.stats["bases_unresolved"] += 1
-                    if src is not None and target is None:
-                        self.open_classes.add(src)
+                    if whole is not None and target is None:
+                        self.open_classes.add(whole)
                     continue
                 rel = base["relation"]
                 if rel == "base":
                     rel = "implements" if self.class_kind.get(target) == "interface" else "extends"
                 self._edge("EXTENDS" if rel == "extends" else "IMPLEMENTS", src, target)
-                self.subclasses[target].append(src)
+                self.subclasses[target].append(whole)
                 if rel == "extends":
-                    self.bases[src].append(target)
+                    self.bases[whole].append(target)
 
     # ---- calls ---------------------------------------------------------------------------
 

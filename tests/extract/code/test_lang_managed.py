@@ -308,3 +308,60 @@ def test_csharp_conditional_directives_that_split_a_declaration_keep_its_class_a
     assert {(f["name"], f["line_start"], f["line_end"]) for f in out.tables["Function"]} == {
         ("Read", 8, 24), ("Peek", 26, 26)}
 
+
+PARTIAL_CS = {
+    "Acme/Reader.cs": '''namespace Acme
+{
+    public abstract partial class Reader
+    {
+        public bool Read() { return Peek(); }
+        private bool Peek() { return true; }
+    }
+}
+''',
+    "Acme/Reader.Async.cs": '''namespace Acme
+{
+    public abstract partial class Reader
+    {
+        public bool ReadAsync() { return Read(); }
+    }
+}
+''',
+    "Acme/TextReader.cs": '''namespace Acme
+{
+    public class TextReader : Reader
+    {
+        public bool Next() { return ReadAsync() && this.Read(); }
+    }
+}
+''',
+    "Acme/Consumer.cs": '''namespace Acme
+{
+    public class Consumer
+    {
+        bool Drain(Reader reader) { return reader.ReadAsync(); }
+    }
+}
+''',
+}
+
+
+def test_csharp_partial_class_across_files_is_one_class(tmp_path):
+    """`partial class Reader` in two files: each part keeps its node and methods, while a subclass, a
+    call on a variable of the type and a call from one part into the other resolve against the whole."""
+    out = extract(tmp_path, PARTIAL_CS)
+    r, a = "fn:Acme/Reader.cs:Reader.", "fn:Acme/Reader.Async.cs:Reader."
+    assert_graph(out, {
+        "classes": {"cls:Acme/Reader.cs:Reader", "cls:Acme/Reader.Async.cs:Reader", "cls:Acme/TextReader.cs:TextReader",
+                    "cls:Acme/Consumer.cs:Consumer"},
+        "HAS_METHOD": {("cls:Acme/Reader.cs:Reader", r + "Read"), ("cls:Acme/Reader.cs:Reader", r + "Peek"),
+                       ("cls:Acme/Reader.Async.cs:Reader", a + "ReadAsync"),
+                       ("cls:Acme/TextReader.cs:TextReader", "fn:Acme/TextReader.cs:TextReader.Next"),
+                       ("cls:Acme/Consumer.cs:Consumer", "fn:Acme/Consumer.cs:Consumer.Drain")},
+        "EXTENDS": {("cls:Acme/TextReader.cs:TextReader", "cls:Acme/Reader.cs:Reader")},
+        "CALLS": {(r + "Read", r + "Peek"), (a + "ReadAsync", r + "Read"),
+                  ("fn:Acme/TextReader.cs:TextReader.Next", a + "ReadAsync"),
+                  ("fn:Acme/TextReader.cs:TextReader.Next", r + "Read"),
+                  ("fn:Acme/Consumer.cs:Consumer.Drain", a + "ReadAsync")},
+    })
+
