@@ -365,3 +365,50 @@ def test_csharp_partial_class_across_files_is_one_class(tmp_path):
                   ("fn:Acme/Consumer.cs:Consumer.Drain", a + "ReadAsync")},
     })
 
+
+GENERIC_NULLABLE_CS = {
+    "Acme/Engine.cs": TYPED_CS["Acme/Engine.cs"],
+    "Acme/Pump.cs": TYPED_CS["Acme/Pump.cs"],
+    "Acme/Factory.cs": '''namespace Acme
+{
+    public static class Factory
+    {
+        public static T Make<T>() where T : new() { return new T(); }
+        public static int Count() { return Make<Pump>().Start(); }
+    }
+}
+''',
+    "Acme/Plant.cs": '''namespace Acme
+{
+    public class Plant
+    {
+        private Engine? engine;
+        public Pump? Spare { get; set; }
+
+        int Field() { return engine.Start() + Spare.Start(); }
+
+        int Parameter(Pump? p) { return p.Start(); }
+
+        int Local()
+        {
+            Engine? e = null;
+            return e.Start();
+        }
+
+        object Generic() { return Factory.Make<Engine>(); }
+    }
+}
+''',
+}
+
+
+def test_csharp_generic_method_calls_and_nullable_types_resolve(tmp_path):
+    """`Factory.Make<Engine>()` and `Make<Pump>()` are calls of `Make`; `Pump? p` is a Pump (or null), so
+    `p.Start()` is Pump's, as for a field, a property or a local declared with `?`."""
+    conf = confidences(extract(tmp_path, GENERIC_NULLABLE_CS))
+    p, f = "fn:Acme/Plant.cs:Plant.", "fn:Acme/Factory.cs:Factory."
+    engine, pump = "fn:Acme/Engine.cs:Engine.Start", "fn:Acme/Pump.cs:Pump.Start"
+    assert (p + "Generic", f + "Make") in conf and (f + "Count", f + "Make") in conf
+    assert conf[(p + "Field", engine)] == 0.8 and conf[(p + "Field", pump)] == 0.8
+    assert conf[(p + "Parameter", pump)] == 0.8 and (p + "Parameter", engine) not in conf
+    assert conf[(p + "Local", engine)] == 0.8 and (p + "Local", pump) not in conf
