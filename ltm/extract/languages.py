@@ -41,6 +41,8 @@ class LanguageSpec:
     with `x` of unknown type is not guessed to be the repository's only `m` when `m` is one of them.
     `builtin_functions`: the same for a bare `f()` and the language's built-in functions (`open`).
     `base_receiver`: a pattern for the receiver that names the caller's base class (`super()`).
+    `extension_method`: a pattern of a method's signature whose group 1 is the type it extends (C#'s
+    `static T M(this C c)`, called as `c.M()`).
     `partial_classes`: one class may be declared in parts across files of its module (C#'s `partial`).
     `hide_conditionals`: the parser reads `#if`/`#else`/`#endif` lines as blank (`preprocessor.py`).
     """
@@ -61,6 +63,7 @@ class LanguageSpec:
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
     query: str = ""  # the query file's name when another language's file fits this grammar too
+    extension_method: str = ""
     partial_classes: bool = False
     hide_conditionals: bool = False
 
@@ -100,7 +103,8 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      resolve_import=m.java_import, implicit_self=True, base_receiver="super"),
         LanguageSpec("c_sharp", (".cs",), tree_sitter_c_sharp.language, m.dotted_module,
                      resolve_import=m.csharp_import, implicit_self=True, attribute_prefixes=("[",),
-                     base_receiver="base", partial_classes=True, hide_conditionals=True),
+                     base_receiver="base", partial_classes=True, hide_conditionals=True,
+                     extension_method=r"\bstatic\b[^(]*\(\s*this\s+([\w.]+)"),
         LanguageSpec("rust", (".rs",), tree_sitter_rust.language, m.rust_module, resolve_import=m.rust_import,
                      self_names=("self", "Self"), constructors=("new",), comment_prefixes=("//",),
                      attribute_prefixes=("#[", "#![")),

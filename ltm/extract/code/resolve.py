@@ -113,6 +113,7 @@ class Resolver:
         self.auxiliary = {eid for f in files if is_auxiliary(f.path) for eid in f.def_ids}
         self.method_qn: dict[str, str] = {}  # method id -> its qualified name (`app.render`)
         self.global_classes = defaultdict(lambda: defaultdict(list))
+        self.extensions = defaultdict(lambda: defaultdict(list))  # group -> name -> [(fn id, type it extends)]
         self.whole: dict[str, str] = {}  # cls id of a part of a partial class -> the part that stands for it
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
         self._file = {f.path: f for f in files}
@@ -155,6 +156,8 @@ class Resolver:
                     continue
                 if d["parent_kind"] == "class":
                     self.global_methods[f.spec.group][d["name"]].append(eid)
+                    if "extends" in d:  # C#'s `static bool IsNull(this JToken t)`
+                        self.extensions[f.spec.group][d["name"]].append((eid, d["extends"]))
                     self.method_qn[eid] = d["qualified_name"]
                     cls = self._owner_class(f, d["parent_qualified"])
                     if cls is not None:
@@ -425,6 +428,8 @@ class Resolver:
             if held is not None:
                 if hit := self.method(held, name):
                     return hit[0], VARIABLE
+                if hit := self._extension(spec, held, name):
+                    return hit
                 # not defined on the class here: inherited from another package's base, or dynamic
                 self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
                 return None
@@ -475,6 +480,22 @@ class Resolver:
             self.stats["calls_unknown"] += 1
             return None
         return hit
+
+    def _extension(self, spec: LanguageSpec, cls: str, name: str) -> tuple[str, float] | None:
+        """An extension method `name` callable on class `cls`: the one that extends `cls` or a base of it
+        (VARIABLE), else the only one of the name, which extends a type not ours (`this IEnumerable<T>`)."""
+        found = self.extensions[spec.group].get(name)
+        if not found:
+            return None
+        names, c = set(), cls
+        for _ in range(5):
+            names.add(self.class_name.get(c))
+            if not (c := next(iter(self.bases.get(c, ())), None)):
+                break
+        own = [eid for eid, typ in found if typ in names]
+        if len(own) == 1:
+            return own[0], VARIABLE
+        return (found[0][0], UNIQUE_METHOD) if len(found) == 1 and not own else None
 
     def held(self, f: ParsedFile, caller: int, typ: str, depth: int = 0) -> str | None:
         """What a variable of function `caller` holds, from its type as written (`Foo`, `pkg.Foo`, or the

@@ -412,3 +412,40 @@ def test_csharp_generic_method_calls_and_nullable_types_resolve(tmp_path):
     assert conf[(p + "Field", engine)] == 0.8 and conf[(p + "Field", pump)] == 0.8
     assert conf[(p + "Parameter", pump)] == 0.8 and (p + "Parameter", engine) not in conf
     assert conf[(p + "Local", engine)] == 0.8 and (p + "Local", pump) not in conf
+
+
+EXTENSION_CS = {
+    "Acme/Engine.cs": TYPED_CS["Acme/Engine.cs"],
+    "Acme/Pump.cs": TYPED_CS["Acme/Pump.cs"],
+    "Acme/Extensions.cs": '''namespace Acme
+{
+    public static class EngineExtensions
+    {
+        public static int Boost(this Engine engine) { return engine.Start() * 2; }
+    }
+
+    public static class PumpExtensions
+    {
+        public static int Boost(this Pump pump) { return pump.Start() * 3; }
+    }
+}
+''',
+    "Acme/Plant.cs": '''namespace Acme
+{
+    public class Plant
+    {
+        int Fast(Engine e) { return e.Boost(); }
+
+        int Wet(Pump? p) { return p.Boost(); }
+    }
+}
+''',
+}
+
+
+def test_csharp_extension_method_on_a_typed_variable_is_the_one_that_extends_its_type(tmp_path):
+    """`e.Boost()` on an Engine is no method of Engine: it is the `Boost(this Engine)` extension, not Pump's."""
+    conf = confidences(extract(tmp_path, EXTENSION_CS))
+    p, x = "fn:Acme/Plant.cs:Plant.", "fn:Acme/Extensions.cs:"
+    assert conf[(p + "Fast", x + "EngineExtensions.Boost")] == 0.8 and (p + "Fast", x + "PumpExtensions.Boost") not in conf
+    assert conf[(p + "Wet", x + "PumpExtensions.Boost")] == 0.8 and (p + "Wet", x + "EngineExtensions.Boost") not in conf
