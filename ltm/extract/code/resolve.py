@@ -110,7 +110,8 @@ class Resolver:
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
         # functions of tests, examples, docs and benchmarks: never a guess for the package's own code
-        self.auxiliary = {eid for f in files if is_auxiliary(f.path) for eid in f.def_ids}
+        self.auxiliary_paths = {f.path for f in files if is_auxiliary(f.path)}
+        self.auxiliary = {eid for f in files if f.path in self.auxiliary_paths for eid in f.def_ids}
         self.method_qn: dict[str, str] = {}  # method id -> its qualified name (`app.render`)
         self.global_classes = defaultdict(lambda: defaultdict(list))
         self.extensions = defaultdict(lambda: defaultdict(list))  # group -> name -> [(fn id, type it extends)]
@@ -276,6 +277,8 @@ class Resolver:
             if len(hits := self.classes[mid].get(name, [])) == 1:
                 return hits[0]
         hits = self.global_classes[f.spec.group].get(name, [])
+        if hits and f.path not in self.auxiliary_paths:  # the package's `Task` is not its tests' class Task
+            hits = [h for h in hits if h not in self.auxiliary]
         return hits[0] if len(hits) == 1 else None
 
     def resolve_bases(self) -> None:

@@ -449,3 +449,35 @@ def test_csharp_extension_method_on_a_typed_variable_is_the_one_that_extends_its
     p, x = "fn:Acme/Plant.cs:Plant.", "fn:Acme/Extensions.cs:"
     assert conf[(p + "Fast", x + "EngineExtensions.Boost")] == 0.8 and (p + "Fast", x + "PumpExtensions.Boost") not in conf
     assert conf[(p + "Wet", x + "PumpExtensions.Boost")] == 0.8 and (p + "Wet", x + "EngineExtensions.Boost") not in conf
+
+
+TEST_PROJECT_CS = {
+    "Src/Acme/Scheduler.cs": '''using System.Threading.Tasks;
+
+namespace Acme
+{
+    public class Scheduler
+    {
+        void Run(Task task) { task.Wait(); }
+
+        string Label(object o) { return o.Describe(); }
+    }
+}
+''',
+    "Src/Acme.Tests/SchedulerTests.cs": '''namespace Acme.Tests
+{
+    public class Task
+    {
+        public void Wait() { }
+        public string Describe() { return "task"; }
+    }
+}
+''',
+}
+
+
+def test_csharp_package_code_never_resolves_into_its_test_project(tmp_path):
+    """`Src/Acme.Tests/` is a test project (.NET names them so): the package's `Task` is System's, not the
+    tests' class of the name, and the tests' only `Describe` is no guess for the package's `o.Describe()`."""
+    out = extract(tmp_path, TEST_PROJECT_CS)
+    assert not [e for e in out.tables["CALLS"] if "Acme.Tests" in e["dst"]]
