@@ -41,6 +41,7 @@ class LanguageSpec:
     with `x` of unknown type is not guessed to be the repository's only `m` when `m` is one of them.
     `builtin_functions`: the same for a bare `f()` and the language's built-in functions (`open`).
     `base_receiver`: a pattern for the receiver that names the caller's base class (`super()`).
+    `bare_constructors`: `Foo()` with no `new` may construct a Foo (not in Java or C#, where it is a method).
     `extension_method`: a pattern of a method's signature whose group 1 is the type it extends (C#'s
     `static T M(this C c)`, called as `c.M()`).
     `partial_classes`: one class may be declared in parts across files of its module (C#'s `partial`).
@@ -63,6 +64,7 @@ class LanguageSpec:
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
     query: str = ""  # the query file's name when another language's file fits this grammar too
+    bare_constructors: bool = True
     extension_method: str = ""
     partial_classes: bool = False
     hide_conditionals: bool = False
@@ -100,10 +102,10 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("go", (".go",), tree_sitter_go.language, m.go_module, resolve_import=m.go_import,
                      self_names=(), capitalized_types=False),
         LanguageSpec("java", (".java",), tree_sitter_java.language, m.dotted_module,
-                     resolve_import=m.java_import, implicit_self=True, base_receiver="super"),
+                     resolve_import=m.java_import, implicit_self=True, base_receiver="super", bare_constructors=False),
         LanguageSpec("c_sharp", (".cs",), tree_sitter_c_sharp.language, m.dotted_module,
                      resolve_import=m.csharp_import, implicit_self=True, attribute_prefixes=("[",),
-                     base_receiver="base", partial_classes=True, hide_conditionals=True,
+                     base_receiver="base", partial_classes=True, hide_conditionals=True, bare_constructors=False,
                      extension_method=r"\bstatic\b[^(]*\(\s*this\s+([\w.]+)"),
         LanguageSpec("rust", (".rs",), tree_sitter_rust.language, m.rust_module, resolve_import=m.rust_import,
                      self_names=("self", "Self"), constructors=("new",), comment_prefixes=("//",),

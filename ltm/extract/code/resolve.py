@@ -357,7 +357,8 @@ class Resolver:
         d = f.facts["defs"][caller_index]
         caller = f.def_ids[caller_index]
         cls = self.owner.get(caller)
-        target = self.find_class(f, name) if new or (recv is None and name[:1].isupper()) else None
+        target = (self.find_class(f, name)
+                  if new or (recv is None and spec.bare_constructors and name[:1].isupper()) else None)
         if new or target is not None:
             ctor = self._constructor(spec, target) if target else None
             if ctor:

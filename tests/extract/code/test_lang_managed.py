@@ -481,3 +481,34 @@ def test_csharp_package_code_never_resolves_into_its_test_project(tmp_path):
     tests' class of the name, and the tests' only `Describe` is no guess for the package's `o.Describe()`."""
     out = extract(tmp_path, TEST_PROJECT_CS)
     assert not [e for e in out.tables["CALLS"] if "Acme.Tests" in e["dst"]]
+
+
+BARE_CALL_CS = {
+    "Acme/Sets.cs": '''namespace Acme
+{
+    public static class Sets
+    {
+        public static int Union(int a, int b) { return a | b; }
+        public static int Both(int a, int b) { return Union(a, b); }
+    }
+}
+''',
+    "Acme/Converters/UnionConverter.cs": '''namespace Acme.Converters
+{
+    public class UnionConverter
+    {
+        internal class Union
+        {
+            public Union() { }
+        }
+    }
+}
+''',
+}
+
+
+def test_csharp_a_capitalized_call_without_new_is_a_method_not_a_class(tmp_path):
+    """C# constructs only with `new`: `Union(a, b)` is the caller's own method, not the nested class Union
+    of another namespace that the name alone would find."""
+    conf = confidences(extract(tmp_path, BARE_CALL_CS))
+    assert conf[("fn:Acme/Sets.cs:Sets.Both", "fn:Acme/Sets.cs:Sets.Union")] == 1.0
