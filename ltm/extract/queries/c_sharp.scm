@@ -14,7 +14,7 @@
  (constructor_declaration name: (identifier) @function.name)
  (local_function_statement name: (identifier) @function.name)] @function
 
-(using_directive . [(identifier) (qualified_name)] @import.module) @import
+(using_directive !name . [(identifier) (qualified_name)] @import.module) @import
 (using_directive name: (identifier) @import.alias [(identifier) (qualified_name)] @import.module) @import
 
 ; `Parse(x)`, `reader.Read()`, and the generic `Deserialize<T>(s)`, `JsonConvert.DeserializeObject<T>(s)`

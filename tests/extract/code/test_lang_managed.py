@@ -512,3 +512,34 @@ def test_csharp_a_capitalized_call_without_new_is_a_method_not_a_class(tmp_path)
     of another namespace that the name alone would find."""
     conf = confidences(extract(tmp_path, BARE_CALL_CS))
     assert conf[("fn:Acme/Sets.cs:Sets.Both", "fn:Acme/Sets.cs:Sets.Union")] == 1.0
+
+
+ALIAS_CS = {
+    "Acme/Testing/Checks.cs": '''namespace Acme.Testing
+{
+    public static class Checks
+    {
+        public static void Equal(int a, int b) { }
+    }
+}
+''',
+    "Acme/Plant.cs": '''using Check = Acme.Testing.Checks;
+
+namespace Acme
+{
+    public class Plant
+    {
+        void Verify() { Check.Equal(1, 1); }
+    }
+}
+''',
+}
+
+
+def test_csharp_using_alias_of_a_class_of_ours_is_that_class(tmp_path):
+    """`using Check = Acme.Testing.Checks;` names a class of the namespace Acme.Testing, not another package."""
+    out = extract(tmp_path, ALIAS_CS)
+    assert_graph(out, {
+        "IMPORTS": {("file:Acme/Plant.cs", "mod:Acme.Testing")},
+        "CALLS": {("fn:Acme/Plant.cs:Plant.Verify", "fn:Acme/Testing/Checks.cs:Checks.Equal")},
+    })
