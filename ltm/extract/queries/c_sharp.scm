@@ -33,11 +33,16 @@
         (nullable_type type: [(identifier) (qualified_name)] @attr.type)] name: (identifier) @attr.name)
 (parameter type: [(identifier) @var.type (qualified_name) @var.type
         (nullable_type type: [(identifier) (qualified_name)] @var.type)] name: (identifier) @var.name)
-(local_declaration_statement (variable_declaration
+; a local of a statement, a `using (...)` or a `for (...)` (a field's declaration is in no function)
+(variable_declaration
   type: [(identifier) @var.type (qualified_name) @var.type
         (nullable_type type: [(identifier) (qualified_name)] @var.type)]
-  (variable_declarator name: (identifier) @var.name)))
-(local_declaration_statement (variable_declaration
+  (variable_declarator name: (identifier) @var.name))
+(variable_declaration
   type: (implicit_type)
   (variable_declarator name: (identifier) @var.name
-                       (object_creation_expression type: [(identifier) (qualified_name)] @var.type))))
+                       (object_creation_expression type: [(identifier) (qualified_name)] @var.type)))
+; `foreach (JToken t in ...)`, `if (o is JValue v)`, `TryGet(out JToken t)`
+(foreach_statement type: [(identifier) (qualified_name)] @var.type left: (identifier) @var.name)
+(declaration_pattern type: [(identifier) (qualified_name)] @var.type name: (identifier) @var.name)
+(declaration_expression type: [(identifier) (qualified_name)] @var.type name: (identifier) @var.name)

@@ -543,3 +543,36 @@ def test_csharp_using_alias_of_a_class_of_ours_is_that_class(tmp_path):
         "IMPORTS": {("file:Acme/Plant.cs", "mod:Acme.Testing")},
         "CALLS": {("fn:Acme/Plant.cs:Plant.Verify", "fn:Acme/Testing/Checks.cs:Checks.Equal")},
     })
+
+
+SCOPED_VARS_CS = {
+    "Acme/Engine.cs": TYPED_CS["Acme/Engine.cs"],
+    "Acme/Pump.cs": TYPED_CS["Acme/Pump.cs"],
+    "Acme/Plant.cs": '''namespace Acme
+{
+    public class Plant
+    {
+        int Each(object[] xs) { int n = 0; foreach (Pump p in xs) { n += p.Start(); } return n; }
+
+        int Pattern(object o) { return o is Engine e ? e.Start() : 0; }
+
+        int Using() { using (var made = new Pump()) { return made.Start(); } }
+
+        int Out() { return TryMake(out Engine e) ? e.Start() : 0; }
+
+        bool TryMake(out Engine e) { e = null; return false; }
+    }
+}
+''',
+}
+
+
+def test_csharp_foreach_pattern_using_and_out_variables_have_their_types(tmp_path):
+    """`foreach (Pump p ...)`, `o is Engine e`, `using (var made = new Pump())` and `out Engine e` type their
+    variables as a declaration does, so `Start` (a method of two classes) is the right one's."""
+    conf = confidences(extract(tmp_path, SCOPED_VARS_CS))
+    p, engine, pump = "fn:Acme/Plant.cs:Plant.", "fn:Acme/Engine.cs:Engine.Start", "fn:Acme/Pump.cs:Pump.Start"
+    assert conf[(p + "Each", pump)] == 0.8 and (p + "Each", engine) not in conf
+    assert conf[(p + "Pattern", engine)] == 0.8 and (p + "Pattern", pump) not in conf
+    assert conf[(p + "Using", pump)] == 0.8 and (p + "Using", engine) not in conf
+    assert conf[(p + "Out", engine)] == 0.8 and (p + "Out", pump) not in conf
