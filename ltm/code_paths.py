@@ -9,7 +9,9 @@ import re
 AUXILIARY_PATTERN = (
     r"(?i)(?:^|/)(?:tests?|testing|__tests__|spec|specs|examples?|samples?|demos?|docs?|documentation|benchmarks?|"
     r"bench|vendor|vendored|third_party|node_modules|fixtures?)(?:/|$)|"
-    r"(?:^|/)(?:test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(?:test|spec)\.[jt]sx?|conftest\.py)$"
+    r"(?:^|/)(?:test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(?:test|spec)\.[jt]sx?|conftest\.py)$|"
+    # .NET's test and benchmark projects beside the package's: `Src/Newtonsoft.Json.Tests/`, `Foo.UnitTests/`
+    r"(?:^|/)[^/]+\.(?:tests?|unittests?|integrationtests?|functionaltests?|fuzztests?|specs?|benchmarks?)/"
 )
 _AUX = re.compile(AUXILIARY_PATTERN)
 

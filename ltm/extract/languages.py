@@ -25,6 +25,7 @@ from tree_sitter import Language, Query
 
 from ltm.extract import builtin_names
 from ltm.extract import modules as m
+from ltm.extract.preprocessor import without_conditionals
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,11 @@ class LanguageSpec:
     `base_receiver`: a pattern for the receiver that names the caller's base class (`super()`).
     `declared_types`: a variable's or field's type is as declared (`String name`), so a type that names no
     class here is the platform's or another package's: `name.length()` is never the repository's only `length`.
+    `bare_constructors`: `Foo()` with no `new` may construct a Foo (not in Java or C#, where it is a method).
+    `extension_method`: a pattern of a method's signature whose group 1 is the type it extends (C#'s
+    `static T M(this C c)`, called as `c.M()`).
+    `partial_classes`: one class may be declared in parts across files of its module (C#'s `partial`).
+    `hide_conditionals`: the parser reads `#if`/`#else`/`#endif` lines as blank (`preprocessor.py`).
     """
 
     name: str
@@ -64,6 +70,14 @@ class LanguageSpec:
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
     query: str = ""  # the query file's name when another language's file fits this grammar too
+    bare_constructors: bool = True
+    extension_method: str = ""
+    partial_classes: bool = False
+    hide_conditionals: bool = False
+
+    def parser_text(self, src: bytes) -> bytes:
+        """The text the grammar parses: `src` itself, or with conditional directive lines blanked (same offsets)."""
+        return without_conditionals(src) if self.hide_conditionals else src
 
     @property
     def query_file(self) -> str:
@@ -96,10 +110,11 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      self_names=(), capitalized_types=False),
         LanguageSpec("java", (".java",), tree_sitter_java.language, m.dotted_module,
                      resolve_import=m.java_import, implicit_self=True, base_receiver="super",
-                     declared_types=True),
+                     declared_types=True, bare_constructors=False),
         LanguageSpec("c_sharp", (".cs",), tree_sitter_c_sharp.language, m.dotted_module,
                      resolve_import=m.csharp_import, implicit_self=True, attribute_prefixes=("[",),
-                     base_receiver="base"),
+                     base_receiver="base", partial_classes=True, hide_conditionals=True, bare_constructors=False,
+                     extension_method=r"\bstatic\b[^(]*\(\s*this\s+([\w.]+)"),
         LanguageSpec("rust", (".rs",), tree_sitter_rust.language, m.rust_module, resolve_import=m.rust_import,
                      self_names=("self", "Self"), constructors=("new",), comment_prefixes=("//",),
                      attribute_prefixes=("#[", "#![")),

@@ -292,6 +292,10 @@ def java_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
 
 def csharp_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     raw = re.sub(r"\s+", "", imp["module"])
+    if raw not in known and imp["alias"]:  # `using Check = Acme.Testing.Checks;`: a type of one of our namespaces
+        namespace, _, name = raw.rpartition(".")
+        if namespace in known:
+            return [Target(namespace, True, name, imp["alias"])]
     return [Target(raw, raw in known, None, imp["alias"])]
 
 

@@ -265,7 +265,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     parser = _PARSERS.get(spec.name)
     if parser is None:
         parser = _PARSERS[spec.name] = Parser(ts_language(spec.name))
-    tree = parser.parse(src)
+    tree = parser.parse(spec.parser_text(src))
     roles = _pattern_roles(spec.name)
     found: list[tuple] = []  # (start, -end, node, kind, name node, caps)
     scopes: list[tuple[Node, str, str]] = []  # (node, scope|impl, name)

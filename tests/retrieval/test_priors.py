@@ -13,9 +13,11 @@ COMMIT = "commit:r:0123456789abcdef"
 
 def test_tests_examples_docs_and_vendored_code_are_auxiliary():
     for path in ("tests/test_core.py", "pkg/tests/helpers.py", "examples/app.py", "docs/conf.py",
-                 "vendor/x/y.go", "lib/router.test.js", "gin_test.go", "bench/run.py", "conftest.py"):
+                 "vendor/x/y.go", "lib/router.test.js", "gin_test.go", "bench/run.py", "conftest.py",
+                 "Src/Newtonsoft.Json.Tests/JsonConvertTest.cs", "Foo.UnitTests/BarTests.cs"):
         assert is_auxiliary(path), path
-    for path in ("src/pkg/core.py", "lib/router/index.js", "gin.go", "context.go", "testing_utils_public.py"):
+    for path in ("src/pkg/core.py", "lib/router/index.js", "gin.go", "context.go", "testing_utils_public.py",
+                 "Src/Newtonsoft.Json/JsonConvert.cs"):
         assert not is_auxiliary(path), path
 
 

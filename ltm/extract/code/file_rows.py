@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import re
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -63,9 +64,17 @@ def file_rows(repo: str, path: str, language: str, src: bytes) -> dict:
         def_ids.append(eid)
         if d["parent_kind"] is None:
             top.append(d["name"])
-    facts["defs"] = [{k: d[k] for k in _SLIM} for d in facts["defs"]]
+    spec = LANGUAGES[language]
+    extends = re.compile(spec.extension_method) if spec.extension_method else None
+    facts["defs"] = [{k: d[k] for k in _SLIM} | _extended(extends, d) for d in facts["defs"]]
     return {"Class": classes, "Function": functions, "DEFINED_IN": defined_in, "def_ids": def_ids, "top": top,
             "facts": facts}
+
+
+def _extended(pattern: re.Pattern | None, d: dict) -> dict:
+    """`{"extends": "JToken"}` for C#'s `static bool IsNull(this JToken t)`, called as `token.IsNull()`."""
+    m = pattern.search(d["signature"]) if pattern is not None and d["kind"] == "function" else None
+    return {"extends": m[1].rpartition(".")[2]} if m else {}
 
 
 def _batch(repo: str, jobs: list[FileJob]) -> list[dict]:

@@ -157,9 +157,12 @@ class Resolver:
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
         # functions of tests, examples, docs and benchmarks: never a guess for the package's own code
-        self.auxiliary = {eid for f in files if is_auxiliary(f.path) for eid in f.def_ids}
+        self.auxiliary_paths = {f.path for f in files if is_auxiliary(f.path)}
+        self.auxiliary = {eid for f in files if f.path in self.auxiliary_paths for eid in f.def_ids}
         self.method_qn: dict[str, str] = {}  # method id -> its qualified name (`app.render`)
         self.global_classes = defaultdict(lambda: defaultdict(list))
+        self.extensions = defaultdict(lambda: defaultdict(list))  # group -> name -> [(fn id, type it extends)]
+        self.whole: dict[str, str] = {}  # cls id of a part of a partial class -> the part that stands for it
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
         self._file = {f.path: f for f in files}
         self.module_files: dict[str, list[str]] = defaultdict(list)  # module id -> its files' paths
@@ -195,6 +198,7 @@ class Resolver:
             for d, eid in zip(f.facts["defs"], f.def_ids):  # `exports.f = function ...`: what importers name `f`
                 if d["kind"] == "function" and d["parent_qualified"] in _EXPORT_OBJECTS and d["name"] not in self.file_top[f.path]:
                     self.top[f.module_id][d["name"]].append(eid)
+        self._join_partial_classes()
         for f in self.files:  # methods need every class of the module indexed first
             by_qn = self.file_qn[f.path]
             for d, eid in zip(f.facts["defs"], f.def_ids):
@@ -203,10 +207,13 @@ class Resolver:
                     continue
                 if d["parent_kind"] == "class":
                     self.global_methods[f.spec.group][d["name"]].append(eid)
+                    if "extends" in d:  # C#'s `static bool IsNull(this JToken t)`
+                        self.extensions[f.spec.group][d["name"]].append((eid, d["extends"]))
                     self.method_qn[eid] = d["qualified_name"]
                     cls = self._owner_class(f, d["parent_qualified"])
                     if cls is not None:
-                        self._edge("HAS_METHOD", cls, eid)
+                        self._edge("HAS_METHOD", cls, eid)  # the part that declares it
+                        cls = self.whole.get(cls, cls)
                         self.methods[cls][d["name"]] = eid  # the last of overloads or redefinitions
                         self.owner[eid] = cls
                         if d["stub"]:
@@ -222,7 +229,7 @@ class Resolver:
             for owner, obj, name, typ in f.facts.get("attrs", ()):
                 d, eid = f.facts["defs"][owner], f.def_ids[owner]
                 if d["kind"] == "class":
-                    cls = eid
+                    cls = self.whole.get(eid, eid)
                 elif obj is None or obj in f.spec.self_names or obj == d["self_name"]:
                     cls = self.owner.get(eid)  # None: a TS constructor's `private store: Store`
                 else:
@@ -233,6 +240,29 @@ class Resolver:
             for owner, name, typ in f.facts.get("vars", ()):  # two different types: neither is known
                 typ = typ.lstrip("*&")
                 types[(owner, name)] = typ if types.get((owner, name), typ) == typ else None
+
+    def _join_partial_classes(self) -> None:
+        """C#'s `partial class Reader` in Reader.cs and Reader.Async.cs is one class: calls, bases and
+        fields resolve against one part (the file named after the class, else the first path) that
+        holds every part's methods; each part keeps its own node and HAS_METHOD edges."""
+        parts: dict[tuple[str, str, str], list[tuple[bool, str, str]]] = defaultdict(list)
+        for f in self.files:
+            if not f.spec.partial_classes:
+                continue
+            stem = f.path.rpartition("/")[2].rpartition(".")[0]
+            for d, eid in zip(f.facts["defs"], f.def_ids):
+                if d["kind"] == "class":
+                    parts[(f.spec.group, f.module_id, d["qualified_name"])].append((stem != d["name"], f.path, eid))
+        for (group, mid, _), found in parts.items():
+            if len({path for _, path, _ in found}) < 2:  # one file: a duplicate under `#if`/`#else`, not parts
+                continue
+            whole = min(found)[2]
+            ids = {eid for _, _, eid in found}
+            for eid in ids - {whole}:
+                self.whole[eid] = whole
+            name = self.class_name[whole]
+            for table in (self.classes[mid], self.global_classes[group]):
+                table[name] = [c for c in table[name] if c not in ids or c == whole]
 
     def attribute_class(self, cls: str, name: str, depth: int = 0) -> str | None:
         """The class attribute `name` of class `cls` (or a base) holds, when every assignment names one class."""
@@ -293,6 +323,10 @@ class Resolver:
 
     def find_class(self, f: ParsedFile, raw: str) -> str | None:
         """A type name as written in a file -> the class it names, or None."""
+        cls = self._find_class(f, raw)
+        return self.whole.get(cls, cls) if cls is not None else None
+
+    def _find_class(self, f: ParsedFile, raw: str) -> str | None:
         head, name = _base_name(raw)
         b = self.bindings[f.path]
         if head:
@@ -316,6 +350,8 @@ class Resolver:
             if len(hits := self.classes[mid].get(name, [])) == 1:
                 return hits[0]
         hits = self.global_classes[f.spec.group].get(name, [])
+        if hits and f.path not in self.auxiliary_paths:  # the package's `Task` is not its tests' class Task
+            hits = [h for h in hits if h not in self.auxiliary]
         return hits[0] if len(hits) == 1 else None
 
     def resolve_bases(self) -> None:
@@ -326,18 +362,19 @@ class Resolver:
                 else:
                     src = self._owner_class(f, base["owner_name"])
                 target = self.find_class(f, base["name"])
-                if src is None or target is None or src == target:
+                whole = self.whole.get(src, src) if src is not None else None
+                if src is None or target is None or whole == target:
                     self.stats["bases_unresolved"] += 1
-                    if src is not None and target is None:
-                        self.open_classes.add(src)
+                    if whole is not None and target is None:
+                        self.open_classes.add(whole)
                     continue
                 rel = base["relation"]
                 if rel == "base":
                     rel = "implements" if self.class_kind.get(target) == "interface" else "extends"
                 self._edge("EXTENDS" if rel == "extends" else "IMPLEMENTS", src, target)
-                self.subclasses[target].append(src)
+                self.subclasses[target].append(whole)
                 if rel == "extends":
-                    self.bases[src].append(target)
+                    self.bases[whole].append(target)
 
     # ---- calls ---------------------------------------------------------------------------
 
@@ -407,7 +444,8 @@ class Resolver:
                 return hit, SCOPE if name == "this" else IMPORTED
             self.stats["calls_external" if name == "super" and cls in self.open_classes else "calls_unknown"] += 1
             return None
-        target = self.find_class(f, name) if new or (recv is None and name[:1].isupper()) else None
+        target = (self.find_class(f, name)
+                  if new or (recv is None and spec.bare_constructors and name[:1].isupper()) else None)
         if new or target is not None:
             ctor = self._constructor(spec, target) if target else None
             if ctor:
@@ -507,6 +545,8 @@ class Resolver:
             if held is not None:
                 if hit := self.method(held, name):
                     return hit[0], VARIABLE
+                if hit := self._extension(spec, held, name):
+                    return hit
                 # not defined on the class here: inherited from another package's base, or dynamic
                 self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
                 return None
@@ -564,6 +604,22 @@ class Resolver:
             self.stats["calls_unknown"] += 1
             return None
         return hit
+
+    def _extension(self, spec: LanguageSpec, cls: str, name: str) -> tuple[str, float] | None:
+        """An extension method `name` callable on class `cls`: the one that extends `cls` or a base of it
+        (VARIABLE), else the only one of the name, which extends a type not ours (`this IEnumerable<T>`)."""
+        found = self.extensions[spec.group].get(name)
+        if not found:
+            return None
+        names, c = set(), cls
+        for _ in range(5):
+            names.add(self.class_name.get(c))
+            if not (c := next(iter(self.bases.get(c, ())), None)):
+                break
+        own = [eid for eid, typ in found if typ in names]
+        if len(own) == 1:
+            return own[0], VARIABLE
+        return (found[0][0], UNIQUE_METHOD) if len(found) == 1 and not own else None
 
     def held(self, f: ParsedFile, caller: int, typ: str, depth: int = 0) -> str | None:
         """What a variable of function `caller` holds, from its type as written (`Foo`, `pkg.Foo`, or the

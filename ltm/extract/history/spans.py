@@ -20,7 +20,7 @@ from typing import NamedTuple
 from tree_sitter import Node, Parser, Query, QueryCursor, QueryError, Tree
 
 from ltm.extract.parse import parse_definitions
-from ltm.extract.languages import LanguageSpec, query_text, ts_language
+from ltm.extract.languages import LANGUAGES, LanguageSpec, query_text, ts_language
 from ltm.extract.parse import _DEF_KINDS, _first, _split_name, _text
 
 _VERSION = "3"  # bump when the cached fields change
@@ -46,9 +46,11 @@ class Span(NamedTuple):
 def query_version(language: str) -> str:
     """A short hash of what a language's spans come from and of our cache format: the query's patterns
     that define or qualify entities (`spans_query`), or the whole query file where it cannot be cut. A
-    change to the call, import or variable patterns keeps the span cache and the SZZ results."""
+    change to the call, import or variable patterns keeps the span cache and the SZZ results; so does
+    the text the grammar reads (`hide_conditionals`)."""
     text = _span_patterns(language) if spans_query(language) is not None else query_text(language).decode("utf-8")
-    return hashlib.sha1((text + _VERSION).encode()).hexdigest()[:12]
+    hidden = "#if" if LANGUAGES[language].hide_conditionals else ""
+    return hashlib.sha1((text + _VERSION + hidden).encode()).hexdigest()[:12]
 
 
 def _patterns(text: str) -> list[str]:
@@ -186,7 +188,7 @@ def spans_of(spec: LanguageSpec, src: bytes) -> list[Span]:
     """The definitions of one source text as spans, in source order (names as `parse_definitions`)."""
     query = spans_query(spec.name)
     if query is not None:
-        return spans_from_tree(spec, src, Parser(ts_language(spec.name)).parse(src), query)
+        return spans_from_tree(spec, src, Parser(ts_language(spec.name)).parse(spec.parser_text(src)), query)
     defs, _ = parse_definitions(spec, src)
     return [
         Span(d["kind"], d["name"], d["qualified_name"], d["line_start"], d["line_end"], _body_hash(d)) for d in defs

@@ -170,7 +170,7 @@ def parse_versions(versions: list[Version], blobs: BlobReader | Opener) -> Parse
                 edits = hunk_edits(base_src, src, line_diff(base_src, src) if hunks is None else hunks,
                                    starts.get(v.base), mine)
                 edit_to_old(old, edits)
-                tree = parser.parse(src, old_tree=old)
+                tree = parser.parse(LANGUAGES[v.language].parser_text(src), old_tree=old)
                 reparsed += 1
                 if query is not None and (v.wanted or children[i]) and v.base in located:
                     changed = [(r.start_byte, r.end_byte) for r in old.changed_ranges(tree)]
@@ -186,7 +186,7 @@ def parse_versions(versions: list[Version], blobs: BlobReader | Opener) -> Parse
                     located.pop(v.base, None)
                     starts.pop(v.base, None)
             else:
-                tree = parser.parse(src)
+                tree = parser.parse(LANGUAGES[v.language].parser_text(src))
                 scratch += 1
                 if children[i]:
                     starts[i] = line_starts(src)

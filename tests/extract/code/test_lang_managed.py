@@ -495,3 +495,319 @@ def test_java_a_cast_receiver_is_an_object_of_the_cast_type(tmp_path):
     assert conf[(nxt, "fn:src/main/java/com/acme/Primitive.java:Primitive.getAsString")] == 0.8
     assert {dst for src, dst in conf if src == nxt} == {"fn:src/main/java/com/acme/Primitive.java:Primitive.getAsString",
                                                         "fn:src/main/java/com/acme/Reader.java:Reader.pop"}
+
+
+CONDITIONAL_CS = {
+    "Acme/Reader.cs": '''namespace Acme
+{
+    public partial class Reader
+#if HAVE_ASYNC_DISPOSABLE
+        : IAsyncDisposable
+#endif
+    {
+        public int Read(object value)
+        {
+            if (value is string)
+            {
+                return Peek();
+            }
+#if HAVE_DATE_TIME_OFFSET
+            else if (value is DateTimeOffset)
+            {
+                return 2;
+            }
+#endif
+            else
+            {
+                return Peek();
+            }
+        }
+
+        private int Peek() { return 1; }
+    }
+}
+''',
+}
+
+
+def test_csharp_conditional_directives_that_split_a_declaration_keep_its_class_and_calls(tmp_path):
+    """An `#if` inside a class header or between `if` and `else` is no syntax error to the compiler: the
+    class keeps its name and its methods their owner (tree-sitter alone names the class after the symbol)."""
+    out = extract(tmp_path, CONDITIONAL_CS)
+    r = "fn:Acme/Reader.cs:Reader."
+    assert_graph(out, {
+        "classes": {"cls:Acme/Reader.cs:Reader"},
+        "functions": {r + "Read", r + "Peek"},
+        "CALLS": {(r + "Read", r + "Peek")},
+    })
+    assert {(f["name"], f["line_start"], f["line_end"]) for f in out.tables["Function"]} == {
+        ("Read", 8, 24), ("Peek", 26, 26)}
+
+
+PARTIAL_CS = {
+    "Acme/Reader.cs": '''namespace Acme
+{
+    public abstract partial class Reader
+    {
+        public bool Read() { return Peek(); }
+        private bool Peek() { return true; }
+    }
+}
+''',
+    "Acme/Reader.Async.cs": '''namespace Acme
+{
+    public abstract partial class Reader
+    {
+        public bool ReadAsync() { return Read(); }
+    }
+}
+''',
+    "Acme/TextReader.cs": '''namespace Acme
+{
+    public class TextReader : Reader
+    {
+        public bool Next() { return ReadAsync() && this.Read(); }
+    }
+}
+''',
+    "Acme/Consumer.cs": '''namespace Acme
+{
+    public class Consumer
+    {
+        bool Drain(Reader reader) { return reader.ReadAsync(); }
+    }
+}
+''',
+}
+
+
+def test_csharp_partial_class_across_files_is_one_class(tmp_path):
+    """`partial class Reader` in two files: each part keeps its node and methods, while a subclass, a
+    call on a variable of the type and a call from one part into the other resolve against the whole."""
+    out = extract(tmp_path, PARTIAL_CS)
+    r, a = "fn:Acme/Reader.cs:Reader.", "fn:Acme/Reader.Async.cs:Reader."
+    assert_graph(out, {
+        "classes": {"cls:Acme/Reader.cs:Reader", "cls:Acme/Reader.Async.cs:Reader", "cls:Acme/TextReader.cs:TextReader",
+                    "cls:Acme/Consumer.cs:Consumer"},
+        "HAS_METHOD": {("cls:Acme/Reader.cs:Reader", r + "Read"), ("cls:Acme/Reader.cs:Reader", r + "Peek"),
+                       ("cls:Acme/Reader.Async.cs:Reader", a + "ReadAsync"),
+                       ("cls:Acme/TextReader.cs:TextReader", "fn:Acme/TextReader.cs:TextReader.Next"),
+                       ("cls:Acme/Consumer.cs:Consumer", "fn:Acme/Consumer.cs:Consumer.Drain")},
+        "EXTENDS": {("cls:Acme/TextReader.cs:TextReader", "cls:Acme/Reader.cs:Reader")},
+        "CALLS": {(r + "Read", r + "Peek"), (a + "ReadAsync", r + "Read"),
+                  ("fn:Acme/TextReader.cs:TextReader.Next", a + "ReadAsync"),
+                  ("fn:Acme/TextReader.cs:TextReader.Next", r + "Read"),
+                  ("fn:Acme/Consumer.cs:Consumer.Drain", a + "ReadAsync")},
+    })
+
+
+GENERIC_NULLABLE_CS = {
+    "Acme/Engine.cs": TYPED_CS["Acme/Engine.cs"],
+    "Acme/Pump.cs": TYPED_CS["Acme/Pump.cs"],
+    "Acme/Factory.cs": '''namespace Acme
+{
+    public static class Factory
+    {
+        public static T Make<T>() where T : new() { return new T(); }
+        public static int Count() { return Make<Pump>().Start(); }
+    }
+}
+''',
+    "Acme/Plant.cs": '''namespace Acme
+{
+    public class Plant
+    {
+        private Engine? engine;
+        public Pump? Spare { get; set; }
+
+        int Field() { return engine.Start() + Spare.Start(); }
+
+        int Parameter(Pump? p) { return p.Start(); }
+
+        int Local()
+        {
+            Engine? e = null;
+            return e.Start();
+        }
+
+        object Generic() { return Factory.Make<Engine>(); }
+    }
+}
+''',
+}
+
+
+def test_csharp_generic_method_calls_and_nullable_types_resolve(tmp_path):
+    """`Factory.Make<Engine>()` and `Make<Pump>()` are calls of `Make`; `Pump? p` is a Pump (or null), so
+    `p.Start()` is Pump's, as for a field, a property or a local declared with `?`."""
+    conf = confidences(extract(tmp_path, GENERIC_NULLABLE_CS))
+    p, f = "fn:Acme/Plant.cs:Plant.", "fn:Acme/Factory.cs:Factory."
+    engine, pump = "fn:Acme/Engine.cs:Engine.Start", "fn:Acme/Pump.cs:Pump.Start"
+    assert (p + "Generic", f + "Make") in conf and (f + "Count", f + "Make") in conf
+    assert conf[(p + "Field", engine)] == 0.8 and conf[(p + "Field", pump)] == 0.8
+    assert conf[(p + "Parameter", pump)] == 0.8 and (p + "Parameter", engine) not in conf
+    assert conf[(p + "Local", engine)] == 0.8 and (p + "Local", pump) not in conf
+
+
+EXTENSION_CS = {
+    "Acme/Engine.cs": TYPED_CS["Acme/Engine.cs"],
+    "Acme/Pump.cs": TYPED_CS["Acme/Pump.cs"],
+    "Acme/Extensions.cs": '''namespace Acme
+{
+    public static class EngineExtensions
+    {
+        public static int Boost(this Engine engine) { return engine.Start() * 2; }
+    }
+
+    public static class PumpExtensions
+    {
+        public static int Boost(this Pump pump) { return pump.Start() * 3; }
+    }
+}
+''',
+    "Acme/Plant.cs": '''namespace Acme
+{
+    public class Plant
+    {
+        int Fast(Engine e) { return e.Boost(); }
+
+        int Wet(Pump? p) { return p.Boost(); }
+    }
+}
+''',
+}
+
+
+def test_csharp_extension_method_on_a_typed_variable_is_the_one_that_extends_its_type(tmp_path):
+    """`e.Boost()` on an Engine is no method of Engine: it is the `Boost(this Engine)` extension, not Pump's."""
+    conf = confidences(extract(tmp_path, EXTENSION_CS))
+    p, x = "fn:Acme/Plant.cs:Plant.", "fn:Acme/Extensions.cs:"
+    assert conf[(p + "Fast", x + "EngineExtensions.Boost")] == 0.8 and (p + "Fast", x + "PumpExtensions.Boost") not in conf
+    assert conf[(p + "Wet", x + "PumpExtensions.Boost")] == 0.8 and (p + "Wet", x + "EngineExtensions.Boost") not in conf
+
+
+TEST_PROJECT_CS = {
+    "Src/Acme/Scheduler.cs": '''using System.Threading.Tasks;
+
+namespace Acme
+{
+    public class Scheduler
+    {
+        void Run(Task task) { task.Wait(); }
+
+        string Label(object o) { return o.Describe(); }
+    }
+}
+''',
+    "Src/Acme.Tests/SchedulerTests.cs": '''namespace Acme.Tests
+{
+    public class Task
+    {
+        public void Wait() { }
+        public string Describe() { return "task"; }
+    }
+}
+''',
+}
+
+
+def test_csharp_package_code_never_resolves_into_its_test_project(tmp_path):
+    """`Src/Acme.Tests/` is a test project (.NET names them so): the package's `Task` is System's, not the
+    tests' class of the name, and the tests' only `Describe` is no guess for the package's `o.Describe()`."""
+    out = extract(tmp_path, TEST_PROJECT_CS)
+    assert not [e for e in out.tables["CALLS"] if "Acme.Tests" in e["dst"]]
+
+
+BARE_CALL_CS = {
+    "Acme/Sets.cs": '''namespace Acme
+{
+    public static class Sets
+    {
+        public static int Union(int a, int b) { return a | b; }
+        public static int Both(int a, int b) { return Union(a, b); }
+    }
+}
+''',
+    "Acme/Converters/UnionConverter.cs": '''namespace Acme.Converters
+{
+    public class UnionConverter
+    {
+        internal class Union
+        {
+            public Union() { }
+        }
+    }
+}
+''',
+}
+
+
+def test_csharp_a_capitalized_call_without_new_is_a_method_not_a_class(tmp_path):
+    """C# constructs only with `new`: `Union(a, b)` is the caller's own method, not the nested class Union
+    of another namespace that the name alone would find."""
+    conf = confidences(extract(tmp_path, BARE_CALL_CS))
+    assert conf[("fn:Acme/Sets.cs:Sets.Both", "fn:Acme/Sets.cs:Sets.Union")] == 1.0
+
+
+ALIAS_CS = {
+    "Acme/Testing/Checks.cs": '''namespace Acme.Testing
+{
+    public static class Checks
+    {
+        public static void Equal(int a, int b) { }
+    }
+}
+''',
+    "Acme/Plant.cs": '''using Check = Acme.Testing.Checks;
+
+namespace Acme
+{
+    public class Plant
+    {
+        void Verify() { Check.Equal(1, 1); }
+    }
+}
+''',
+}
+
+
+def test_csharp_using_alias_of_a_class_of_ours_is_that_class(tmp_path):
+    """`using Check = Acme.Testing.Checks;` names a class of the namespace Acme.Testing, not another package."""
+    out = extract(tmp_path, ALIAS_CS)
+    assert_graph(out, {
+        "IMPORTS": {("file:Acme/Plant.cs", "mod:Acme.Testing")},
+        "CALLS": {("fn:Acme/Plant.cs:Plant.Verify", "fn:Acme/Testing/Checks.cs:Checks.Equal")},
+    })
+
+
+SCOPED_VARS_CS = {
+    "Acme/Engine.cs": TYPED_CS["Acme/Engine.cs"],
+    "Acme/Pump.cs": TYPED_CS["Acme/Pump.cs"],
+    "Acme/Plant.cs": '''namespace Acme
+{
+    public class Plant
+    {
+        int Each(object[] xs) { int n = 0; foreach (Pump p in xs) { n += p.Start(); } return n; }
+
+        int Pattern(object o) { return o is Engine e ? e.Start() : 0; }
+
+        int Using() { using (var made = new Pump()) { return made.Start(); } }
+
+        int Out() { return TryMake(out Engine e) ? e.Start() : 0; }
+
+        bool TryMake(out Engine e) { e = null; return false; }
+    }
+}
+''',
+}
+
+
+def test_csharp_foreach_pattern_using_and_out_variables_have_their_types(tmp_path):
+    """`foreach (Pump p ...)`, `o is Engine e`, `using (var made = new Pump())` and `out Engine e` type their
+    variables as a declaration does, so `Start` (a method of two classes) is the right one's."""
+    conf = confidences(extract(tmp_path, SCOPED_VARS_CS))
+    p, engine, pump = "fn:Acme/Plant.cs:Plant.", "fn:Acme/Engine.cs:Engine.Start", "fn:Acme/Pump.cs:Pump.Start"
+    assert conf[(p + "Each", pump)] == 0.8 and (p + "Each", engine) not in conf
+    assert conf[(p + "Pattern", engine)] == 0.8 and (p + "Pattern", pump) not in conf
+    assert conf[(p + "Using", pump)] == 0.8 and (p + "Using", engine) not in conf
+    assert conf[(p + "Out", engine)] == 0.8 and (p + "Out", pump) not in conf
