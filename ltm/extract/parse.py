@@ -19,6 +19,7 @@ from typing import Any
 
 from tree_sitter import Node, Parser, QueryCursor
 
+from ltm.extract.conditionals import error_size, first_branches
 from ltm.extract.languages import LanguageSpec, query_text, ts_language, ts_query
 
 MAX_TEXT_CHARS = 2_000
@@ -233,6 +234,13 @@ def _innermost(points: list[int], spans: list[tuple[int, int, int]]) -> list[int
     return out
 
 
+def _matches(spec: LanguageSpec, passes: list[tuple[Node, bytes | None]]):
+    """The query's matches over each pass's tree, with the source the first pass showed (None in it)."""
+    for root, shown in passes:
+        for pattern, caps in QueryCursor(ts_query(spec.name)).matches(root):
+            yield shown, pattern, caps
+
+
 def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     """Everything the graph needs from one file, as plain data (no tree-sitter objects).
 
@@ -254,16 +262,31 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     if parser is None:
         parser = _PARSERS[spec.name] = Parser(ts_language(spec.name))
     tree = parser.parse(src)
+    passes: list[tuple[Node, bytes | None]] = [(tree.root_node, None)]
+    if spec.group == "c" and tree.root_node.has_error and b"#if" in src:
+        # `#ifdef W { #else { #endif`, `#ifdef D } #endif`: braces that balance only per branch. When
+        # the first branch of each conditional alone (same offsets) parses with fewer errors, it is
+        # read first, then the whole file for what lies in the other branches only (a fallback
+        # `#else` definition, its calls and includes)
+        shown = first_branches(src)
+        branch = parser.parse(shown)
+        if error_size(branch.root_node) < error_size(tree.root_node):
+            tree, passes = branch, [(branch.root_node, None), (tree.root_node, shown)]
     roles = _pattern_roles(spec.name)
     found: list[tuple] = []  # (start, -end, node, kind, name node, caps)
+    found_first: list[tuple] | None = None  # the functions of the first branches' pass
     scopes: list[tuple[Node, str, str]] = []  # (node, scope|impl, name)
     imports, raw_calls, raw_bases, declared = [], [], [], None
     bound: list[tuple[int, bytes]] = []  # (start, name) of names a function binds itself
     raw_attrs: list[tuple[int, str | None, str, str]] = []  # (start, object, attribute, type as written)
     raw_vars: list[tuple[int, str, str]] = []  # (start, variable, type as written)
     add_call = raw_calls.append
-    for pattern, caps in QueryCursor(ts_query(spec.name)).matches(tree.root_node):
+    for shown, pattern, caps in _matches(spec, passes):
+        if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
+            continue  # the first branches' pass found it
         role = roles[pattern]
+        if shown is not None and found_first is None:
+            found_first = [d for d in found if d[3] == "function"]
         if role is _CALL:
             n = caps["call.name"][0]
             add_call((n.start_byte, n.text, None, CALL))
@@ -279,8 +302,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             add_call((n.start_byte, n.text, None, NEW))
         elif role in _DEF_CAPS:
             names = caps.get(_DEF_CAPS[role][0])
-            if names:
-                node = caps[role][0]
+            node = caps[role][0]
+            if names and (shown is None or not any(s <= node.start_byte < -e for s, e, *_ in found_first)):
+                # a function the first branches' pass found holds the other branch's header of itself
                 found.append((node.start_byte, -node.end_byte, node, role, names[0], caps))
         elif role == "import":
             if mod := _text(_first(caps, "import.module")):

@@ -1,6 +1,6 @@
 """Go, Rust, C and C++ fixture projects: entities and edges, written from the source."""
 
-from tests.extract.graphs import assert_graph, confidences, extract
+from tests.extract.graphs import assert_graph, confidences, extract, graph
 
 GO = {
     "go.mod": "module example.com/shapes\n\ngo 1.22\n",
@@ -294,3 +294,57 @@ def test_rust_calls_on_struct_fields_parameters_and_constructed_locals_go_to_tha
     assert conf[(p + "field", engine)] == 0.8 and (p + "field", pump) not in conf
     assert conf[(p + "parameter", pump)] == 0.8 and (p + "parameter", engine) not in conf
     assert conf[(p + "local", engine)] == 0.8 and (p + "local", pump) not in conf
+
+
+C_CONDITIONALS = {
+    "src/run.c": '''#include "run.h"
+
+static int helper(int x) { return x; }
+
+#ifdef _WIN32
+int umain(int argc) {
+#else
+int main(int argc) {
+#endif
+  return helper(argc);
+}
+
+#ifdef HAVE_STRLEN
+#include <string.h>
+#else
+static int my_strlen(const char *s) { return helper(0); }
+#endif
+
+int start(void) {
+  int n = 0;
+#ifdef VERBOSE
+  if (n) {
+    n = helper(2);
+#else
+  if (!n) {
+#endif
+    n = my_strlen("x");
+  }
+  return n;
+}
+
+int after(void) { return start() + helper(1); }
+''',
+    "src/run.h": "int start(void);\n",
+}
+
+
+def test_c_braces_that_balance_only_per_preprocessor_branch_hide_no_definitions(tmp_path):
+    # `#ifdef W int umain() { #else int main() { #endif`: each branch opens the body once; the whole
+    # file does not parse, so the first branches are read, and the other branches for what only they hold
+    out = extract(tmp_path, C_CONDITIONALS)
+    r = "fn:src/run.c:"
+    g = graph(out)
+    assert {r + n for n in ("helper", "umain", "my_strlen", "start", "after")} <= g["functions"]
+    assert not any(f.startswith(r + "umain.") for f in g["functions"])  # `main`: a second header of umain
+    assert {(r + "umain", r + "helper"), (r + "my_strlen", r + "helper"), (r + "start", r + "helper"),
+            (r + "start", r + "my_strlen"), (r + "after", r + "start"), (r + "after", r + "helper")} <= g["CALLS"]
+    assert ("file:src/run.c", "ext:<string.h>") in g["IMPORTS"]
+    lines = {f["name"]: (f["line_start"], f["line_end"]) for f in out.tables["Function"]}
+    assert (lines["umain"], lines["start"], lines["after"]) == ((6, 11), (19, 30), (32, 32))
+
