@@ -41,6 +41,7 @@ ATTRIBUTE = 0.8
 # `x.m()` where the function assigns `x = Foo(...)` or annotates `x: Foo` (a parameter too): Foo's m, as sure
 # as an attribute's class; where `x` holds another package's object (`x = httpx.get(...)`), no edge at all
 VARIABLE = 0.8
+_HEADERS = (".h", ".hh", ".hpp", ".hxx")
 EXTERNAL = "<external>"  # what `Resolver.held` says of another package's object
 
 
@@ -118,7 +119,23 @@ class Resolver:
         self.module_files: dict[str, list[str]] = defaultdict(list)  # module id -> its files' paths
         for f in files:
             self.module_files[f.module_id].append(f.path)
+        self._include_headers_includes()
         self._index()
+
+    def _include_headers_includes(self) -> None:
+        """C and C++: a file that includes a header sees what that header includes too (`jq.h` includes
+        `jv.h`, so its includers call `jv.c`'s functions by import), after what it includes itself."""
+        seen_by: dict[str, list[str]] = {}  # module id -> the modules its headers include
+        for f in self.files:
+            if f.spec.group == "c" and f.path.endswith(_HEADERS):
+                seen_by.setdefault(f.module_id, []).extend(self.bindings[f.path].wildcards)
+        for f in self.files:
+            if f.spec.group != "c" or not (wildcards := self.bindings[f.path].wildcards):
+                continue
+            seen, level = {f.module_id, *wildcards}, list(wildcards)
+            while level:
+                level = [m for mid in level for m in seen_by.get(mid, ()) if not (m in seen or seen.add(m))]
+                wildcards.extend(level)
 
     def _edge(self, rel: str, src: str, dst: str, confidence: float = 1.0) -> None:
         key = (src, dst)

@@ -348,3 +348,22 @@ def test_c_braces_that_balance_only_per_preprocessor_branch_hide_no_definitions(
     lines = {f["name"]: (f["line_start"], f["line_end"]) for f in out.tables["Function"]}
     assert (lines["umain"], lines["start"], lines["after"]) == ((6, 11), (19, 30), (32, 32))
 
+
+C_NESTED_INCLUDES = {
+    "src/api.h": '#ifndef API_H\n#define API_H\n#include "value.h"\nint api_run(void);\n#endif\n',
+    "src/value.h": "#ifndef VALUE_H\n#define VALUE_H\nint value_new(int x);\nvoid value_free(int v);\n#endif\n",
+    "src/value.c": '#include "value.h"\n\nint value_new(int x) { return x; }\n\nvoid value_free(int v) { (void)v; }\n',
+    "src/main.c": '#include "api.h"\n\nint main(void) { int v = value_new(1); value_free(v); return 0; }\n',
+    # another value_free of the same name, that main.c includes nothing of
+    "tools/pool.c": "void value_free(int v) { (void)v; }\n",
+}
+
+
+def test_c_a_header_brings_in_what_it_includes(tmp_path):
+    # main.c includes api.h, which includes value.h: value.c's functions are named through an include
+    out = extract(tmp_path, C_NESTED_INCLUDES)
+    calls = confidences(out)
+    main, value = "fn:src/main.c:main", "fn:src/value.c:"
+    assert calls[(main, value + "value_new")] == 0.9  # not the 0.5 of the repository's only `value_new`
+    assert calls[(main, value + "value_free")] == 0.9  # not ambiguous with tools/pool.c's
+    assert (main, "fn:tools/pool.c:value_free") not in calls
