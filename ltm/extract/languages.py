@@ -71,7 +71,8 @@ class LanguageSpec:
 _JS = dict(family="js", resolve_import=m.js_import, constructors=("constructor",),
            builtin_methods=builtin_names.JAVASCRIPT_METHODS,
            builtin_functions=builtin_names.JAVASCRIPT_FUNCTIONS, base_receiver="super")
-_C = dict(family="c", resolve_import=m.c_import, implicit_self=True)
+_C = dict(family="c", resolve_import=m.c_import, implicit_self=True,
+          builtin_functions=builtin_names.C_FUNCTIONS)
 
 LANGUAGES: dict[str, LanguageSpec] = {
     spec.name: spec

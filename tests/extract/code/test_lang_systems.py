@@ -367,3 +367,18 @@ def test_c_a_header_brings_in_what_it_includes(tmp_path):
     assert calls[(main, value + "value_new")] == 0.9  # not the 0.5 of the repository's only `value_new`
     assert calls[(main, value + "value_free")] == 0.9  # not ambiguous with tools/pool.c's
     assert (main, "fn:tools/pool.c:value_free") not in calls
+
+
+C_LIBRARY_SHIM = {
+    # a test shim that wraps the C library's fclose: the repository's only `fclose`
+    "src/inject.c": "#include <stdio.h>\n\nint fclose(FILE *f) { return 0; }\n",
+    "src/io.c": '#include <stdio.h>\n#include "io.h"\n\nint io_close(FILE *f) { return fclose(f); }\n',
+    "src/io.h": "#include <stdio.h>\nint io_close(FILE *f);\n",
+    "src/main.c": '#include "io.h"\n\nint main(void) { return io_close(0); }\n',
+}
+
+
+def test_c_a_library_function_is_no_guess_at_the_repository_s_only_definition_of_its_name(tmp_path):
+    calls = confidences(extract(tmp_path, C_LIBRARY_SHIM))
+    assert ("fn:src/io.c:io_close", "fn:src/inject.c:fclose") not in calls
+    assert calls[("fn:src/main.c:main", "fn:src/io.c:io_close")] == 0.9
