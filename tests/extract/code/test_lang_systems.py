@@ -382,3 +382,28 @@ def test_c_a_library_function_is_no_guess_at_the_repository_s_only_definition_of
     calls = confidences(extract(tmp_path, C_LIBRARY_SHIM))
     assert ("fn:src/io.c:io_close", "fn:src/inject.c:fclose") not in calls
     assert calls[("fn:src/main.c:main", "fn:src/io.c:io_close")] == 0.9
+
+
+C_MACRO_STATEMENT = {
+    "src/scan.c": '''#define RESTORE_OFFSET
+static int next(int c) { return c + 1; }
+
+int scan(int c) {
+  switch (c) {
+  case 0:
+    {
+    RESTORE_OFFSET
+    if (c == 0) { return next(c); }
+    }
+  }
+  return c;
+}
+''',
+}
+
+
+def test_c_a_statement_after_a_bare_macro_is_no_function_named_by_a_keyword(tmp_path):
+    # the grammar reads `RESTORE_OFFSET if (c == 0) { ... }` as a function `if` returning RESTORE_OFFSET
+    g = graph(extract(tmp_path, C_MACRO_STATEMENT))
+    assert {f.rpartition(":")[2].rpartition(".")[2] for f in g["functions"]} == {"next", "scan"}
+    assert ("fn:src/scan.c:scan", "fn:src/scan.c:next") in g["CALLS"]
