@@ -173,7 +173,8 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
 
 
 _MAX_RECEIVER = 80
-_ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name", "local")
+_ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name", "local",
+          "declares")
 _PARSERS: dict[str, Parser] = {}
 _CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
 CALL, NEW, REF = "call", "new", "ref"  # what a call site is: a call, a constructor call, a function passed as a value
@@ -251,7 +252,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     the innermost definition holding it, the object (`self`; None for a Go struct field), the
     attribute's name and its type as written), `vars` (tuples of the innermost function, a local
     variable or parameter and its type as written: the class it is constructed from or annotated
-    with, or the call it is assigned from).
+    with, or the call it is assigned from), `declares` (functions the file declares without defining
+    them: a C prototype's name).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -276,7 +278,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     found: list[tuple] = []  # (start, -end, node, kind, name node, caps)
     found_first: list[tuple] | None = None  # the functions of the first branches' pass
     scopes: list[tuple[Node, str, str]] = []  # (node, scope|impl, name)
-    imports, raw_calls, raw_bases, declared = [], [], [], None
+    imports, raw_calls, raw_bases, declared, declares = [], [], [], None, []
     bound: list[tuple[int, bytes]] = []  # (start, name) of names a function binds itself
     raw_attrs: list[tuple[int, str | None, str, str]] = []  # (start, object, attribute, type as written)
     raw_vars: list[tuple[int, str, str]] = []  # (start, variable, type as written)
@@ -335,6 +337,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             typ = _text(caps["var.type"][0])
             for n in caps["var.name"]:  # Go: `a, b *Engine`
                 raw_vars.append((n.start_byte, _text(n), typ))
+        elif role == "declares":
+            declares.append(_text(caps[role][0]))
         elif role == "local":
             for n in caps["local"]:
                 bound.append((n.start_byte, n.text))
@@ -381,7 +385,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     variables = [(owner, name, typ) for (_, name, typ), owner in
                  zip(raw_vars, _innermost([v[0] for v in raw_vars], fn_spans)) if owner is not None]
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
-            "imports": imports, "calls": calls, "bases": bases, "attrs": attrs, "vars": variables}
+            "imports": imports, "calls": calls, "bases": bases, "attrs": attrs, "vars": variables,
+            "declares": declares}
 
 
 def _bound_names(bound: list[tuple[int, bytes]], fn_spans: list, parents: dict[int, int]) -> set[tuple[int, bytes]]:

@@ -117,6 +117,7 @@ class Resolver:
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
         self._file = {f.path: f for f in files}
         self.module_files: dict[str, list[str]] = defaultdict(list)  # module id -> its files' paths
+        self.declared: dict[str, set[str]] = defaultdict(set)  # module id -> functions its C headers declare
         for f in files:
             self.module_files[f.module_id].append(f.path)
         self._include_headers_includes()
@@ -129,6 +130,7 @@ class Resolver:
         for f in self.files:
             if f.spec.group == "c" and f.path.endswith(_HEADERS):
                 seen_by.setdefault(f.module_id, []).extend(self.bindings[f.path].wildcards)
+                self.declared[f.module_id].update(f.facts.get("declares", ()))
         for f in self.files:
             if f.spec.group != "c" or not (wildcards := self.bindings[f.path].wildcards):
                 continue
@@ -387,7 +389,10 @@ class Resolver:
             if name in spec.builtin_functions:  # `open(path)` with no `open` of this file or its imports
                 self.stats["calls_builtin_name"] += 1
                 return None
-            return self._unique(self.global_top, spec.group, name, caller_path=f.path)
+            # `jq.h` declares `jq_next`, `execute.c` defines it: an included header's prototype makes the
+            # repository's only definition of the name as sure as an import
+            declared = any(name in self.declared.get(mid, ()) for mid in b.wildcards)
+            return self._unique(self.global_top, spec.group, name, IMPORTED if declared else UNIQUE, f.path)
         head, _, rest = recv.replace("::", ".").partition(".")
         mid = b.aliases.get(recv)
         if mid is None and head in b.aliases:  # `pkg.sub.f()` after `import pkg`; not `pkg.codes.get()`

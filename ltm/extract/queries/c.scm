@@ -11,6 +11,11 @@
                (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @function.name)))]
   (#not-match? @function.name "^(if|else|switch|case|while|do|for|return|sizeof|goto)$")) @function
 
+; a prototype (`int twice(int x);`): a header that declares a function its includers call, wherever it is defined
+(declaration
+  declarator: [(function_declarator declarator: (identifier) @declares)
+               (pointer_declarator declarator: (function_declarator declarator: (identifier) @declares))])
+
 (preproc_include path: (_) @import.module) @import
 
 (call_expression function: (identifier) @call.name)

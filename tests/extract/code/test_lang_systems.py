@@ -407,3 +407,20 @@ def test_c_a_statement_after_a_bare_macro_is_no_function_named_by_a_keyword(tmp_
     g = graph(extract(tmp_path, C_MACRO_STATEMENT))
     assert {f.rpartition(":")[2].rpartition(".")[2] for f in g["functions"]} == {"next", "scan"}
     assert ("fn:src/scan.c:scan", "fn:src/scan.c:next") in g["CALLS"]
+
+
+C_PROTOTYPES = {
+    # the library's header declares what execute.c and value.c define: no file is named after it
+    "src/lib.h": "#ifndef LIB_H\n#define LIB_H\nint lib_run(int x);\nchar *lib_name(void);\n#endif\n",
+    "src/execute.c": '#include "lib.h"\n\nint lib_run(int x) { return x; }\n',
+    "src/value.c": '#include "lib.h"\n\nchar *lib_name(void) { return "lib"; }\n\nint stray(void) { return 0; }\n',
+    "src/main.c": '#include "lib.h"\n\nint main(void) { lib_name(); stray(); return lib_run(1); }\n',
+}
+
+
+def test_c_a_function_an_included_header_declares_is_called_as_surely_as_an_import(tmp_path):
+    calls = confidences(extract(tmp_path, C_PROTOTYPES))
+    main = "fn:src/main.c:main"
+    assert calls[(main, "fn:src/execute.c:lib_run")] == 0.9
+    assert calls[(main, "fn:src/value.c:lib_name")] == 0.9  # `char *lib_name(void);`
+    assert calls[(main, "fn:src/value.c:stray")] == 0.5  # declared nowhere: the guess of a unique name
