@@ -18,7 +18,8 @@ Go's built-in types (maps, slices, strings) have no methods, so Go has no such n
 The same holds for a bare `open(path)`: a name the file neither defines nor imports is the
 language's built-in function when it has one (`*_FUNCTIONS`), not the repository's only top-level
 `open` (click's `examples/termui/termui.py`). Python's come from `builtins`; JavaScript's are the
-global functions of ECMAScript and of its hosts' timers and loaders, as Node 20 has them.
+global functions of ECMAScript and of its hosts' timers and loaders, as Node 20 has them; C's are ISO
+C's library functions.
 """
 
 from __future__ import annotations
@@ -69,4 +70,31 @@ JAVASCRIPT_FUNCTIONS: frozenset[str] = frozenset((
     "atob", "btoa", "clearImmediate", "clearInterval", "clearTimeout", "decodeURI", "decodeURIComponent",
     "encodeURI", "encodeURIComponent", "escape", "eval", "fetch", "isFinite", "isNaN", "parseFloat", "parseInt",
     "queueMicrotask", "require", "setImmediate", "setInterval", "setTimeout", "structuredClone", "unescape",
+))
+
+# ISO C's library functions (C11, 7.4-7.29: ctype, locale, math, setjmp, signal, stdio, stdlib, string,
+# time): a bare `fclose(f)` that no definition in the file or its includes names is the C library's, not
+# the repository's only `fclose` (jq's `src/inject_errors.c`, a shim that wraps libc's for tests)
+C_FUNCTIONS: frozenset[str] = frozenset((
+    "isalnum", "isalpha", "isblank", "iscntrl", "isdigit", "isgraph", "islower", "isprint", "ispunct", "isspace",
+    "isupper", "isxdigit", "tolower", "toupper", "setlocale", "localeconv",
+    "acos", "asin", "atan", "atan2", "cos", "sin", "tan", "acosh", "asinh", "atanh", "cosh", "sinh", "tanh", "exp",
+    "exp2", "expm1", "frexp", "ilogb", "ldexp", "log", "log10", "log1p", "log2", "logb", "modf", "scalbn",
+    "scalbln", "cbrt", "fabs", "hypot", "pow", "sqrt", "erf", "erfc", "lgamma", "tgamma", "ceil", "floor",
+    "nearbyint", "rint", "lrint", "llrint", "round", "lround", "llround", "trunc", "fmod", "remainder",
+    "remquo", "copysign", "nan", "nextafter", "nexttoward", "fdim", "fmax", "fmin", "fma",
+    "longjmp", "setjmp", "signal", "raise",
+    "remove", "rename", "tmpfile", "tmpnam", "fclose", "fflush", "fopen", "freopen", "setbuf", "setvbuf",
+    "fprintf", "fscanf", "printf", "scanf", "snprintf", "sprintf", "sscanf", "vfprintf", "vfscanf", "vprintf",
+    "vscanf", "vsnprintf", "vsprintf", "vsscanf", "fgetc", "fgets", "fputc", "fputs", "getc", "getchar", "putc",
+    "putchar", "puts", "ungetc", "fread", "fwrite", "fgetpos", "fseek", "fsetpos", "ftell", "rewind",
+    "clearerr", "feof", "ferror", "perror",
+    "atof", "atoi", "atol", "atoll", "strtod", "strtof", "strtold", "strtol", "strtoll", "strtoul", "strtoull",
+    "rand", "srand", "aligned_alloc", "calloc", "free", "malloc", "realloc", "abort", "atexit", "at_quick_exit",
+    "exit", "_Exit", "getenv", "quick_exit", "system", "bsearch", "qsort", "abs", "labs", "llabs", "div", "ldiv",
+    "lldiv", "mblen", "mbtowc", "wctomb", "mbstowcs", "wcstombs",
+    "memcpy", "memmove", "strcpy", "strncpy", "strcat", "strncat", "memcmp", "strcmp", "strcoll", "strncmp",
+    "strxfrm", "memchr", "strchr", "strcspn", "strpbrk", "strrchr", "strspn", "strstr", "strtok", "memset",
+    "strerror", "strlen",
+    "clock", "difftime", "mktime", "time", "timespec_get", "asctime", "ctime", "gmtime", "localtime", "strftime",
 ))

@@ -25,7 +25,7 @@ from tree_sitter import Language, Query
 
 from ltm.extract import builtin_names
 from ltm.extract import modules as m
-from ltm.extract.preprocessor import without_conditionals
+from ltm.extract.conditionals import without_conditionals
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class LanguageSpec:
     `extension_method`: a pattern of a method's signature whose group 1 is the type it extends (C#'s
     `static T M(this C c)`, called as `c.M()`).
     `partial_classes`: one class may be declared in parts across files of its module (C#'s `partial`).
-    `hide_conditionals`: the parser reads `#if`/`#else`/`#endif` lines as blank (`preprocessor.py`).
+    `hide_conditionals`: the parser reads `#if`/`#else`/`#endif` lines as blank (`conditionals.py`).
     """
 
     name: str
@@ -91,7 +91,8 @@ class LanguageSpec:
 _JS = dict(family="js", resolve_import=m.js_import, constructors=("constructor",),
            builtin_methods=builtin_names.JAVASCRIPT_METHODS,
            builtin_functions=builtin_names.JAVASCRIPT_FUNCTIONS, base_receiver="super")
-_C = dict(family="c", resolve_import=m.c_import, implicit_self=True)
+_C = dict(family="c", resolve_import=m.c_import, implicit_self=True,
+          builtin_functions=builtin_names.C_FUNCTIONS)
 
 LANGUAGES: dict[str, LanguageSpec] = {
     spec.name: spec

@@ -19,6 +19,7 @@ from typing import Any
 
 from tree_sitter import Node, Parser, QueryCursor
 
+from ltm.extract.conditionals import error_size, first_branches
 from ltm.extract.languages import LanguageSpec, query_text, ts_language, ts_query
 
 MAX_TEXT_CHARS = 2_000
@@ -172,7 +173,8 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
 
 
 _MAX_RECEIVER = 80
-_ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name", "local")
+_ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name", "local",
+          "declares")
 _PARSERS: dict[str, Parser] = {}
 _CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
 _AWAIT = "await"
@@ -245,6 +247,13 @@ def _innermost(points: list[int], spans: list[tuple[int, int, int]]) -> list[int
     return out
 
 
+def _matches(spec: LanguageSpec, passes: list[tuple[Node, bytes | None]]):
+    """The query's matches over each pass's tree, with the source the first pass showed (None in it)."""
+    for root, shown in passes:
+        for pattern, caps in QueryCursor(ts_query(spec.name)).matches(root):
+            yield shown, pattern, caps
+
+
 def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     """Everything the graph needs from one file, as plain data (no tree-sitter objects).
 
@@ -255,7 +264,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     the innermost definition holding it, the object (`self`; None for a Go struct field), the
     attribute's name and its type as written), `vars` (tuples of the innermost function, a local
     variable or parameter and its type as written: the class it is constructed from or annotated
-    with, or the call it is assigned from).
+    with, or the call it is assigned from), `declares` (functions the file declares without defining
+    them: a C prototype's name).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -266,17 +276,32 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     if parser is None:
         parser = _PARSERS[spec.name] = Parser(ts_language(spec.name))
     tree = parser.parse(spec.parser_text(src))
+    passes: list[tuple[Node, bytes | None]] = [(tree.root_node, None)]
+    if spec.group == "c" and tree.root_node.has_error and b"#if" in src:
+        # `#ifdef W { #else { #endif`, `#ifdef D } #endif`: braces that balance only per branch. When
+        # the first branch of each conditional alone (same offsets) parses with fewer errors, it is
+        # read first, then the whole file for what lies in the other branches only (a fallback
+        # `#else` definition, its calls and includes)
+        shown = first_branches(src)
+        branch = parser.parse(shown)
+        if error_size(branch.root_node) < error_size(tree.root_node):
+            tree, passes = branch, [(branch.root_node, None), (tree.root_node, shown)]
     roles = _pattern_roles(spec.name)
     found: list[tuple] = []  # (start, -end, node, kind, name node, caps)
+    found_first: list[tuple] | None = None  # the functions of the first branches' pass
     scopes: list[tuple[Node, str, str]] = []  # (node, scope|impl, name)
-    imports, raw_calls, raw_bases, declared = [], [], [], None
+    imports, raw_calls, raw_bases, declared, declares = [], [], [], None, []
     bound: list[tuple[int, bytes]] = []  # (start, name) of names a function binds itself
     raw_attrs: list[tuple[int, str | None, str, str]] = []  # (start, object, attribute, type as written)
     raw_vars: list[tuple[int, str, str]] = []  # (start, variable, type as written)
     awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
     add_call = raw_calls.append
-    for pattern, caps in QueryCursor(ts_query(spec.name)).matches(tree.root_node):
+    for shown, pattern, caps in _matches(spec, passes):
+        if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
+            continue  # the first branches' pass found it
         role = roles[pattern]
+        if shown is not None and found_first is None:
+            found_first = [d for d in found if d[3] == "function"]
         if role is _CALL:
             n = caps["call.name"][0]
             add_call((n.start_byte, n.text, None, CALL))
@@ -296,8 +321,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             awaited.add(caps["await.call"][0].start_byte)
         elif role in _DEF_CAPS:
             names = caps.get(_DEF_CAPS[role][0])
-            if names:
-                node = caps[role][0]
+            node = caps[role][0]
+            if names and (shown is None or not any(s <= node.start_byte < -e for s, e, *_ in found_first)):
+                # a function the first branches' pass found holds the other branch's header of itself
                 found.append((node.start_byte, -node.end_byte, node, role, names[0], caps))
         elif role == "import":
             if mod := _text(_first(caps, "import.module")):
@@ -328,6 +354,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             typ = _text(caps["var.type"][0])
             for n in caps["var.name"]:  # Go: `a, b *Engine`
                 raw_vars.append((n.start_byte, _text(n), typ))
+        elif role == "declares":
+            declares.append(_text(caps[role][0]))
         elif role == "local":
             for n in caps["local"]:
                 bound.append((n.start_byte, n.text))
@@ -374,7 +402,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     variables = [(owner, name, typ) for (_, name, typ), owner in
                  zip(raw_vars, _innermost([v[0] for v in raw_vars], fn_spans)) if owner is not None]
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
-            "imports": imports, "calls": calls, "bases": bases, "attrs": attrs, "vars": variables}
+            "imports": imports, "calls": calls, "bases": bases, "attrs": attrs, "vars": variables,
+            "declares": declares}
 
 
 def _bound_names(bound: list[tuple[int, bytes]], fn_spans: list, parents: dict[int, int]) -> set[tuple[int, bytes]]:

@@ -41,6 +41,7 @@ ATTRIBUTE = 0.8
 # `x.m()` where the function assigns `x = Foo(...)` or annotates `x: Foo` (a parameter too): Foo's m, as sure
 # as an attribute's class; where `x` holds another package's object (`x = httpx.get(...)`), no edge at all
 VARIABLE = 0.8
+_HEADERS = (".h", ".hh", ".hpp", ".hxx")
 EXTERNAL = "<external>"  # what `Resolver.held` says of another package's object
 
 
@@ -166,9 +167,27 @@ class Resolver:
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
         self._file = {f.path: f for f in files}
         self.module_files: dict[str, list[str]] = defaultdict(list)  # module id -> its files' paths
+        self.declared: dict[str, set[str]] = defaultdict(set)  # module id -> functions its C headers declare
         for f in files:
             self.module_files[f.module_id].append(f.path)
+        self._include_headers_includes()
         self._index()
+
+    def _include_headers_includes(self) -> None:
+        """C and C++: a file that includes a header sees what that header includes too (`jq.h` includes
+        `jv.h`, so its includers call `jv.c`'s functions by import), after what it includes itself."""
+        seen_by: dict[str, list[str]] = {}  # module id -> the modules its headers include
+        for f in self.files:
+            if f.spec.group == "c" and f.path.endswith(_HEADERS):
+                seen_by.setdefault(f.module_id, []).extend(self.bindings[f.path].wildcards)
+                self.declared[f.module_id].update(f.facts.get("declares", ()))
+        for f in self.files:
+            if f.spec.group != "c" or not (wildcards := self.bindings[f.path].wildcards):
+                continue
+            seen, level = {f.module_id, *wildcards}, list(wildcards)
+            while level:
+                level = [m for mid in level for m in seen_by.get(mid, ()) if not (m in seen or seen.add(m))]
+                wildcards.extend(level)
 
     def _edge(self, rel: str, src: str, dst: str, confidence: float = 1.0) -> None:
         key = (src, dst)
@@ -495,7 +514,10 @@ class Resolver:
             if name in spec.builtin_functions:  # `open(path)` with no `open` of this file or its imports
                 self.stats["calls_builtin_name"] += 1
                 return None
-            return self._unique(self.global_top, spec.group, name, caller_path=f.path, awaited=awaited)
+            # `jq.h` declares `jq_next`, `execute.c` defines it: an included header's prototype makes the
+            # repository's only definition of the name as sure as an import
+            declared = any(name in self.declared.get(mid, ()) for mid in b.wildcards)
+            return self._unique(self.global_top, spec.group, name, IMPORTED if declared else UNIQUE, f.path, awaited)
         if recv[:1] in ('"', "'", "`"):  # `"abc".length()`: a string literal's method is the language's
             self.stats["calls_builtin_name"] += 1
             return None

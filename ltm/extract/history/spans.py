@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from tree_sitter import Node, Parser, Query, QueryCursor, QueryError, Tree
 
+from ltm.extract.conditionals import error_size, first_branches
 from ltm.extract.parse import parse_definitions
 from ltm.extract.languages import LANGUAGES, LanguageSpec, query_text, ts_language
 from ltm.extract.parse import _DEF_KINDS, _first, _split_name, _text
@@ -50,7 +51,9 @@ def query_version(language: str) -> str:
     the text the grammar reads (`hide_conditionals`)."""
     text = _span_patterns(language) if spans_query(language) is not None else query_text(language).decode("utf-8")
     hidden = "#if" if LANGUAGES[language].hide_conditionals else ""
-    return hashlib.sha1((text + _VERSION + hidden).encode()).hexdigest()[:12]
+    # C and C++ files with braces that balance only per `#if` branch are read as `parse_source` reads them
+    reading = "+first-branches" if language in ("c", "cpp") else ""
+    return hashlib.sha1((text + _VERSION + hidden + reading).encode()).hexdigest()[:12]
 
 
 def _patterns(text: str) -> list[str]:
@@ -174,7 +177,29 @@ def locate(src: bytes, m: Matches) -> list[Located]:
 
 def spans_from_tree(spec: LanguageSpec, src: bytes, tree: Tree, query: Query) -> list[Span]:
     """Spans of a parsed source, with the reduced query of `spans_query`."""
-    return [loc.span for loc in locate(src, collect(query, tree.root_node))]
+    return [loc.span for loc in located_spans(spec, src, tree, query)]
+
+
+def needs_branches(spec: LanguageSpec, src: bytes, tree: Tree) -> bool:
+    """Whether `parse_source` may read this C or C++ text from its first `#if` branches."""
+    return spec.group == "c" and tree.root_node.has_error and b"#if" in src
+
+
+def located_spans(spec: LanguageSpec, src: bytes, tree: Tree, query: Query) -> list[Located]:
+    """The definitions of a parsed source as located spans, read as `parse.parse_source` reads them: a C
+    file from its first `#if` branches when they parse with fewer errors, then the other branches."""
+    whole = locate(src, collect(query, tree.root_node))
+    if not needs_branches(spec, src, tree):
+        return whole
+    shown = first_branches(src)
+    branch = Parser(ts_language(spec.name)).parse(shown)
+    if error_size(branch.root_node) >= error_size(tree.root_node):
+        return whole
+    first = locate(src, collect(query, branch.root_node))
+    fns = [(x.start_byte, x.end_byte) for x in first if x.span.kind == "function"]
+    other = [x for x in whole if shown[x.start_byte] != src[x.start_byte]
+             and not any(s <= x.start_byte < e for s, e in fns)]
+    return sorted(first + other, key=lambda x: (x.start_byte, -x.end_byte))
 
 
 def _body_hash(d: dict) -> str:

@@ -29,7 +29,8 @@ from ltm.extract.gitrepo import BlobReader
 from ltm.extract.languages import LANGUAGES, LanguageSpec, ts_language
 from ltm.extract.history.parser_processes import ParserProcesses
 from ltm.extract.history.span_shift import Hunk, derive, edit_to_old, hunk_edits, line_diff, line_starts
-from ltm.extract.history.spans import Located, Span, SpanCache, collect, locate, query_version, spans_of, spans_query
+from ltm.extract.history.spans import (Located, Span, SpanCache, located_spans, needs_branches, query_version,
+                                       spans_of, spans_query)
 
 
 @dataclass
@@ -192,8 +193,10 @@ def parse_versions(versions: list[Version], blobs: BlobReader | Opener) -> Parse
                     starts[i] = line_starts(src)
             if not children[i]:
                 starts.pop(i, None)
+            if loc is not None and needs_branches(LANGUAGES[v.language], src, tree):
+                loc = None  # shifted from the base's spans, which may have been read another way
             if loc is None and query is not None and (v.wanted or children[i]):
-                loc = locate(src, collect(query, tree.root_node))
+                loc = located_spans(LANGUAGES[v.language], src, tree, query)
             if children[i]:
                 trees[i] = tree
                 sources[i] = src

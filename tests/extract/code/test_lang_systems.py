@@ -1,6 +1,6 @@
 """Go, Rust, C and C++ fixture projects: entities and edges, written from the source."""
 
-from tests.extract.graphs import assert_graph, confidences, extract
+from tests.extract.graphs import assert_graph, confidences, extract, graph
 
 GO = {
     "go.mod": "module example.com/shapes\n\ngo 1.22\n",
@@ -294,3 +294,133 @@ def test_rust_calls_on_struct_fields_parameters_and_constructed_locals_go_to_tha
     assert conf[(p + "field", engine)] == 0.8 and (p + "field", pump) not in conf
     assert conf[(p + "parameter", pump)] == 0.8 and (p + "parameter", engine) not in conf
     assert conf[(p + "local", engine)] == 0.8 and (p + "local", pump) not in conf
+
+
+C_CONDITIONALS = {
+    "src/run.c": '''#include "run.h"
+
+static int helper(int x) { return x; }
+
+#ifdef _WIN32
+int umain(int argc) {
+#else
+int main(int argc) {
+#endif
+  return helper(argc);
+}
+
+#ifdef HAVE_STRLEN
+#include <string.h>
+#else
+static int my_strlen(const char *s) { return helper(0); }
+#endif
+
+int start(void) {
+  int n = 0;
+#ifdef VERBOSE
+  if (n) {
+    n = helper(2);
+#else
+  if (!n) {
+#endif
+    n = my_strlen("x");
+  }
+  return n;
+}
+
+int after(void) { return start() + helper(1); }
+''',
+    "src/run.h": "int start(void);\n",
+}
+
+
+def test_c_braces_that_balance_only_per_preprocessor_branch_hide_no_definitions(tmp_path):
+    # `#ifdef W int umain() { #else int main() { #endif`: each branch opens the body once; the whole
+    # file does not parse, so the first branches are read, and the other branches for what only they hold
+    out = extract(tmp_path, C_CONDITIONALS)
+    r = "fn:src/run.c:"
+    g = graph(out)
+    assert {r + n for n in ("helper", "umain", "my_strlen", "start", "after")} <= g["functions"]
+    assert not any(f.startswith(r + "umain.") for f in g["functions"])  # `main`: a second header of umain
+    assert {(r + "umain", r + "helper"), (r + "my_strlen", r + "helper"), (r + "start", r + "helper"),
+            (r + "start", r + "my_strlen"), (r + "after", r + "start"), (r + "after", r + "helper")} <= g["CALLS"]
+    assert ("file:src/run.c", "ext:<string.h>") in g["IMPORTS"]
+    lines = {f["name"]: (f["line_start"], f["line_end"]) for f in out.tables["Function"]}
+    assert (lines["umain"], lines["start"], lines["after"]) == ((6, 11), (19, 30), (32, 32))
+
+
+C_NESTED_INCLUDES = {
+    "src/api.h": '#ifndef API_H\n#define API_H\n#include "value.h"\nint api_run(void);\n#endif\n',
+    "src/value.h": "#ifndef VALUE_H\n#define VALUE_H\nint value_new(int x);\nvoid value_free(int v);\n#endif\n",
+    "src/value.c": '#include "value.h"\n\nint value_new(int x) { return x; }\n\nvoid value_free(int v) { (void)v; }\n',
+    "src/main.c": '#include "api.h"\n\nint main(void) { int v = value_new(1); value_free(v); return 0; }\n',
+    # another value_free of the same name, that main.c includes nothing of
+    "tools/pool.c": "void value_free(int v) { (void)v; }\n",
+}
+
+
+def test_c_a_header_brings_in_what_it_includes(tmp_path):
+    # main.c includes api.h, which includes value.h: value.c's functions are named through an include
+    out = extract(tmp_path, C_NESTED_INCLUDES)
+    calls = confidences(out)
+    main, value = "fn:src/main.c:main", "fn:src/value.c:"
+    assert calls[(main, value + "value_new")] == 0.9  # not the 0.5 of the repository's only `value_new`
+    assert calls[(main, value + "value_free")] == 0.9  # not ambiguous with tools/pool.c's
+    assert (main, "fn:tools/pool.c:value_free") not in calls
+
+
+C_LIBRARY_SHIM = {
+    # a test shim that wraps the C library's fclose: the repository's only `fclose`
+    "src/inject.c": "#include <stdio.h>\n\nint fclose(FILE *f) { return 0; }\n",
+    "src/io.c": '#include <stdio.h>\n#include "io.h"\n\nint io_close(FILE *f) { return fclose(f); }\n',
+    "src/io.h": "#include <stdio.h>\nint io_close(FILE *f);\n",
+    "src/main.c": '#include "io.h"\n\nint main(void) { return io_close(0); }\n',
+}
+
+
+def test_c_a_library_function_is_no_guess_at_the_repository_s_only_definition_of_its_name(tmp_path):
+    calls = confidences(extract(tmp_path, C_LIBRARY_SHIM))
+    assert ("fn:src/io.c:io_close", "fn:src/inject.c:fclose") not in calls
+    assert calls[("fn:src/main.c:main", "fn:src/io.c:io_close")] == 0.9
+
+
+C_MACRO_STATEMENT = {
+    "src/scan.c": '''#define RESTORE_OFFSET
+static int next(int c) { return c + 1; }
+
+int scan(int c) {
+  switch (c) {
+  case 0:
+    {
+    RESTORE_OFFSET
+    if (c == 0) { return next(c); }
+    }
+  }
+  return c;
+}
+''',
+}
+
+
+def test_c_a_statement_after_a_bare_macro_is_no_function_named_by_a_keyword(tmp_path):
+    # the grammar reads `RESTORE_OFFSET if (c == 0) { ... }` as a function `if` returning RESTORE_OFFSET
+    g = graph(extract(tmp_path, C_MACRO_STATEMENT))
+    assert {f.rpartition(":")[2].rpartition(".")[2] for f in g["functions"]} == {"next", "scan"}
+    assert ("fn:src/scan.c:scan", "fn:src/scan.c:next") in g["CALLS"]
+
+
+C_PROTOTYPES = {
+    # the library's header declares what execute.c and value.c define: no file is named after it
+    "src/lib.h": "#ifndef LIB_H\n#define LIB_H\nint lib_run(int x);\nchar *lib_name(void);\n#endif\n",
+    "src/execute.c": '#include "lib.h"\n\nint lib_run(int x) { return x; }\n',
+    "src/value.c": '#include "lib.h"\n\nchar *lib_name(void) { return "lib"; }\n\nint stray(void) { return 0; }\n',
+    "src/main.c": '#include "lib.h"\n\nint main(void) { lib_name(); stray(); return lib_run(1); }\n',
+}
+
+
+def test_c_a_function_an_included_header_declares_is_called_as_surely_as_an_import(tmp_path):
+    calls = confidences(extract(tmp_path, C_PROTOTYPES))
+    main = "fn:src/main.c:main"
+    assert calls[(main, "fn:src/execute.c:lib_run")] == 0.9
+    assert calls[(main, "fn:src/value.c:lib_name")] == 0.9  # `char *lib_name(void);`
+    assert calls[(main, "fn:src/value.c:stray")] == 0.5  # declared nowhere: the guess of a unique name

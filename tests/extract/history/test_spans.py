@@ -11,7 +11,7 @@ FIXTURES = {
     name: getattr(mod, name)
     for mod, names in (
         (test_lang_python_js, ("PY", "JS", "TS", "TSX")),
-        (test_lang_systems, ("GO", "RUST", "C", "CPP")),
+        (test_lang_systems, ("GO", "RUST", "C", "CPP", "C_CONDITIONALS", "C_MACRO_STATEMENT")),
         (test_lang_managed, ("JAVA", "CS", "RUBY")),
     )
     for name in names
@@ -160,3 +160,40 @@ def test_blob_sizes_come_without_reading_the_blobs_and_a_missing_one_is_none(tmp
         assert blobs.sizes([a, bb, "1" * 40]) == {a: 6, bb: 1000, "1" * 40: None}
         assert blobs.sizes([bb]) == {bb: 1000}  # the check process answers again
         assert blobs.read(a) == b"x = 1\n"
+
+
+C_VERSIONS = [
+    "int helper(int x) { return x; }\n\nint after(void) { return helper(1); }\n",
+    "int helper(int x) { return x; }\n\n#ifdef W\nint umain(int c) {\n#else\nint main(int c) {\n#endif\n"
+    "  return helper(c);\n}\n\nint after(void) { return helper(1); }\n",
+    "int helper(int x) { return x + 1; }\n\n#ifdef W\nint umain(int c) {\n#else\nint main(int c) {\n#endif\n"
+    "  return helper(c);\n}\n\nint after(void) { return helper(2); }\n",
+]
+
+
+def test_c_versions_reparsed_from_newer_ones_are_read_by_their_first_if_branches_as_at_head(tmp_path):
+    from ltm.extract.history.changes import iter_changes
+    from ltm.extract.gitrepo import GitRepo
+    from ltm.extract.history.version_chains import Version, parse_versions
+    from tests.builder import RepoBuilder
+
+    b = RepoBuilder(tmp_path / "v")
+    for text in C_VERSIONS:
+        b.write("m.c", text).commit("version")
+    repo = GitRepo(b.path)
+    spec = language_for("m.c")
+    chain: list[Version] = []
+    with repo.blobs() as blobs:
+        for cc in iter_changes(repo, "v", "HEAD"):  # newest first
+            for fc in cc.files:
+                if not chain:
+                    chain.append(Version((fc.new_blob, "x"), "c", fc.new_blob))
+                if fc.old_blob != "0" * 40:
+                    chain.append(Version((fc.old_blob, "x"), "c", fc.old_blob, 0, len(chain) - 1, fc.hunks))
+        parsed = parse_versions(chain, blobs)
+    got = {k[0]: [s.qualified_name for s in v] for k, v in parsed.spans}
+    assert [got[v.key[0]] for v in chain] == [["helper", "umain", "after"]] * 2 + [["helper", "after"]]
+    for text in C_VERSIONS:  # the names and lines the HEAD extraction gives each version
+        defs, _ = parse_definitions(spec, text.encode())
+        assert [(s.qualified_name, s.line_start, s.line_end) for s in spans_of(spec, text.encode())] == [
+            (d["qualified_name"], d["line_start"], d["line_end"]) for d in defs]
