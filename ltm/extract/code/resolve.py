@@ -492,11 +492,8 @@ class Resolver:
             self.stats["calls_unknown"] += 1
             return None
         if recv is None:
-            scope = d["qualified_name"]
-            while scope:
-                if (scope, name) in self.nested[f.path]:
-                    return self.nested[f.path][(scope, name)], SCOPE
-                scope = scope.rpartition(".")[0]
+            if (local := self._nested(f, d, name)) is not None:
+                return local, SCOPE
             if spec.implicit_self and cls is not None and (hit := self.method(cls, name)):
                 return hit
             if name in self.file_top[f.path]:
@@ -677,6 +674,15 @@ class Resolver:
             return self.find_class(where, declared)
         return None
 
+    def _nested(self, f: ParsedFile, d: dict, name: str) -> str | None:
+        """The function `name` defined inside the caller `d` or a function enclosing it, innermost first."""
+        scope = d["qualified_name"]
+        while scope:
+            if (scope, name) in self.nested[f.path]:
+                return self.nested[f.path][(scope, name)]
+            scope = scope.rpartition(".")[0]
+        return None
+
     def _callee(self, f: ParsedFile, caller: int, typ: str, depth: int) -> str | None:
         """The function a call written `typ` (`make_app`, `self.make`, `pkg.make`, `client.get`) names, by
         the rules that need no guess: its scope, the file's imports, the class of self or of a variable;
@@ -688,11 +694,8 @@ class Resolver:
                 obj = self.held(f, caller, held, depth + 1)
                 hit = self.method(obj, "__call__") if obj not in (None, EXTERNAL) else None
                 return hit[0] if hit else None
-            scope = d["qualified_name"]
-            while scope:
-                if (scope, name) in self.nested[f.path]:
-                    return self.nested[f.path][(scope, name)]
-                scope = scope.rpartition(".")[0]
+            if (local := self._nested(f, d, name)) is not None:
+                return local
             if name in self.file_top[f.path]:
                 return self.file_top[f.path][name]
             return self.exported(*b.symbols[name]) if name in b.symbols else None
