@@ -55,7 +55,7 @@ RULES = ("scope", "self", "import", "attribute", "variable", "unique function", 
 
 def rule_of(call: tuple, conf: float, self_names: tuple) -> str:
     """The rule behind a resolved call site, from its confidence and receiver (resolve.py's constants)."""
-    name, recv, kind, _ = call
+    name, recv, kind = call[:3]
     if conf == 0.3:
         return "unique method"
     if conf == 0.5:

@@ -259,12 +259,13 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
 
     Keys: `defs` (as `parse_definitions`), `had_error`, `module` (a declared package or
     namespace, or None), `imports` (module, name, alias, kind, line), `calls` (tuples of name,
-    receiver or None, kind: CALL, AWAIT, NEW or REF, caller: index into defs or None), `bases` (owner: index into
+    receiver or None, kind: CALL, AWAIT, NEW or REF, caller: index into defs or None, the byte offset of the
+    callee's name), `bases` (owner: index into
     defs, or owner_name for an impl block; name; relation extends/implements/base), `attrs` (tuples of
     the innermost definition holding it, the object (`self`; None for a Go struct field), the
     attribute's name and its type as written), `vars` (tuples of the innermost function, a local
-    variable or parameter and its type as written: the class it is constructed from or annotated
-    with, or the call it is assigned from), `declares` (functions the file declares without defining
+    variable or parameter, its type as written: the class it is constructed from or annotated
+    with, or the call it is assigned from; and the byte offset where the binding takes effect), `declares` (functions the file declares without defining
     them: a C prototype's name).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
@@ -352,8 +353,11 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 raw_attrs.append((n.start_byte, obj, _text(n), typ))
         elif role is _VAR:
             typ = _text(caps["var.type"][0])
+            # where the binding takes effect: after what it is assigned from (`url = url.copy_with()` reads the
+            # `url` bound before it)
+            after = max(n.end_byte for ns in caps.values() for n in ns)
             for n in caps["var.name"]:  # Go: `a, b *Engine`
-                raw_vars.append((n.start_byte, _text(n), typ))
+                raw_vars.append((n.start_byte, _text(n), typ, after))
         elif role == "declares":
             declares.append(_text(caps[role][0]))
         elif role == "local":
@@ -383,7 +387,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     fn_spans = [(s, e, k) for s, e, k in spans if k >= 0 and found[k]["kind"] == "function"]
     callers = _innermost([c[0] for c in raw_calls], fn_spans)
     shadowed = _bound_names(bound, fn_spans, parents)
-    calls = [(name.decode("utf-8", "replace"), recv, AWAIT if kind is CALL and at in awaited else kind, caller)
+    calls = [(name.decode("utf-8", "replace"), recv, AWAIT if kind is CALL and at in awaited else kind, caller, at)
              for (at, name, recv, kind), caller in zip(raw_calls, callers)
              if kind is not REF or recv is not None or not _is_bound(shadowed, parents, caller, name)]
     raw_bases.sort(key=lambda b: b[0].start_byte)
@@ -399,7 +403,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     attrs = [(owner, obj, name, typ) for (_, obj, name, typ), owner in
              zip(raw_attrs, _innermost([a[0] for a in raw_attrs], spans)) if owner is not None and owner >= 0]
     raw_vars.sort(key=_first_item)
-    variables = [(owner, name, typ) for (_, name, typ), owner in
+    variables = [(owner, name, typ, after) for (_, name, typ, after), owner in
                  zip(raw_vars, _innermost([v[0] for v in raw_vars], fn_spans)) if owner is not None]
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bases": bases, "attrs": attrs, "vars": variables,

@@ -34,7 +34,7 @@ def resolve_reference(r: Resolver, f: ParsedFile, ref: tuple) -> tuple[str, floa
     `self`/`this` (a method of the caller's class or its bases). A function naming itself is no edge.
     """
     spec, b = f.spec, r.bindings[f.path]
-    name, recv, _, caller_index = ref
+    name, recv, _, caller_index, _ = ref
     d, caller = f.facts["defs"][caller_index], f.def_ids[caller_index]
     hit: str | None = None
     if recv is None:

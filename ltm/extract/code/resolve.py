@@ -43,6 +43,7 @@ ATTRIBUTE = 0.8
 VARIABLE = 0.8
 _HEADERS = (".h", ".hh", ".hpp", ".hxx")
 EXTERNAL = "<external>"  # what `Resolver.held` says of another package's object
+_VAR_DEPTH = 32  # bindings read back through one another (`x = x.copy()` again and again)
 
 
 @dataclass
@@ -152,7 +153,9 @@ class Resolver:
         self.returns: dict[str, tuple[str, str]] = {}  # function id -> (its file, the type it declares it returns)
         self.attributes: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))  # cls -> attr -> {(file, type)}
         self._attribute_cache: dict[tuple[str, str], str | None] = {}
-        self.var_types: dict[str, dict[tuple[int, str], str | None]] = defaultdict(dict)  # path -> (fn, var) -> type
+        # path -> (fn, var) -> [(where the binding takes effect, the type as written)], in source order
+        self.var_types: dict[str, dict[tuple[int, str], list[tuple[int, str]]]] = defaultdict(dict)
+        self._var_cache: dict[tuple, str | None] = {}
         self.open_classes: set[str] = set()  # classes with a base this repository does not define
         self._override_cache: dict[str, list[str]] = {}
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
@@ -256,9 +259,8 @@ class Resolver:
                 if cls is not None:
                     self.attributes[cls][name].add((f.path, typ.lstrip("*&")))
             types = self.var_types[f.path]
-            for owner, name, typ in f.facts.get("vars", ()):  # two different types: neither is known
-                typ = typ.lstrip("*&")
-                types[(owner, name)] = typ if types.get((owner, name), typ) == typ else None
+            for owner, name, typ, after in f.facts.get("vars", ()):
+                types.setdefault((owner, name), []).append((after, typ.lstrip("*&")))
 
     def _join_partial_classes(self) -> None:
         """C#'s `partial class Reader` in Reader.cs and Reader.Async.cs is one class: calls, bases and
@@ -448,7 +450,7 @@ class Resolver:
     def resolve_call(self, f: ParsedFile, call: tuple) -> tuple[str, float] | None:
         """The function a call site (name, receiver, new, caller) names and the confidence, or None (counted)."""
         spec, b = f.spec, self.bindings[f.path]
-        name, recv, kind, caller_index = call
+        name, recv, kind, caller_index, at = call
         new = kind == NEW
         awaited = kind == AWAIT if marks_awaits(spec.name) else None
         d = f.facts["defs"][caller_index]
@@ -556,8 +558,8 @@ class Resolver:
         if head in b.external or recv in b.external:
             self.stats["calls_external"] += 1
             return None
-        if recv.isidentifier() and (typ := self.var_types[f.path].get((caller_index, recv))):
-            held = self.held(f, caller_index, typ)
+        if recv.isidentifier() and (caller_index, recv) in self.var_types[f.path]:
+            held = self.var_held(f, caller_index, recv, at, first=True)
             if held == EXTERNAL:  # `r = httpx.get(url)`: `r.json()` is httpx's, not our only `json`
                 self.stats["calls_external"] += 1
                 return None
@@ -640,10 +642,10 @@ class Resolver:
             return own[0], VARIABLE
         return (found[0][0], UNIQUE_METHOD) if len(found) == 1 and not own else None
 
-    def held(self, f: ParsedFile, caller: int, typ: str, depth: int = 0) -> str | None:
+    def held(self, f: ParsedFile, caller: int, typ: str, at: int, depth: int = 0) -> str | None:
         """What a variable of function `caller` holds, from its type as written (`Foo`, `pkg.Foo`, or the
-        call it was assigned from: `client.get`): a class of ours, EXTERNAL (another package's object or a
-        built-in value: `open(p)`), or None (not known: a function's result, a built-in type)."""
+        call it was assigned from: `client.get`) at byte `at` of the file: a class of ours, EXTERNAL (another
+        package's object or a built-in value: `open(p)`), or None (not known: a function's result, a built-in type)."""
         b = self.bindings[f.path]
         head, _, rest = typ.partition(".")
         if head in b.external or typ in b.external:
@@ -655,14 +657,14 @@ class Resolver:
             return EXTERNAL  # `with open(p) as fh`: a built-in value (a name the file neither defines nor imports)
         if f.spec.declared_types and self.foreign_type(f, typ):  # `String s`, `List<Foo> xs`, `T value`
             return EXTERNAL
-        if rest and "." not in rest and depth < 2 and (inner := self.var_types[f.path].get((caller, head))):
+        if rest and "." not in rest and (caller, head) in self.var_types[f.path]:
             # `r = client.get(...)`: a method of another package's object, or one our class only inherits
             # from another package's base (starlette's `TestClient(httpx.Client)`), returns another
             # package's object
-            obj = self.held(f, caller, inner, depth + 1)
+            obj = self.var_held(f, caller, head, at, depth + 1)
             if obj == EXTERNAL or (obj is not None and obj in self.open_classes and self.method(obj, rest) is None):
                 return EXTERNAL
-        if depth < 2 and (fn := self._callee(f, caller, typ, depth)) is not None and fn in self.returns:
+        if (fn := self._callee(f, caller, typ, at, depth)) is not None and fn in self.returns:
             # `app = make_app()` where `def make_app() -> App`: what the function declares it returns
             path, declared = self.returns[fn]
             if declared in ("Self", "typing.Self", "this"):
@@ -674,6 +676,33 @@ class Resolver:
             return self.find_class(where, declared)
         return None
 
+    def var_held(self, f: ParsedFile, caller: int, name: str, at: int, depth: int = 0,
+                 first: bool = False) -> str | None:
+        """What variable `name` of function `caller` holds at byte `at`, as `held` reads each of its bindings
+        before `at`: known when they agree (`url = URL(s)`, then `url = url.copy_with(...)` declared `-> URL`;
+        a parameter `request: Request` before a later `request = next(flow)`). `first`: a site before every
+        binding (in a loop, or a closure's) reads all of them. Each binding is read at its own offset, so a
+        lookup only ever goes back in the file: the recursion ends."""
+        bindings = self.var_types[f.path].get((caller, name), ())
+        before = tuple(i for i, (after, _) in enumerate(bindings) if after < at)
+        if not before and first:
+            before = tuple(range(len(bindings)))
+        if not before or depth > _VAR_DEPTH:
+            return None
+        key = (f.path, caller, name, before)
+        if key in self._var_cache:
+            return self._var_cache[key]
+        got: str | None = None
+        for i in before:
+            after, typ = bindings[i]
+            held = self.held(f, caller, typ, after, depth)
+            if held is None or (got is not None and held != got):  # two different things: neither is known
+                got = None
+                break
+            got = held
+        self._var_cache[key] = got
+        return got
+
     def _nested(self, f: ParsedFile, d: dict, name: str) -> str | None:
         """The function `name` defined inside the caller `d` or a function enclosing it, innermost first."""
         scope = d["qualified_name"]
@@ -683,15 +712,16 @@ class Resolver:
             scope = scope.rpartition(".")[0]
         return None
 
-    def _callee(self, f: ParsedFile, caller: int, typ: str, depth: int) -> str | None:
-        """The function a call written `typ` (`make_app`, `self.make`, `pkg.make`, `client.get`) names, by
-        the rules that need no guess: its scope, the file's imports, the class of self or of a variable;
-        a variable holding an object of ours is called through its class's `__call__`."""
+    def _callee(self, f: ParsedFile, caller: int, typ: str, at: int, depth: int) -> str | None:
+        """The function a call written `typ` (`make_app`, `self.make`, `pkg.make`, `client.get`) at byte `at`
+        names, by the rules that need no guess: its scope, the file's imports, the class of self or of a
+        variable; a variable holding an object of ours is called through its class's `__call__`."""
         b, d = self.bindings[f.path], f.facts["defs"][caller]
         recv, _, name = typ.rpartition(".")
+        types = self.var_types[f.path]
         if not recv:
-            if (held := self.var_types[f.path].get((caller, name))) is not None and held != typ:
-                obj = self.held(f, caller, held, depth + 1)
+            if (caller, name) in types and any(after < at for after, _ in types[(caller, name)]):
+                obj = self.var_held(f, caller, name, at, depth + 1)
                 hit = self.method(obj, "__call__") if obj not in (None, EXTERNAL) else None
                 return hit[0] if hit else None
             if (local := self._nested(f, d, name)) is not None:
@@ -703,8 +733,8 @@ class Resolver:
             cls = self.owner.get(f.def_ids[caller])
         elif (mid := b.aliases.get(recv)) is not None:
             return self.exported(mid, name)
-        elif recv.isidentifier() and (held := self.var_types[f.path].get((caller, recv))) is not None:
-            cls = self.held(f, caller, held, depth + 1)
+        elif recv.isidentifier() and (caller, recv) in types:
+            cls = self.var_held(f, caller, recv, at, depth + 1)
         else:
             cls = self.find_class(f, recv) if recv[:1].isupper() else None  # `Config.load()`
         hit = self.method(cls, name) if cls not in (None, EXTERNAL) else None

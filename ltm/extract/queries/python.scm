@@ -74,11 +74,15 @@
     left: (identifier) @attr.name
     type: (type [(identifier) (attribute)] @attr.type)))))
 
-; `x = Foo(...)`, `x = client.get(...)`, `x: Foo = ...`, `def f(x: Foo)`: what `x.m()` calls
+; `x = Foo(...)`, `x = client.get(...)`, `x = await c.send(...)`, `x: Foo = ...`, `def f(x: Foo)`: what `x.m()` calls
 (assignment
   left: (identifier) @var.name
   !type
   right: (call function: [(identifier) (attribute)] @var.type))
+(assignment
+  left: (identifier) @var.name
+  !type
+  right: (await (call function: [(identifier) (attribute)] @var.type)))
 (assignment
   left: (identifier) @var.name
   type: (type [(identifier) (attribute)] @var.type))

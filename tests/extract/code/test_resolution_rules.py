@@ -819,3 +819,87 @@ def test_a_variable_holds_what_its_function_declares_it_returns(tmp_path):
     assert (t + "test_factory", c + "Pool.close") not in conf
     assert (t + "test_factory", c + "Pool.json") not in conf
     assert conf[(t + "test_made", c + "Client.session")] == 0.8
+
+
+REBOUND = {
+    "app/__init__.py": "",
+    "app/urls.py": '''class URL:
+    def __init__(self, text=""):
+        self.text = text
+
+    def copy_with(self, **changes) -> "URL":
+        return URL(self.text)
+
+    def join(self, other) -> "URL":
+        return self
+
+
+class Path:
+    def copy_with(self, **changes):
+        return self
+
+
+class Request:
+    def read(self) -> bytes:
+        return b""
+
+
+class Response:
+    def read(self) -> bytes:
+        return b""
+
+    async def aread(self) -> bytes:
+        return b""
+
+
+class Client:
+    async def send(self, request: Request) -> Response:
+        return Response()
+''',
+    "app/flows.py": '''from app.urls import URL, Client, Request
+
+
+def redirect(location: str):
+    url = URL(location)
+    url = url.copy_with(host="h")
+    url = url.copy_with(path="/")
+    return url.join(url)
+
+
+def auth_flow(flow, request: Request):
+    request.read()
+    request = next(flow)
+    return request
+
+
+async def fetch(client: Client, request: Request):
+    response = await client.send(request)
+    return await response.aread()
+
+
+def switch():
+    thing = URL("a")
+    thing.join(thing)
+    thing = Request()
+    return thing.read()
+''',
+}
+
+
+def test_a_variable_holds_what_its_bindings_before_the_call_agree_on(tmp_path):
+    """A variable bound more than once is read at each call site from the bindings before it (httpx:
+    0.964 -> 0.977 of the call sites jedi resolves reached). `url = url.copy_with(...)` with `copy_with`
+    declared `-> URL` still holds a `URL` (though `Path.copy_with` shares the name); a parameter `request:
+    Request` is a `Request` before a later `request = next(flow)`; `response = await client.send(...)`
+    holds what `send` declares it returns. Bindings of two different classes before a site say nothing."""
+    conf = confidences(extract(tmp_path, REBOUND))
+    t, u = "fn:app/flows.py:", "fn:app/urls.py:"
+    assert conf[(t + "redirect", u + "URL.copy_with")] == 0.8
+    assert (t + "redirect", u + "Path.copy_with") not in conf
+    assert conf[(t + "redirect", u + "URL.join")] == 0.8
+    assert conf[(t + "auth_flow", u + "Request.read")] == 0.8
+    assert (t + "auth_flow", u + "Response.read") not in conf
+    assert conf[(t + "fetch", u + "Client.send")] == 0.8
+    assert conf[(t + "fetch", u + "Response.aread")] == 0.8
+    assert conf[(t + "switch", u + "URL.join")] == 0.8
+    assert (t + "switch", u + "Request.read") not in conf and (t + "switch", u + "Response.read") not in conf
