@@ -293,6 +293,10 @@ class Resolver:
             if held := self.attributes[cls].get(name):  # None when a class of another package is held
                 found = {self.find_class(self._file[path], typ) for path, typ in held}
                 hit = next(iter(found)) if len(found) == 1 else None
+            elif (fn := self.methods[cls].get(name)) in self.returns:
+                # read as an attribute, a method is a property: `def headers(self) -> Headers`
+                hit = self.declared_class(fn)
+                hit = None if hit == EXTERNAL else hit
             elif depth < 4:
                 hit = next((c for b in self.bases.get(cls, ()) if (c := self.attribute_class(b, name, depth + 1))), None)
             self._attribute_cache[key] = hit
@@ -592,14 +596,22 @@ class Resolver:
             # a built-in or another package's; a method of the same name here is a coincidence
             self.stats["calls_external"] += 1
             return None
-        if cls is not None and (m := _SELF_ATTRIBUTE.fullmatch(recv)) and m[1] in (*spec.self_names, d["self_name"]):
-            held = self.attribute_class(cls, m[2])
+        m = _SELF_ATTRIBUTE.fullmatch(recv)
+        if m and m[1] in (*spec.self_names, d["self_name"]):
+            held = self.attribute_class(cls, m[2]) if cls is not None else None
             # `self.router.mount()`: Router's mount (an interface without the method, Go's, goes on to the guesses)
             if held is not None and (hit := self.method(held, name)):
                 return hit[0], ATTRIBUTE
-            if held is None and self.foreign_attribute(spec, cls, m[2]):
+            if held is None and cls is not None and self.foreign_attribute(spec, cls, m[2]):
                 self.stats["calls_external"] += 1
                 return None
+        elif m and (caller_index, m[1]) in self.var_types[f.path]:
+            # `response.headers.get()` with `response: Response`: the class that attribute (or property) of
+            # the variable's class holds
+            obj = self.var_held(f, caller_index, m[1], at, first=True)
+            if obj not in (None, EXTERNAL) and (held := self.attribute_class(obj, m[2])) is not None:
+                if hit := self.method(held, name):
+                    return hit[0], ATTRIBUTE
         if recv.isidentifier():  # `app.render()` beside `res.render`: the method defined on an object of that name
             named = [e for e in self.global_methods[spec.group].get(name, ()) if self.method_qn[e] == f"{recv}.{name}"]
             if len(named) == 1:
@@ -666,15 +678,18 @@ class Resolver:
                 return EXTERNAL
         if (fn := self._callee(f, caller, typ, at, depth)) is not None and fn in self.returns:
             # `app = make_app()` where `def make_app() -> App`: what the function declares it returns
-            path, declared = self.returns[fn]
-            if declared in ("Self", "typing.Self", "this"):
-                return self.owner.get(fn)
-            where = self._file[path]
-            head = declared.partition(".")[0]
-            if head in self.bindings[path].external or declared in self.bindings[path].external:
-                return EXTERNAL
-            return self.find_class(where, declared)
+            return self.declared_class(fn)
         return None
+
+    def declared_class(self, fn: str) -> str | None:
+        """The class function `fn` declares it returns (`-> App`, `-> Self`), EXTERNAL, or None."""
+        path, declared = self.returns[fn]
+        if declared in ("Self", "typing.Self", "this"):
+            return self.owner.get(fn)
+        head = declared.partition(".")[0]
+        if head in self.bindings[path].external or declared in self.bindings[path].external:
+            return EXTERNAL
+        return self.find_class(self._file[path], declared)
 
     def var_held(self, f: ParsedFile, caller: int, name: str, at: int, depth: int = 0,
                  first: bool = False) -> str | None:

@@ -903,3 +903,50 @@ def test_a_variable_holds_what_its_bindings_before_the_call_agree_on(tmp_path):
     assert conf[(t + "fetch", u + "Response.aread")] == 0.8
     assert conf[(t + "switch", u + "URL.join")] == 0.8
     assert (t + "switch", u + "Request.read") not in conf and (t + "switch", u + "Response.read") not in conf
+
+
+ATTRIBUTES_OF_VARIABLES = {
+    "web/__init__.py": "",
+    "web/models.py": '''class Headers:
+    def get(self, key):
+        return key
+
+
+class Stream:
+    def close(self):
+        return 1
+
+
+class Pool:
+    def close(self):
+        return 2
+
+
+class Response:
+    def __init__(self):
+        self.stream = Stream()
+
+    @property
+    def headers(self) -> Headers:
+        return Headers()
+''',
+    "web/show.py": '''from web.models import Response
+
+
+def show(response: Response):
+    response.stream.close()
+    return response.headers.get("a")
+''',
+}
+
+
+def test_a_method_of_what_an_attribute_of_a_variable_holds(tmp_path):
+    """`response.headers.get()` with `response: Response` is `Headers.get` when `Response.headers` is a
+    property declared `-> Headers` (though `get` is a dict's method too), and `response.stream.close()` the
+    `close` of the `Stream` that `Response.__init__` assigns, not `Pool.close` (httpx: 0.977 -> 0.984 of the
+    call sites jedi resolves reached)."""
+    conf = confidences(extract(tmp_path, ATTRIBUTES_OF_VARIABLES))
+    s, m = "fn:web/show.py:show", "fn:web/models.py:"
+    assert conf[(s, m + "Headers.get")] == 0.8
+    assert conf[(s, m + "Stream.close")] == 0.8
+    assert (s, m + "Pool.close") not in conf
