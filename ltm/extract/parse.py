@@ -263,7 +263,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     callee's name), `bases` (owner: index into
     defs, or owner_name for an impl block; name; relation extends/implements/base), `attrs` (tuples of
     the innermost definition holding it, the object (`self`; None for a Go struct field), the
-    attribute's name and its type as written), `vars` (tuples of the innermost function, a local
+    attribute's name, its type as written and whether that is rather a variable it is assigned), `vars` (tuples of the innermost function, a local
     variable or parameter, its type as written: the class it is constructed from or annotated
     with, or the call it is assigned from; and the byte offset where the binding takes effect), `declares` (functions the file declares without defining
     them: a C prototype's name).
@@ -293,7 +293,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     scopes: list[tuple[Node, str, str]] = []  # (node, scope|impl, name)
     imports, raw_calls, raw_bases, declared, declares = [], [], [], None, []
     bound: list[tuple[int, bytes]] = []  # (start, name) of names a function binds itself
-    raw_attrs: list[tuple[int, str | None, str, str]] = []  # (start, object, attribute, type as written)
+    raw_attrs: list[tuple[int, str | None, str, str, bool]] = []  # (start, object, attribute, type as written,
+    # or the variable it is assigned from)
     raw_vars: list[tuple[int, str, str]] = []  # (start, variable, type as written)
     awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
     add_call = raw_calls.append
@@ -350,7 +351,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         elif role is _ATTR:
             obj, typ = _text(_first(caps, "attr.object")), _text(caps["attr.type"][0])
             for n in caps["attr.name"]:
-                raw_attrs.append((n.start_byte, obj, _text(n), typ))
+                raw_attrs.append((n.start_byte, obj, _text(n), typ, "attr.variable" in caps))
         elif role is _VAR:
             typ = _text(caps["var.type"][0])
             # where the binding takes effect: after what it is assigned from (`url = url.copy_with()` reads the
@@ -400,7 +401,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                       "owner_name": scopes[-1 - owner][2] if owner < 0 else None,
                       "name": _text(node), "relation": rel})
     raw_attrs.sort(key=_first_item)
-    attrs = [(owner, obj, name, typ) for (_, obj, name, typ), owner in
+    attrs = [(owner, obj, name, typ, variable) for (_, obj, name, typ, variable), owner in
              zip(raw_attrs, _innermost([a[0] for a in raw_attrs], spans)) if owner is not None and owner >= 0]
     raw_vars.sort(key=_first_item)
     variables = [(owner, name, typ, after) for (_, name, typ, after), owner in

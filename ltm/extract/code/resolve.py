@@ -248,7 +248,15 @@ class Resolver:
                     self.owner[eid] = self.owner[by_qn[d["parent_qualified"]]]
 
         for f in self.files:  # attributes need every method's class
-            for owner, obj, name, typ in f.facts.get("attrs", ()):
+            types = self.var_types[f.path]
+            for owner, name, typ, after in f.facts.get("vars", ()):
+                types.setdefault((owner, name), []).append((after, typ.lstrip("*&")))
+            for owner, obj, name, typ, variable in f.facts.get("attrs", ()):
+                if variable:  # `self._transport = transport`: the type its bindings agree on, as written
+                    written = {t for _, t in types.get((owner, typ), ())}
+                    if len(written) != 1:
+                        continue
+                    typ = written.pop()
                 d, eid = f.facts["defs"][owner], f.def_ids[owner]
                 if d["kind"] == "class":
                     cls = self.whole.get(eid, eid)
@@ -258,9 +266,6 @@ class Resolver:
                     continue
                 if cls is not None:
                     self.attributes[cls][name].add((f.path, typ.lstrip("*&")))
-            types = self.var_types[f.path]
-            for owner, name, typ, after in f.facts.get("vars", ()):
-                types.setdefault((owner, name), []).append((after, typ.lstrip("*&")))
 
     def _join_partial_classes(self) -> None:
         """C#'s `partial class Reader` in Reader.cs and Reader.Async.cs is one class: calls, bases and

@@ -68,6 +68,10 @@
 (assignment
   left: (attribute object: (identifier) @attr.object attribute: (identifier) @attr.name)
   type: (type [(identifier) (attribute)] @attr.type))
+; `self._transport = transport`: what the method's variable (a parameter `transport: BaseTransport`) holds
+(assignment
+  left: (attribute object: (identifier) @attr.object attribute: (identifier) @attr.name)
+  right: (identifier) @attr.type @attr.variable)
 ; a field a class body declares (a dataclass's, a pydantic model's): `engine: Engine`
 (class_definition
   body: (block (expression_statement (assignment

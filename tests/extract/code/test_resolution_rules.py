@@ -950,3 +950,40 @@ def test_a_method_of_what_an_attribute_of_a_variable_holds(tmp_path):
     assert conf[(s, m + "Headers.get")] == 0.8
     assert conf[(s, m + "Stream.close")] == 0.8
     assert (s, m + "Pool.close") not in conf
+
+
+INJECTED = {
+    "net/__init__.py": "",
+    "net/transports.py": '''class BaseTransport:
+    def close(self):
+        return None
+
+
+class Pool:
+    def close(self):
+        return 2
+''',
+    "net/client.py": '''from net.transports import BaseTransport
+
+
+class Client:
+    def __init__(self, transport: BaseTransport, name):
+        self._transport = transport
+        self._name = name
+
+    def close(self):
+        self._name.close()
+        return self._transport.close()
+''',
+}
+
+
+def test_an_attribute_of_self_holds_what_the_variable_assigned_to_it_holds(tmp_path):
+    """`self._transport = transport` with a parameter `transport: BaseTransport`: `self._transport.close()`
+    is `BaseTransport.close`, not `Pool.close` (httpx's clients: 0.984 -> 0.987 of the call sites jedi
+    resolves reached); an attribute assigned an untyped parameter (`self._name = name`) says nothing."""
+    conf = confidences(extract(tmp_path, INJECTED))
+    c, t = "fn:net/client.py:Client.close", "fn:net/transports.py:"
+    assert conf[(c, t + "BaseTransport.close")] == 0.8
+    assert (c, t + "Pool.close") not in conf
+    assert conf.get((c, "fn:net/client.py:Client.close")) is None
