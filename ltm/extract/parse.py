@@ -487,9 +487,13 @@ _OPTIONAL = re.compile(r"^(?:\w+\.)*Optional\[(.+)\]$|^(.+?)\s*\|\s*(?:None|null
 
 
 def _return_type(node: Node) -> str | None:
-    """The type a function declares it returns, as written (Python's `-> Foo`, TypeScript's `: Foo`), with
-    quotes and an Optional or `| None` around it taken off; None when it declares none."""
+    """The type a function declares it returns, as written (Python's `-> Foo`, TypeScript's `: Foo`, Go's
+    `*Foo` or the first of `(*Foo, error)`), with quotes, a pointer and an Optional or `| None` around it
+    taken off; None when it declares none."""
     ret = node.child_by_field_name("return_type")
+    if ret is None and (ret := node.child_by_field_name("result")) is not None and ret.type == "parameter_list":
+        first = ret.named_children[0] if ret.named_children else None  # Go: the value, not the error beside it
+        ret = first.child_by_field_name("type") if first is not None and first.type == "parameter_declaration" else None
     if ret is None:
         return None
     typ = ret.text.decode("utf-8", "replace").lstrip(":").strip()
@@ -497,7 +501,7 @@ def _return_type(node: Node) -> str | None:
         return None
     if m := _OPTIONAL.match(typ):
         typ = next(g for g in m.groups() if g)
-    return typ.strip().strip("'\"") or None
+    return typ.strip().strip("'\"").lstrip("*") or None
 
 
 def _innermost_parents(spans: list[tuple[int, int, int]]) -> dict[int, int]:

@@ -531,6 +531,15 @@ class Resolver:
             if explicit and (written in b.external or self.foreign_type(f, written)):
                 self.stats["calls_external"] += 1
                 return None
+            if not explicit and (held := self.held(f, caller_index, written)) is not None:
+                # `c.Flags().Lookup(n)`, `make_app().run()`: a method of what the call declares it returns
+                if held == EXTERNAL:  # Go's `func (c *Command) Flags() *flag.FlagSet`: pflag's, never ours
+                    self.stats["calls_external"] += 1
+                    return None
+                if hit := self.method(held, name):
+                    return hit[0], VARIABLE
+                self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
+                return None
         lead = _LEAD.match(recv)
         after = recv[lead.end():lead.end() + 1] if lead else ""
         if lead and ((after == "(" and lead[0] in b.external) or (
@@ -698,6 +707,8 @@ class Resolver:
                 return local
             if name in self.file_top[f.path]:
                 return self.file_top[f.path][name]
+            if len(same := self.top[f.module_id].get(name, [])) == 1:  # Go: another file of the package
+                return same[0]
             return self.exported(*b.symbols[name]) if name in b.symbols else None
         if recv in f.spec.self_names or recv == d["self_name"]:
             cls = self.owner.get(f.def_ids[caller])

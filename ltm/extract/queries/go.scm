@@ -20,6 +20,21 @@
   left: (expression_list . (identifier) @var.name .)
   right: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)] @var.type)
                              (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @var.type))] .))
+; `f, err := os.Create(p)`, `flags := c.Flags()`, `var x = pkg.New()`: what the call returns (its declared result), and
+; `buf := new(bytes.Buffer)`: the type `new` is given
+(short_var_declaration
+  left: (expression_list . (identifier) @var.name)
+  right: (expression_list . (call_expression function: [(identifier) (selector_expression)] @var.type))
+  (#not-eq? @var.type "new"))
+(var_spec
+  name: (identifier) @var.name
+  value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @var.type))
+  (#not-eq? @var.type "new"))
+(short_var_declaration
+  left: (expression_list . (identifier) @var.name)
+  right: (expression_list . (call_expression function: (identifier) @_new
+                                             arguments: (argument_list . [(type_identifier) (qualified_type)] @var.type .)))
+  (#eq? @_new "new"))
 
 (function_declaration name: (identifier) @function.name) @function
 (method_declaration

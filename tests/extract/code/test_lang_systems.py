@@ -424,3 +424,75 @@ def test_c_a_function_an_included_header_declares_is_called_as_surely_as_an_impo
     assert calls[(main, "fn:src/execute.c:lib_run")] == 0.9
     assert calls[(main, "fn:src/value.c:lib_name")] == 0.9  # `char *lib_name(void);`
     assert calls[(main, "fn:src/value.c:stray")] == 0.5  # declared nowhere: the guess of a unique name
+
+
+GO_RESULTS = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "cmd/cmd.go": '''package cmd
+
+import (
+	"bytes"
+	"os"
+
+	flag "github.com/spf13/pflag"
+)
+
+type Cmd struct{ flags *flag.FlagSet }
+
+func (c *Cmd) Flags() *flag.FlagSet { return c.flags }
+func (c *Cmd) Parent() (*Cmd, error) { return c, nil }
+func (c *Cmd) Name() string         { return "" }
+
+type List struct{}
+
+func (l *List) Len() int      { return 0 }
+func (l *List) Close() error  { return nil }
+func (l *List) Lookup() *List { return l }
+''',
+    "cmd/run.go": '''package cmd
+
+import (
+	"bytes"
+	"os"
+)
+
+func NewCmd() *Cmd { return &Cmd{} }
+
+func Run(c *Cmd) {
+	flags := c.Flags()
+	flags.Lookup()
+	f, err := os.Create("x")
+	f.Close()
+	buf := new(bytes.Buffer)
+	buf.Len()
+	c.Flags().Lookup()
+	child := NewCmd()
+	child.Name()
+	p, _ := c.Parent()
+	p.Name()
+	l := new(List)
+	l.Len()
+}
+''',
+    "main.go": '''package main
+
+import "example.com/app/cmd"
+
+func main() {
+	root := cmd.NewCmd()
+	root.Name()
+}
+''',
+}
+
+
+def test_go_a_variable_holds_what_its_call_returns_and_new_builds(tmp_path):
+    # `flags := c.Flags()` is pflag's FlagSet and `f, err := os.Create(p)` an os.File: their `Lookup`,
+    # `Close` and `Len` are never the repository's only methods of those names; `child := NewCmd()` is a Cmd
+    conf = confidences(extract(tmp_path, GO_RESULTS))
+    run, cmd = "fn:cmd/run.go:Run", "fn:cmd/cmd.go:"
+    assert {dst for src, dst in conf if src == run} == {cmd + "Cmd.Flags", cmd + "Cmd.Parent", cmd + "Cmd.Name",
+                                                       "fn:cmd/run.go:NewCmd", cmd + "List.Len"}
+    assert conf[(run, cmd + "Cmd.Name")] == 0.8  # `child := NewCmd()` and `p, _ := c.Parent()`
+    assert conf[(run, cmd + "List.Len")] == 0.8  # `l := new(List)`, not `buf := new(bytes.Buffer)`
+    assert conf[("fn:main.go:main", cmd + "Cmd.Name")] == 0.8  # `root := cmd.NewCmd()` across packages
