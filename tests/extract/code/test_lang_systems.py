@@ -496,3 +496,35 @@ def test_go_a_variable_holds_what_its_call_returns_and_new_builds(tmp_path):
     assert conf[(run, cmd + "Cmd.Name")] == 0.8  # `child := NewCmd()` and `p, _ := c.Parent()`
     assert conf[(run, cmd + "List.Len")] == 0.8  # `l := new(List)`, not `buf := new(bytes.Buffer)`
     assert conf[("fn:main.go:main", cmd + "Cmd.Name")] == 0.8  # `root := cmd.NewCmd()` across packages
+
+
+GO_BUILTINS = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "errs/errs.go": '''package errs
+
+type NotFound struct{ name string }
+
+func (e *NotFound) Error() string { return e.name }
+
+func close() {}
+''',
+    "run/run.go": '''package run
+
+func load() error { return nil }
+
+func Check(err error, ch chan int) string {
+	close(ch)
+	if e := load(); e != nil {
+		return e.Error()
+	}
+	return err.Error()
+}
+''',
+}
+
+
+def test_go_error_s_method_and_the_predeclared_functions_are_no_guesses(tmp_path):
+    # `err.Error()` on a value of Go's `error` and a bare `close(ch)` are the language's, not the
+    # repository's only `Error` method nor another package's `close`
+    conf = confidences(extract(tmp_path, GO_BUILTINS))
+    assert {dst for src, dst in conf if src == "fn:run/run.go:Check"} == {"fn:run/run.go:load"}
