@@ -2,7 +2,8 @@
 ; method's receiver type.
 (package_clause (package_identifier) @module.name)
 
-(type_spec name: (type_identifier) @class.name type: [(struct_type) (interface_type)]) @class
+; every named type, not only structs and interfaces: `type byName []*Command` and `type Mode int` have methods too
+(type_spec name: (type_identifier) @class.name) @class
 (struct_type (field_declaration_list (field_declaration !name type: [(type_identifier) (qualified_type)] @extends)))
 ; a named field and its type: what `c.engine.handle()` calls
 (struct_type (field_declaration_list (field_declaration

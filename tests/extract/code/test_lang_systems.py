@@ -528,3 +528,31 @@ def test_go_error_s_method_and_the_predeclared_functions_are_no_guesses(tmp_path
     # repository's only `Error` method nor another package's `close`
     conf = confidences(extract(tmp_path, GO_BUILTINS))
     assert {dst for src, dst in conf if src == "fn:run/run.go:Check"} == {"fn:run/run.go:load"}
+
+
+GO_NAMED_TYPES = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "sort.go": '''package app
+
+type Cmd struct{ name string }
+
+type byName []*Cmd
+
+func (s byName) Len() int { return len(s) }
+
+type Mode int
+
+func (m Mode) String() string { return "" }
+
+func Show(m Mode) string { return m.String() }
+''',
+}
+
+
+def test_go_methods_of_named_types_that_are_not_structs_belong_to_their_type(tmp_path):
+    # `type byName []*Cmd` and `type Mode int` are types with methods, as a struct is
+    out = extract(tmp_path, GO_NAMED_TYPES)
+    g = graph(out)
+    assert {"cls:sort.go:byName", "cls:sort.go:Mode"} <= g["classes"]
+    assert {("cls:sort.go:byName", "fn:sort.go:byName.Len"), ("cls:sort.go:Mode", "fn:sort.go:Mode.String")} <= g["HAS_METHOD"]
+    assert confidences(out)[("fn:sort.go:Show", "fn:sort.go:Mode.String")] == 0.8  # `m Mode`: the variable's type
