@@ -305,8 +305,9 @@ class Resolver:
         return name not in self.global_classes[f.spec.group] or (head or name).split(".")[0] in external
 
     def foreign_attribute(self, spec: LanguageSpec, cls: str, name: str, depth: int = 0) -> bool:
-        """Field `name` of class `cls` (or a base) is declared only with foreign types (`declared_types`)."""
-        if not spec.declared_types:
+        """Field `name` of class `cls` (or a base) is declared only with foreign types (`declared_types`,
+        `declared_fields`)."""
+        if not (spec.declared_types or spec.declared_fields):
             return False
         if held := self.attributes[cls].get(name):
             return all(self.foreign_type(self._file[path], typ) for path, typ in held)
@@ -605,6 +606,17 @@ class Resolver:
             if held is not None and (hit := self.method(held, name)):
                 return hit[0], ATTRIBUTE
             if held is None and self.foreign_attribute(spec, cls, m[2]):
+                self.stats["calls_external"] += 1
+                return None
+        if ((m := _SELF_ATTRIBUTE.fullmatch(recv)) and m[1] not in (*spec.self_names, d["self_name"])
+                and (typ := self.var_types[f.path].get((caller_index, m[1])))):
+            # `c.parent.Root()`, `flag.Value.Type()` on a variable `c *Command`, `flag *pflag.Flag`: a method of
+            # the class the variable's class's field holds; of another package's object, another package's
+            held = self.held(f, caller_index, typ)
+            attr = self.attribute_class(held, m[2]) if held not in (None, EXTERNAL) else None
+            if attr is not None and (hit := self.method(attr, name)):
+                return hit[0], ATTRIBUTE
+            if held == EXTERNAL or (held is not None and attr is None and self.foreign_attribute(spec, held, m[2])):
                 self.stats["calls_external"] += 1
                 return None
         if recv.isidentifier():  # `app.render()` beside `res.render`: the method defined on an object of that name

@@ -556,3 +556,50 @@ def test_go_methods_of_named_types_that_are_not_structs_belong_to_their_type(tmp
     assert {"cls:sort.go:byName", "cls:sort.go:Mode"} <= g["classes"]
     assert {("cls:sort.go:byName", "fn:sort.go:byName.Len"), ("cls:sort.go:Mode", "fn:sort.go:Mode.String")} <= g["HAS_METHOD"]
     assert confidences(out)[("fn:sort.go:Show", "fn:sort.go:Mode.String")] == 0.8  # `m Mode`: the variable's type
+
+
+GO_FIELDS = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "cmd.go": '''package app
+
+import (
+	"bytes"
+
+	"github.com/spf13/pflag"
+)
+
+type List []string
+
+func (l List) Len() int { return len(l) }
+
+type Options struct{ mode int }
+
+func (o *Options) Reset() {}
+
+type Cmd struct {
+	errBuf  *bytes.Buffer
+	Options Options
+}
+
+func (c *Cmd) Check() int { return c.errBuf.Len() }
+
+func Setup(c *Cmd, f *pflag.Flag) {
+	c.Options.Reset()
+	f.Value.Type()
+}
+''',
+    "aux_test.go": '''package app
+
+type fake struct{}
+
+func (x *fake) Type() string { return "" }
+''',
+}
+
+
+def test_go_a_field_s_declared_type_says_whose_method_is_called(tmp_path):
+    # `c.errBuf.Len()` is bytes.Buffer's, `f.Value.Type()` pflag's; `c.Options.Reset()` on a variable's field is ours
+    conf = confidences(extract(tmp_path, GO_FIELDS))
+    assert ("fn:cmd.go:Cmd.Check", "fn:cmd.go:List.Len") not in conf
+    assert {dst for src, dst in conf if src == "fn:cmd.go:Setup"} == {"fn:cmd.go:Options.Reset"}
+    assert conf[("fn:cmd.go:Setup", "fn:cmd.go:Options.Reset")] == 0.8
