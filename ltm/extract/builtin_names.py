@@ -100,9 +100,12 @@ C_FUNCTIONS: frozenset[str] = frozenset((
     "clock", "difftime", "mktime", "time", "timespec_get", "asctime", "ctime", "gmtime", "localtime", "strftime",
 ))
 
-# Go's predeclared functions (the Go spec, "Built-in functions") and the method of its predeclared `error`
+# Go's predeclared functions (the Go spec, "Built-in functions"), its predeclared types, which convert when
+# called (`string(b)`, `int64(n)`), and the method of its predeclared `error`
 GO_FUNCTIONS: frozenset[str] = frozenset((
     "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max", "min", "new",
     "panic", "print", "println", "real", "recover",
+    "any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32", "float64", "int", "int8",
+    "int16", "int32", "int64", "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
 ))
 GO_METHODS: frozenset[str] = frozenset(("Error",))

@@ -507,6 +507,8 @@ type NotFound struct{ name string }
 func (e *NotFound) Error() string { return e.name }
 
 func close() {}
+
+func string(b []byte) {}
 ''',
     "run/run.go": '''package run
 
@@ -514,6 +516,7 @@ func load() error { return nil }
 
 func Check(err error, ch chan int) string {
 	close(ch)
+	_ = string([]byte("x"))
 	if e := load(); e != nil {
 		return e.Error()
 	}
@@ -524,8 +527,8 @@ func Check(err error, ch chan int) string {
 
 
 def test_go_error_s_method_and_the_predeclared_functions_are_no_guesses(tmp_path):
-    # `err.Error()` on a value of Go's `error` and a bare `close(ch)` are the language's, not the
-    # repository's only `Error` method nor another package's `close`
+    # `err.Error()` on a value of Go's `error`, a bare `close(ch)` and the conversion `string(b)` are the
+    # language's, not the repository's only `Error` method nor another package's `close` or `string`
     conf = confidences(extract(tmp_path, GO_BUILTINS))
     assert {dst for src, dst in conf if src == "fn:run/run.go:Check"} == {"fn:run/run.go:load"}
 
