@@ -7,7 +7,8 @@ qualifies names), `@impl` (a block whose functions are methods of `@impl.type`),
 `@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
 `@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@local` (a
 name a function binds itself), `@extends`,
-`@implements`, `@base` and `@module.name`. The output is plain data, so it crosses processes.
+`@implements`, `@base`, `@requires` (a method an interface requires: Go's are implemented without saying
+so) and `@module.name`. The output is plain data, so it crosses processes.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ltm.extract.languages import LanguageSpec, query_text, ts_language, ts_quer
 
 MAX_TEXT_CHARS = 2_000
 _DEF_KINDS = ("class", "function")
-_BASE_CAPTURES = ("extends", "implements", "base")
+_BASE_CAPTURES = ("extends", "implements", "base", "requires")
 _XML_TAGS = re.compile(r"</?(summary|remarks|para)>")  # C# XML doc comments
 _OPENER = re.compile(r"^(?:/\*\*|/\*|///|//!|//|#)")  # a comment line's opening marker
 _CLASS_KINDS = ("interface", "trait", "struct", "enum", "union", "record")
@@ -173,8 +174,8 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
 
 
 _MAX_RECEIVER = 80
-_ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name", "local",
-          "declares")
+_ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "requires", "module.name",
+          "local", "declares")
 _PARSERS: dict[str, Parser] = {}
 _CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
 _AWAIT = "await"
@@ -260,7 +261,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     Keys: `defs` (as `parse_definitions`), `had_error`, `module` (a declared package or
     namespace, or None), `imports` (module, name, alias, kind, line), `calls` (tuples of name,
     receiver or None, kind: CALL, AWAIT, NEW or REF, caller: index into defs or None), `bases` (owner: index into
-    defs, or owner_name for an impl block; name; relation extends/implements/base), `attrs` (tuples of
+    defs, or owner_name for an impl block; name; relation extends/implements/base/requires), `attrs` (tuples of
     the innermost definition holding it, the object (`self`; None for a Go struct field), the
     attribute's name and its type as written), `vars` (tuples of the innermost function, a local
     variable or parameter and its type as written: the class it is constructed from or annotated

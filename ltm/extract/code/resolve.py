@@ -375,8 +375,13 @@ class Resolver:
         return hits[0] if len(hits) == 1 else None
 
     def resolve_bases(self) -> None:
+        requires: dict[str, set[str]] = defaultdict(set)  # interface id -> the methods it requires (Go)
         for f in self.files:
             for base in f.facts["bases"]:
+                if base["relation"] == "requires":
+                    if base["owner"] is not None:
+                        requires[f.def_ids[base["owner"]]].add(base["name"])
+                    continue
                 if base["owner"] is not None:
                     src = f.def_ids[base["owner"]]
                 else:
@@ -395,6 +400,42 @@ class Resolver:
                 self.subclasses[target].append(whole)
                 if rel == "extends":
                     self.bases[whole].append(target)
+        if requires:
+            self._implement_interfaces(requires)
+
+    def _required(self, requires: dict[str, set[str]], iface: str, depth: int = 0) -> set[str] | None:
+        """The methods an interface requires, with those of the interfaces it embeds (four levels); None
+        when it embeds another package's (`io.Reader`), whose methods are not known here."""
+        if iface in self.open_classes or depth > 4:
+            return None
+        out = set(requires.get(iface, ()))
+        for base in self.bases.get(iface, ()):
+            if (more := self._required(requires, base, depth + 1)) is None:
+                return None
+            out |= more
+        return out
+
+    def _implement_interfaces(self, requires: dict[str, set[str]]) -> None:
+        """Go: a type implements an interface of its language when its methods (an embedded struct's too)
+        include every method the interface requires, though nothing declares it: IMPLEMENTS. An interface
+        that embeds another package's (`io.Reader`) requires methods not known here: none is found."""
+        group = {eid: f.spec.group for f in self.files for d, eid in zip(f.facts["defs"], f.def_ids) if d["kind"] == "class"}
+        holders: dict[str, set[str]] = defaultdict(set)  # method name -> the types that define it
+        for cls in group:
+            if self.class_kind.get(cls) != "interface" and cls not in self.whole:
+                for name in self.methods[cls]:
+                    holders[name].add(cls)
+        for iface, g in group.items():
+            if self.class_kind.get(iface) != "interface" or not (needed := self._required(requires, iface)):
+                continue
+            level = found = set(holders[min(needed, key=lambda n: len(holders[n]))])
+            for _ in range(4):  # and the types that embed one of them (its methods are theirs)
+                level = {sub for c in level for sub in self.subclasses.get(c, ()) if sub not in found}
+                found = found | level
+            for cls in sorted(found):
+                if group.get(cls) == g and all(self.method(cls, name) for name in needed):
+                    self._edge("IMPLEMENTS", cls, iface)
+                    self.subclasses[iface].append(cls)
 
     # ---- calls ---------------------------------------------------------------------------
 

@@ -5,6 +5,10 @@
 ; every named type, not only structs and interfaces: `type byName []*Command` and `type Mode int` have methods too
 (type_spec name: (type_identifier) @class.name) @class
 (struct_type (field_declaration_list (field_declaration !name type: [(type_identifier) (qualified_type)] @extends)))
+; an interface embeds interfaces (`interface { io.Reader; Base }`) and requires methods: a type whose methods
+; include them all implements it, without saying so (`@requires`)
+(interface_type (type_elem . [(type_identifier) (qualified_type)] @extends .))
+(interface_type (method_elem name: (field_identifier) @requires))
 ; a named field and its type: what `c.engine.handle()` calls
 (struct_type (field_declaration_list (field_declaration
   name: (field_identifier) @attr.name

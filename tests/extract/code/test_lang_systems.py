@@ -60,7 +60,7 @@ def test_go_graph(tmp_path):
         "IMPORTS": {("file:geo/base.go", "ext:fmt"), ("file:main.go", geo), ("file:main.go", "ext:strings")},
         "DEPENDS_ON": {(geo, "ext:fmt"), ("mod:example.com/shapes", geo), ("mod:example.com/shapes", "ext:strings")},
         "EXTENDS": {("cls:geo/circle.go:Circle", "cls:geo/base.go:Base")},  # struct embedding
-        "IMPLEMENTS": set(),
+        "IMPLEMENTS": {("cls:geo/circle.go:Circle", "cls:geo/circle.go:Shape")},  # it has Area(), never says so
         "CALLS": {(c + "Circle.Label", b + "Describe"), (c + "Circle.Label", b + "Base.Name"),
                   (c + "Circle.Label", c + "helper"), ("fn:main.go:main", c + "Circle.Label"),
                   ("fn:main.go:main", b + "Describe")},
@@ -606,3 +606,45 @@ def test_go_a_field_s_declared_type_says_whose_method_is_called(tmp_path):
     assert ("fn:cmd.go:Cmd.Check", "fn:cmd.go:List.Len") not in conf
     assert {dst for src, dst in conf if src == "fn:cmd.go:Setup"} == {"fn:cmd.go:Options.Reset"}
     assert conf[("fn:cmd.go:Setup", "fn:cmd.go:Options.Reset")] == 0.8
+
+
+GO_INTERFACES = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "value.go": '''package app
+
+import "io"
+
+type Getter interface{ Get() string }
+
+type Value interface {
+	Getter
+	Set(s string) error
+}
+
+type ReadGetter interface {
+	Getter
+	io.Reader
+}
+
+type Flag struct{}
+
+func (f *Flag) Get() string        { return "" }
+func (f *Flag) Set(s string) error { return nil }
+
+type Named struct{ Flag }
+
+type Half struct{}
+
+func (h Half) Get() string { return "" }
+''',
+}
+
+
+def test_go_a_type_with_every_method_of_an_interface_implements_it(tmp_path):
+    # Go never says `implements`: Flag has Get and Set (Value embeds Getter), Named gets them from the
+    # Flag it embeds, Half has Get alone; what io.Reader requires is not known here, so nothing is a ReadGetter
+    g = graph(extract(tmp_path, GO_INTERFACES))
+    flag, named, half = "cls:value.go:Flag", "cls:value.go:Named", "cls:value.go:Half"
+    getter, value = "cls:value.go:Getter", "cls:value.go:Value"
+    assert g["EXTENDS"] == {(value, getter), ("cls:value.go:ReadGetter", getter), (named, flag)}
+    assert g["IMPLEMENTS"] == {(flag, getter), (flag, value), (named, getter), (named, value), (half, getter)}
