@@ -35,6 +35,11 @@
   name: (identifier) @var.name
   value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @var.type))
   (#not-eq? @var.type "new"))
+; `c := in.(*Command)`: the type asserted
+(short_var_declaration
+  left: (expression_list . (identifier) @var.name)
+  right: (expression_list . (type_assertion_expression
+                               type: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])] @var.type)))
 (short_var_declaration
   left: (expression_list . (identifier) @var.name)
   right: (expression_list . (call_expression function: (identifier) @_new

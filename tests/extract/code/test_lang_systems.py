@@ -482,6 +482,11 @@ func main() {
 	root := cmd.NewCmd()
 	root.Name()
 }
+
+func assert(in any) {
+	c := in.(*cmd.Cmd)
+	c.Name()
+}
 ''',
 }
 
@@ -496,6 +501,7 @@ def test_go_a_variable_holds_what_its_call_returns_and_new_builds(tmp_path):
     assert conf[(run, cmd + "Cmd.Name")] == 0.8  # `child := NewCmd()` and `p, _ := c.Parent()`
     assert conf[(run, cmd + "List.Len")] == 0.8  # `l := new(List)`, not `buf := new(bytes.Buffer)`
     assert conf[("fn:main.go:main", cmd + "Cmd.Name")] == 0.8  # `root := cmd.NewCmd()` across packages
+    assert conf[("fn:main.go:assert", cmd + "Cmd.Name")] == 0.8  # `c := in.(*cmd.Cmd)`: the type asserted
 
 
 GO_BUILTINS = {
