@@ -182,6 +182,7 @@ _AWAIT = "await"
 # what a call site is: a call, one whose result is awaited or handed on (where the query marks them: a
 # plain CALL there runs no coroutine), a constructor call, a function passed as a value
 CALL, AWAIT, NEW, REF = "call", "await", "new", "ref"
+EACH = "each "  # a variable's "type" that says it is an element of what follows (Go's `for _, x := range xs`)
 _COMMENT = re.compile(r";[^\n]*")
 _YIELD = re.compile(rb"\byield\b")
 _CAPTURE = re.compile(r"@([\w.]+)")
@@ -352,7 +353,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             for n in caps["attr.name"]:
                 raw_attrs.append((n.start_byte, obj, _text(n), typ))
         elif role is _VAR:
-            typ = _text(caps["var.type"][0])
+            typ = _text(caps["var.type"][0]) if "var.type" in caps else EACH + _text(caps["var.each"][0])
             for n in caps["var.name"]:  # Go: `a, b *Engine`
                 raw_vars.append((n.start_byte, _text(n), typ))
         elif role == "declares":

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from ltm.code_paths import is_auxiliary
 from ltm.extract.languages import LanguageSpec
 from ltm.extract.code.references import resolve_reference
-from ltm.extract.parse import AWAIT, NEW, REF, marks_awaits
+from ltm.extract.parse import AWAIT, EACH, NEW, REF, marks_awaits
 
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
 OVERRIDE = 0.5  # an override of the abstract or stub method a call names (the code that runs)
@@ -244,6 +244,7 @@ class Resolver:
                 if d["parent_kind"] == "function" and by_qn.get(d["parent_qualified"]) in self.owner:
                     self.owner[eid] = self.owner[by_qn[d["parent_qualified"]]]
 
+        written: dict[tuple[str, int, str], set[str]] = defaultdict(set)  # a variable's types, when they differ
         for f in self.files:  # attributes need every method's class
             for owner, obj, name, typ in f.facts.get("attrs", ()):
                 d, eid = f.facts["defs"][owner], f.def_ids[owner]
@@ -258,7 +259,15 @@ class Resolver:
             types = self.var_types[f.path]
             for owner, name, typ in f.facts.get("vars", ()):  # two different types: neither is known
                 typ = typ.lstrip("*&")
+                if types.get((owner, name), typ) != typ:
+                    written[(f.path, owner, name)].update((types[(owner, name)] or typ, typ))
                 types[(owner, name)] = typ if types.get((owner, name), typ) == typ else None
+        for (path, owner, name), typs in written.items():
+            # ... unless each names the same class: a parameter `cmd *Command` and a loop's `for _, cmd := range
+            # c.commands` in one function, `c := &Command{}` and `c := NewCommand()`
+            held = {self.held(self._file[path], owner, typ) for typ in typs}
+            if len(held) == 1 and None not in held:
+                self.var_types[path][(owner, name)] = min(typs)
 
     def _join_partial_classes(self) -> None:
         """C#'s `partial class Reader` in Reader.cs and Reader.Async.cs is one class: calls, bases and
@@ -706,6 +715,8 @@ class Resolver:
         """What a variable of function `caller` holds, from its type as written (`Foo`, `pkg.Foo`, or the
         call it was assigned from: `client.get`): a class of ours, EXTERNAL (another package's object or a
         built-in value: `open(p)`), or None (not known: a function's result, a built-in type)."""
+        if typ.startswith(EACH):  # `for _, cmd := range c.commands`
+            return self._element(f, caller, typ[len(EACH):], depth) if depth < 2 else None
         b = self.bindings[f.path]
         head, _, rest = typ.partition(".")
         if head in b.external or typ in b.external:
@@ -735,6 +746,40 @@ class Resolver:
                 return EXTERNAL
             return self.find_class(where, declared)
         return None
+
+    def _element(self, f: ParsedFile, caller: int, expr: str, depth: int) -> str | None:
+        """What `range expr` yields (Go): the element of the slice `expr` is declared as, a variable's
+        (`children []*Command`), a field's (`c.commands`) or a call's result (`c.Commands()`): a class of
+        ours, EXTERNAL (`[]*os.File`), or None (not known, not a slice)."""
+        declared, where = None, f
+        if expr.isidentifier() and (typ := self.var_types[f.path].get((caller, expr))) is not None:
+            call = None if typ.startswith(("[]", EACH)) else typ
+            declared = typ if call is None else None
+        elif (made := _constructed(expr, False)) is not None and not made[1]:
+            call = made[0]
+        elif m := _SELF_ATTRIBUTE.fullmatch(expr):
+            call, d = None, f.facts["defs"][caller]
+            if m[1] in f.spec.self_names or m[1] == d["self_name"]:
+                cls = self.owner.get(f.def_ids[caller])
+            else:
+                typ = self.var_types[f.path].get((caller, m[1]))
+                cls = self.held(f, caller, typ, depth + 1) if typ else None
+            held = self.attributes[cls].get(m[2], ()) if cls not in (None, EXTERNAL) else ()
+            if len(held) == 1:
+                path, declared = next(iter(held))
+                where = self._file[path]
+        else:
+            return None
+        if call is not None and (fn := self._callee(f, caller, call, depth + 1)) in self.returns:
+            path, declared = self.returns[fn]
+            where = self._file[path]
+        if not declared or not declared.startswith("[]"):
+            return None
+        element = declared[2:].lstrip("*")
+        head, dot, _ = element.partition(".")
+        if dot and head in self.bindings[where.path].external:
+            return EXTERNAL
+        return self.find_class(where, element)
 
     def _nested(self, f: ParsedFile, d: dict, name: str) -> str | None:
         """The function `name` defined inside the caller `d` or a function enclosing it, innermost first."""

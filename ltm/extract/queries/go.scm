@@ -9,18 +9,21 @@
 ; include them all implements it, without saying so (`@requires`)
 (interface_type (type_elem . [(type_identifier) (qualified_type)] @extends .))
 (interface_type (method_elem name: (field_identifier) @requires))
-; a named field and its type: what `c.engine.handle()` calls
+; a named field and its type: what `c.engine.handle()` calls (a slice's: what `range c.commands` yields)
 (struct_type (field_declaration_list (field_declaration
   name: (field_identifier) @attr.name
-  type: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])] @attr.type)))
+  type: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])
+         (slice_type element: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])])] @attr.type)))
 
 ; a parameter or variable and its type: `func h(c *Context)`, `var e Engine`, `e := &Engine{}`: what `c.Next()` calls
 (parameter_declaration
   name: (identifier) @var.name
-  type: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])] @var.type)
+  type: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])
+         (slice_type element: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])])] @var.type)
 (var_spec
   name: (identifier) @var.name
-  type: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])] @var.type)
+  type: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])
+         (slice_type element: [(type_identifier) (qualified_type) (pointer_type [(type_identifier) (qualified_type)])])] @var.type)
 (short_var_declaration
   left: (expression_list . (identifier) @var.name .)
   right: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)] @var.type)
@@ -61,3 +64,7 @@
 (call_expression function: (identifier) @call.name)
 (call_expression
   function: (selector_expression operand: (_) @call.receiver field: (field_identifier) @call.name))
+; `for _, cmd := range c.commands`: an element of what is ranged over (a slice of a declared type)
+(range_clause
+  left: (expression_list . (_) . (identifier) @var.name .)
+  right: [(identifier) (selector_expression) (call_expression)] @var.each)

@@ -654,3 +654,41 @@ def test_go_a_type_with_every_method_of_an_interface_implements_it(tmp_path):
     getter, value = "cls:value.go:Getter", "cls:value.go:Value"
     assert g["EXTENDS"] == {(value, getter), ("cls:value.go:ReadGetter", getter), (named, flag)}
     assert g["IMPLEMENTS"] == {(flag, getter), (flag, value), (named, getter), (named, value), (half, getter)}
+
+
+GO_RANGE = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "walk.go": '''package app
+
+import "os"
+
+type Cmd struct{ children []*Cmd }
+
+func (c *Cmd) Name() string  { return "" }
+func (c *Cmd) Kids() []*Cmd  { return c.children }
+
+type List struct{}
+
+func (l *List) Close() error { return nil }
+
+func Walk(c *Cmd, files []*os.File) {
+	for _, k := range c.children {
+		k.Name()
+	}
+	for _, k := range c.Kids() {
+		k.Name()
+	}
+	for _, f := range files {
+		f.Close()
+	}
+}
+''',
+}
+
+
+def test_go_a_range_variable_is_an_element_of_the_slice_ranged_over(tmp_path):
+    # `range c.children` and `range c.Kids()` yield *Cmd, `range files` an *os.File whose Close is not ours
+    conf = confidences(extract(tmp_path, GO_RANGE))
+    walk = "fn:walk.go:Walk"
+    assert {dst for src, dst in conf if src == walk} == {"fn:walk.go:Cmd.Name", "fn:walk.go:Cmd.Kids"}
+    assert conf[(walk, "fn:walk.go:Cmd.Name")] == 0.8
