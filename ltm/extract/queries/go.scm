@@ -28,6 +28,10 @@
   left: (expression_list . (identifier) @var.name .)
   right: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)] @var.type)
                              (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @var.type))] .))
+(var_spec
+  name: (identifier) @var.name .
+  value: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)] @var.type)
+                             (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @var.type))] .))
 ; `f, err := os.Create(p)`, `flags := c.Flags()`, `var x = pkg.New()`: what the call returns (its declared result), and
 ; `buf := new(bytes.Buffer)`: the type `new` is given
 (short_var_declaration

@@ -487,6 +487,11 @@ func assert(in any) {
 	c := in.(*cmd.Cmd)
 	c.Name()
 }
+
+func declared() {
+	var r = &cmd.Cmd{}
+	r.Name()
+}
 ''',
 }
 
@@ -502,6 +507,7 @@ def test_go_a_variable_holds_what_its_call_returns_and_new_builds(tmp_path):
     assert conf[(run, cmd + "List.Len")] == 0.8  # `l := new(List)`, not `buf := new(bytes.Buffer)`
     assert conf[("fn:main.go:main", cmd + "Cmd.Name")] == 0.8  # `root := cmd.NewCmd()` across packages
     assert conf[("fn:main.go:assert", cmd + "Cmd.Name")] == 0.8  # `c := in.(*cmd.Cmd)`: the type asserted
+    assert conf[("fn:main.go:declared", cmd + "Cmd.Name")] == 0.8  # `var r = &cmd.Cmd{}`
 
 
 GO_BUILTINS = {
