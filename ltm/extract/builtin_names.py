@@ -13,13 +13,14 @@ of the prototypes of its standard built-in types as Node 20 lists them, written 
 RegExp, Number, Boolean, Symbol, Date, Error]) console.log(Object.getOwnPropertyNames(t.prototype)
 .filter(n => typeof Object.getOwnPropertyDescriptor(t.prototype, n).value === "function")
 .join(" "))'`).
-Go's built-in types (maps, slices, strings) have no methods, so Go has no such names.
+Go's built-in types (maps, slices, strings) have no methods; its one predeclared interface, `error`, has
+`Error()`: `err.Error()` is not the repository's only `Error` method (cobra's `flagCompError.Error`).
 
 The same holds for a bare `open(path)`: a name the file neither defines nor imports is the
 language's built-in function when it has one (`*_FUNCTIONS`), not the repository's only top-level
 `open` (click's `examples/termui/termui.py`). Python's come from `builtins`; JavaScript's are the
 global functions of ECMAScript and of its hosts' timers and loaders, as Node 20 has them; C's are ISO
-C's library functions.
+C's library functions; Go's are its predeclared functions (`len`, `append`, `close`, ...).
 """
 
 from __future__ import annotations
@@ -98,3 +99,13 @@ C_FUNCTIONS: frozenset[str] = frozenset((
     "strerror", "strlen",
     "clock", "difftime", "mktime", "time", "timespec_get", "asctime", "ctime", "gmtime", "localtime", "strftime",
 ))
+
+# Go's predeclared functions (the Go spec, "Built-in functions"), its predeclared types, which convert when
+# called (`string(b)`, `int64(n)`), and the method of its predeclared `error`
+GO_FUNCTIONS: frozenset[str] = frozenset((
+    "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max", "min", "new",
+    "panic", "print", "println", "real", "recover",
+    "any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32", "float64", "int", "int8",
+    "int16", "int32", "int64", "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
+))
+GO_METHODS: frozenset[str] = frozenset(("Error",))

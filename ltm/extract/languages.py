@@ -45,6 +45,8 @@ class LanguageSpec:
     `base_receiver`: a pattern for the receiver that names the caller's base class (`super()`).
     `declared_types`: a variable's or field's type is as declared (`String name`), so a type that names no
     class here is the platform's or another package's: `name.length()` is never the repository's only `length`.
+    `declared_fields`: a field's type is as declared, though a variable's may be what a call returns (Go's
+    struct fields: `flagErrorBuf *bytes.Buffer`), so `c.flagErrorBuf.Len()` is another package's.
     `bare_constructors`: `Foo()` with no `new` may construct a Foo (not in Java or C#, where it is a method).
     `extension_method`: a pattern of a method's signature whose group 1 is the type it extends (C#'s
     `static T M(this C c)`, called as `c.M()`).
@@ -67,6 +69,7 @@ class LanguageSpec:
     builtin_values: frozenset[str] = frozenset()
     base_receiver: str = ""
     declared_types: bool = False
+    declared_fields: bool = False
     comment_prefixes: tuple[str, ...] = ("//", "/*")
     attribute_prefixes: tuple[str, ...] = ("@",)
     query: str = ""  # the query file's name when another language's file fits this grammar too
@@ -108,7 +111,8 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      m.js_module, **_JS),
         LanguageSpec("tsx", (".tsx",), tree_sitter_typescript.language_tsx, m.js_module, query="typescript", **_JS),
         LanguageSpec("go", (".go",), tree_sitter_go.language, m.go_module, resolve_import=m.go_import,
-                     self_names=(), capitalized_types=False),
+                     self_names=(), capitalized_types=False, declared_fields=True, builtin_methods=builtin_names.GO_METHODS,
+                     builtin_functions=builtin_names.GO_FUNCTIONS),
         LanguageSpec("java", (".java",), tree_sitter_java.language, m.dotted_module,
                      resolve_import=m.java_import, implicit_self=True, base_receiver="super",
                      declared_types=True, bare_constructors=False),

@@ -7,7 +7,8 @@ qualifies names), `@impl` (a block whose functions are methods of `@impl.type`),
 `@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
 `@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@local` (a
 name a function binds itself), `@extends`,
-`@implements`, `@base` and `@module.name`. The output is plain data, so it crosses processes.
+`@implements`, `@base`, `@requires` (a method an interface requires: Go's are implemented without saying
+so) and `@module.name`. The output is plain data, so it crosses processes.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ltm.extract.languages import LanguageSpec, query_text, ts_language, ts_quer
 
 MAX_TEXT_CHARS = 2_000
 _DEF_KINDS = ("class", "function")
-_BASE_CAPTURES = ("extends", "implements", "base")
+_BASE_CAPTURES = ("extends", "implements", "base", "requires")
 _XML_TAGS = re.compile(r"</?(summary|remarks|para)>")  # C# XML doc comments
 _OPENER = re.compile(r"^(?:/\*\*|/\*|///|//!|//|#)")  # a comment line's opening marker
 _CLASS_KINDS = ("interface", "trait", "struct", "enum", "union", "record")
@@ -173,14 +174,15 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
 
 
 _MAX_RECEIVER = 80
-_ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "module.name", "local",
-          "declares")
+_ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "requires", "module.name",
+          "local", "declares")
 _PARSERS: dict[str, Parser] = {}
 _CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
 _AWAIT = "await"
 # what a call site is: a call, one whose result is awaited or handed on (where the query marks them: a
 # plain CALL there runs no coroutine), a constructor call, a function passed as a value
 CALL, AWAIT, NEW, REF = "call", "await", "new", "ref"
+EACH = "each "  # a variable's "type" that says it is an element of what follows (Go's `for _, x := range xs`)
 _COMMENT = re.compile(r";[^\n]*")
 _YIELD = re.compile(rb"\byield\b")
 _CAPTURE = re.compile(r"@([\w.]+)")
@@ -261,7 +263,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     namespace, or None), `imports` (module, name, alias, kind, line), `calls` (tuples of name,
     receiver or None, kind: CALL, AWAIT, NEW or REF, caller: index into defs or None, the byte offset of the
     callee's name), `bases` (owner: index into
-    defs, or owner_name for an impl block; name; relation extends/implements/base), `attrs` (tuples of
+    defs, or owner_name for an impl block; name; relation extends/implements/base/requires), `attrs` (tuples of
     the innermost definition holding it, the object (`self`; None for a Go struct field), the
     attribute's name, its type as written and whether that is rather a variable it is assigned), `vars` (tuples of the innermost function, a local
     variable or parameter, its type as written: the class it is constructed from or annotated
@@ -353,7 +355,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             for n in caps["attr.name"]:
                 raw_attrs.append((n.start_byte, obj, _text(n), typ, "attr.variable" in caps))
         elif role is _VAR:
-            typ = _text(caps["var.type"][0])
+            typ = _text(caps["var.type"][0]) if "var.type" in caps else EACH + _text(caps["var.each"][0])
             # where the binding takes effect: after what it is assigned from (`url = url.copy_with()` reads the
             # `url` bound before it)
             after = max(n.end_byte for ns in caps.values() for n in ns)
@@ -492,9 +494,13 @@ _OPTIONAL = re.compile(r"^(?:\w+\.)*Optional\[(.+)\]$|^(.+?)\s*\|\s*(?:None|null
 
 
 def _return_type(node: Node) -> str | None:
-    """The type a function declares it returns, as written (Python's `-> Foo`, TypeScript's `: Foo`), with
-    quotes and an Optional or `| None` around it taken off; None when it declares none."""
+    """The type a function declares it returns, as written (Python's `-> Foo`, TypeScript's `: Foo`, Go's
+    `*Foo` or the first of `(*Foo, error)`), with quotes, a pointer and an Optional or `| None` around it
+    taken off; None when it declares none."""
     ret = node.child_by_field_name("return_type")
+    if ret is None and (ret := node.child_by_field_name("result")) is not None and ret.type == "parameter_list":
+        first = ret.named_children[0] if ret.named_children else None  # Go: the value, not the error beside it
+        ret = first.child_by_field_name("type") if first is not None and first.type == "parameter_declaration" else None
     if ret is None:
         return None
     typ = ret.text.decode("utf-8", "replace").lstrip(":").strip()
@@ -502,7 +508,7 @@ def _return_type(node: Node) -> str | None:
         return None
     if m := _OPTIONAL.match(typ):
         typ = next(g for g in m.groups() if g)
-    return typ.strip().strip("'\"") or None
+    return typ.strip().strip("'\"").lstrip("*") or None
 
 
 def _innermost_parents(spans: list[tuple[int, int, int]]) -> dict[int, int]:

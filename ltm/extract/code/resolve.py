@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from ltm.code_paths import is_auxiliary
 from ltm.extract.languages import LanguageSpec
 from ltm.extract.code.references import resolve_reference
-from ltm.extract.parse import AWAIT, NEW, REF, marks_awaits
+from ltm.extract.parse import AWAIT, EACH, NEW, REF, marks_awaits
 
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
 OVERRIDE = 0.5  # an override of the abstract or stub method a call names (the code that runs)
@@ -253,10 +253,10 @@ class Resolver:
                 types.setdefault((owner, name), []).append((after, typ.lstrip("*&")))
             for owner, obj, name, typ, variable in f.facts.get("attrs", ()):
                 if variable:  # `self._transport = transport`: the type its bindings agree on, as written
-                    written = {t for _, t in types.get((owner, typ), ())}
-                    if len(written) != 1:
+                    typs = {t for _, t in types.get((owner, typ), ())}
+                    if len(typs) != 1:
                         continue
-                    typ = written.pop()
+                    typ = typs.pop()
                 d, eid = f.facts["defs"][owner], f.def_ids[owner]
                 if d["kind"] == "class":
                     cls = self.whole.get(eid, eid)
@@ -316,8 +316,9 @@ class Resolver:
         return name not in self.global_classes[f.spec.group] or (head or name).split(".")[0] in external
 
     def foreign_attribute(self, spec: LanguageSpec, cls: str, name: str, depth: int = 0) -> bool:
-        """Field `name` of class `cls` (or a base) is declared only with foreign types (`declared_types`)."""
-        if not spec.declared_types:
+        """Field `name` of class `cls` (or a base) is declared only with foreign types (`declared_types`,
+        `declared_fields`)."""
+        if not (spec.declared_types or spec.declared_fields):
             return False
         if held := self.attributes[cls].get(name):
             return all(self.foreign_type(self._file[path], typ) for path, typ in held)
@@ -385,8 +386,13 @@ class Resolver:
         return hits[0] if len(hits) == 1 else None
 
     def resolve_bases(self) -> None:
+        requires: dict[str, set[str]] = defaultdict(set)  # interface id -> the methods it requires (Go)
         for f in self.files:
             for base in f.facts["bases"]:
+                if base["relation"] == "requires":
+                    if base["owner"] is not None:
+                        requires[f.def_ids[base["owner"]]].add(base["name"])
+                    continue
                 if base["owner"] is not None:
                     src = f.def_ids[base["owner"]]
                 else:
@@ -405,6 +411,42 @@ class Resolver:
                 self.subclasses[target].append(whole)
                 if rel == "extends":
                     self.bases[whole].append(target)
+        if requires:
+            self._implement_interfaces(requires)
+
+    def _required(self, requires: dict[str, set[str]], iface: str, depth: int = 0) -> set[str] | None:
+        """The methods an interface requires, with those of the interfaces it embeds (four levels); None
+        when it embeds another package's (`io.Reader`), whose methods are not known here."""
+        if iface in self.open_classes or depth > 4:
+            return None
+        out = set(requires.get(iface, ()))
+        for base in self.bases.get(iface, ()):
+            if (more := self._required(requires, base, depth + 1)) is None:
+                return None
+            out |= more
+        return out
+
+    def _implement_interfaces(self, requires: dict[str, set[str]]) -> None:
+        """Go: a type implements an interface of its language when its methods (an embedded struct's too)
+        include every method the interface requires, though nothing declares it: IMPLEMENTS. An interface
+        that embeds another package's (`io.Reader`) requires methods not known here: none is found."""
+        group = {eid: f.spec.group for f in self.files for d, eid in zip(f.facts["defs"], f.def_ids) if d["kind"] == "class"}
+        holders: dict[str, set[str]] = defaultdict(set)  # method name -> the types that define it
+        for cls in group:
+            if self.class_kind.get(cls) != "interface" and cls not in self.whole:
+                for name in self.methods[cls]:
+                    holders[name].add(cls)
+        for iface, g in group.items():
+            if self.class_kind.get(iface) != "interface" or not (needed := self._required(requires, iface)):
+                continue
+            level = found = set(holders[min(needed, key=lambda n: len(holders[n]))])
+            for _ in range(4):  # and the types that embed one of them (its methods are theirs)
+                level = {sub for c in level for sub in self.subclasses.get(c, ()) if sub not in found}
+                found = found | level
+            for cls in sorted(found):
+                if group.get(cls) == g and all(self.method(cls, name) for name in needed):
+                    self._edge("IMPLEMENTS", cls, iface)
+                    self.subclasses[iface].append(cls)
 
     # ---- calls ---------------------------------------------------------------------------
 
@@ -542,6 +584,15 @@ class Resolver:
             if explicit and (written in b.external or self.foreign_type(f, written)):
                 self.stats["calls_external"] += 1
                 return None
+            if not explicit and (held := self.held(f, caller_index, written, at)) is not None:
+                # `c.Flags().Lookup(n)`, `make_app().run()`: a method of what the call declares it returns
+                if held == EXTERNAL:  # Go's `func (c *Command) Flags() *flag.FlagSet`: pflag's, never ours
+                    self.stats["calls_external"] += 1
+                    return None
+                if hit := self.method(held, name):
+                    return hit[0], VARIABLE
+                self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
+                return None
         lead = _LEAD.match(recv)
         after = recv[lead.end():lead.end() + 1] if lead else ""
         if lead and ((after == "(" and lead[0] in b.external) or (
@@ -611,12 +662,16 @@ class Resolver:
                 self.stats["calls_external"] += 1
                 return None
         elif m and (caller_index, m[1]) in self.var_types[f.path]:
-            # `response.headers.get()` with `response: Response`: the class that attribute (or property) of
-            # the variable's class holds
-            obj = self.var_held(f, caller_index, m[1], at, first=True)
-            if obj not in (None, EXTERNAL) and (held := self.attribute_class(obj, m[2])) is not None:
-                if hit := self.method(held, name):
-                    return hit[0], ATTRIBUTE
+            # `c.parent.Root()`, `response.headers.get()` on a variable `c *Command`, `response: Response`: a
+            # method of the class the field (or property) of the variable's class holds; of another package's
+            # object (`flag.Value.Type()` on `flag *pflag.Flag`), another package's
+            held = self.var_held(f, caller_index, m[1], at, first=True)
+            attr = self.attribute_class(held, m[2]) if held not in (None, EXTERNAL) else None
+            if attr is not None and (hit := self.method(attr, name)):
+                return hit[0], ATTRIBUTE
+            if held == EXTERNAL or (held is not None and attr is None and self.foreign_attribute(spec, held, m[2])):
+                self.stats["calls_external"] += 1
+                return None
         if recv.isidentifier():  # `app.render()` beside `res.render`: the method defined on an object of that name
             named = [e for e in self.global_methods[spec.group].get(name, ()) if self.method_qn[e] == f"{recv}.{name}"]
             if len(named) == 1:
@@ -663,6 +718,8 @@ class Resolver:
         """What a variable of function `caller` holds, from its type as written (`Foo`, `pkg.Foo`, or the
         call it was assigned from: `client.get`) at byte `at` of the file: a class of ours, EXTERNAL (another
         package's object or a built-in value: `open(p)`), or None (not known: a function's result, a built-in type)."""
+        if typ.startswith(EACH):  # `for _, cmd := range c.commands`
+            return self._element(f, caller, typ[len(EACH):], at, depth) if depth < _VAR_DEPTH else None
         b = self.bindings[f.path]
         head, _, rest = typ.partition(".")
         if head in b.external or typ in b.external:
@@ -723,6 +780,45 @@ class Resolver:
         self._var_cache[key] = got
         return got
 
+    def _element(self, f: ParsedFile, caller: int, expr: str, at: int, depth: int) -> str | None:
+        """What `range expr` yields (Go): the element of the slice `expr` is declared as, a variable's
+        (`children []*Command`), a field's (`c.commands`) or a call's result (`c.Commands()`): a class of
+        ours, EXTERNAL (`[]*os.File`), or None (not known, not a slice)."""
+        declared, where = None, f
+        if expr.isidentifier() and (typ := self._written(f, caller, expr, at)) is not None:
+            call = None if typ.startswith(("[]", EACH)) else typ
+            declared = typ if call is None else None
+        elif (made := _constructed(expr, False)) is not None and not made[1]:
+            call = made[0]
+        elif m := _SELF_ATTRIBUTE.fullmatch(expr):
+            call, d = None, f.facts["defs"][caller]
+            if m[1] in f.spec.self_names or m[1] == d["self_name"]:
+                cls = self.owner.get(f.def_ids[caller])
+            else:
+                cls = self.var_held(f, caller, m[1], at, depth + 1)
+            held = self.attributes[cls].get(m[2], ()) if cls not in (None, EXTERNAL) else ()
+            if len(held) == 1:
+                path, declared = next(iter(held))
+                where = self._file[path]
+        else:
+            return None
+        if call is not None and (fn := self._callee(f, caller, call, at, depth + 1)) in self.returns:
+            path, declared = self.returns[fn]
+            where = self._file[path]
+        if not declared or not declared.startswith("[]"):
+            return None
+        element = declared[2:].lstrip("*")
+        head, dot, _ = element.partition(".")
+        if dot and head in self.bindings[where.path].external:
+            return EXTERNAL
+        return self.find_class(where, element)
+
+    def _written(self, f: ParsedFile, caller: int, name: str, at: int) -> str | None:
+        """The type variable `name` of function `caller` is written with before byte `at`, when its bindings
+        there write one (`children []*Command`)."""
+        typs = {typ for after, typ in self.var_types[f.path].get((caller, name), ()) if after < at}
+        return typs.pop() if len(typs) == 1 else None
+
     def _nested(self, f: ParsedFile, d: dict, name: str) -> str | None:
         """The function `name` defined inside the caller `d` or a function enclosing it, innermost first."""
         scope = d["qualified_name"]
@@ -748,6 +844,8 @@ class Resolver:
                 return local
             if name in self.file_top[f.path]:
                 return self.file_top[f.path][name]
+            if len(same := self.top[f.module_id].get(name, [])) == 1:  # Go: another file of the package
+                return same[0]
             return self.exported(*b.symbols[name]) if name in b.symbols else None
         if recv in f.spec.self_names or recv == d["self_name"]:
             cls = self.owner.get(f.def_ids[caller])

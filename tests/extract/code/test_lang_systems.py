@@ -60,7 +60,7 @@ def test_go_graph(tmp_path):
         "IMPORTS": {("file:geo/base.go", "ext:fmt"), ("file:main.go", geo), ("file:main.go", "ext:strings")},
         "DEPENDS_ON": {(geo, "ext:fmt"), ("mod:example.com/shapes", geo), ("mod:example.com/shapes", "ext:strings")},
         "EXTENDS": {("cls:geo/circle.go:Circle", "cls:geo/base.go:Base")},  # struct embedding
-        "IMPLEMENTS": set(),
+        "IMPLEMENTS": {("cls:geo/circle.go:Circle", "cls:geo/circle.go:Shape")},  # it has Area(), never says so
         "CALLS": {(c + "Circle.Label", b + "Describe"), (c + "Circle.Label", b + "Base.Name"),
                   (c + "Circle.Label", c + "helper"), ("fn:main.go:main", c + "Circle.Label"),
                   ("fn:main.go:main", b + "Describe")},
@@ -424,3 +424,277 @@ def test_c_a_function_an_included_header_declares_is_called_as_surely_as_an_impo
     assert calls[(main, "fn:src/execute.c:lib_run")] == 0.9
     assert calls[(main, "fn:src/value.c:lib_name")] == 0.9  # `char *lib_name(void);`
     assert calls[(main, "fn:src/value.c:stray")] == 0.5  # declared nowhere: the guess of a unique name
+
+
+GO_RESULTS = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "cmd/cmd.go": '''package cmd
+
+import (
+	"bytes"
+	"os"
+
+	flag "github.com/spf13/pflag"
+)
+
+type Cmd struct{ flags *flag.FlagSet }
+
+func (c *Cmd) Flags() *flag.FlagSet { return c.flags }
+func (c *Cmd) Parent() (*Cmd, error) { return c, nil }
+func (c *Cmd) Name() string         { return "" }
+
+type List struct{}
+
+func (l *List) Len() int      { return 0 }
+func (l *List) Close() error  { return nil }
+func (l *List) Lookup() *List { return l }
+''',
+    "cmd/run.go": '''package cmd
+
+import (
+	"bytes"
+	"os"
+)
+
+func NewCmd() *Cmd { return &Cmd{} }
+
+func Run(c *Cmd) {
+	flags := c.Flags()
+	flags.Lookup()
+	f, err := os.Create("x")
+	f.Close()
+	buf := new(bytes.Buffer)
+	buf.Len()
+	c.Flags().Lookup()
+	child := NewCmd()
+	child.Name()
+	p, _ := c.Parent()
+	p.Name()
+	l := new(List)
+	l.Len()
+}
+''',
+    "main.go": '''package main
+
+import "example.com/app/cmd"
+
+func main() {
+	root := cmd.NewCmd()
+	root.Name()
+}
+
+func assert(in any) {
+	c := in.(*cmd.Cmd)
+	c.Name()
+}
+
+func declared() {
+	var r = &cmd.Cmd{}
+	r.Name()
+}
+''',
+}
+
+
+def test_go_a_variable_holds_what_its_call_returns_and_new_builds(tmp_path):
+    # `flags := c.Flags()` is pflag's FlagSet and `f, err := os.Create(p)` an os.File: their `Lookup`,
+    # `Close` and `Len` are never the repository's only methods of those names; `child := NewCmd()` is a Cmd
+    conf = confidences(extract(tmp_path, GO_RESULTS))
+    run, cmd = "fn:cmd/run.go:Run", "fn:cmd/cmd.go:"
+    assert {dst for src, dst in conf if src == run} == {cmd + "Cmd.Flags", cmd + "Cmd.Parent", cmd + "Cmd.Name",
+                                                       "fn:cmd/run.go:NewCmd", cmd + "List.Len"}
+    assert conf[(run, cmd + "Cmd.Name")] == 0.8  # `child := NewCmd()` and `p, _ := c.Parent()`
+    assert conf[(run, cmd + "List.Len")] == 0.8  # `l := new(List)`, not `buf := new(bytes.Buffer)`
+    assert conf[("fn:main.go:main", cmd + "Cmd.Name")] == 0.8  # `root := cmd.NewCmd()` across packages
+    assert conf[("fn:main.go:assert", cmd + "Cmd.Name")] == 0.8  # `c := in.(*cmd.Cmd)`: the type asserted
+    assert conf[("fn:main.go:declared", cmd + "Cmd.Name")] == 0.8  # `var r = &cmd.Cmd{}`
+
+
+GO_BUILTINS = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "errs/errs.go": '''package errs
+
+type NotFound struct{ name string }
+
+func (e *NotFound) Error() string { return e.name }
+
+func close() {}
+
+func string(b []byte) {}
+''',
+    "run/run.go": '''package run
+
+func load() error { return nil }
+
+func Check(err error, ch chan int) string {
+	close(ch)
+	_ = string([]byte("x"))
+	if e := load(); e != nil {
+		return e.Error()
+	}
+	return err.Error()
+}
+''',
+}
+
+
+def test_go_error_s_method_and_the_predeclared_functions_are_no_guesses(tmp_path):
+    # `err.Error()` on a value of Go's `error`, a bare `close(ch)` and the conversion `string(b)` are the
+    # language's, not the repository's only `Error` method nor another package's `close` or `string`
+    conf = confidences(extract(tmp_path, GO_BUILTINS))
+    assert {dst for src, dst in conf if src == "fn:run/run.go:Check"} == {"fn:run/run.go:load"}
+
+
+GO_NAMED_TYPES = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "sort.go": '''package app
+
+type Cmd struct{ name string }
+
+type byName []*Cmd
+
+func (s byName) Len() int { return len(s) }
+
+type Mode int
+
+func (m Mode) String() string { return "" }
+
+func Show(m Mode) string { return m.String() }
+''',
+}
+
+
+def test_go_methods_of_named_types_that_are_not_structs_belong_to_their_type(tmp_path):
+    # `type byName []*Cmd` and `type Mode int` are types with methods, as a struct is
+    out = extract(tmp_path, GO_NAMED_TYPES)
+    g = graph(out)
+    assert {"cls:sort.go:byName", "cls:sort.go:Mode"} <= g["classes"]
+    assert {("cls:sort.go:byName", "fn:sort.go:byName.Len"), ("cls:sort.go:Mode", "fn:sort.go:Mode.String")} <= g["HAS_METHOD"]
+    assert confidences(out)[("fn:sort.go:Show", "fn:sort.go:Mode.String")] == 0.8  # `m Mode`: the variable's type
+
+
+GO_FIELDS = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "cmd.go": '''package app
+
+import (
+	"bytes"
+
+	"github.com/spf13/pflag"
+)
+
+type List []string
+
+func (l List) Len() int { return len(l) }
+
+type Options struct{ mode int }
+
+func (o *Options) Reset() {}
+
+type Cmd struct {
+	errBuf  *bytes.Buffer
+	Options Options
+}
+
+func (c *Cmd) Check() int { return c.errBuf.Len() }
+
+func Setup(c *Cmd, f *pflag.Flag) {
+	c.Options.Reset()
+	f.Value.Type()
+}
+''',
+    "aux_test.go": '''package app
+
+type fake struct{}
+
+func (x *fake) Type() string { return "" }
+''',
+}
+
+
+def test_go_a_field_s_declared_type_says_whose_method_is_called(tmp_path):
+    # `c.errBuf.Len()` is bytes.Buffer's, `f.Value.Type()` pflag's; `c.Options.Reset()` on a variable's field is ours
+    conf = confidences(extract(tmp_path, GO_FIELDS))
+    assert ("fn:cmd.go:Cmd.Check", "fn:cmd.go:List.Len") not in conf
+    assert {dst for src, dst in conf if src == "fn:cmd.go:Setup"} == {"fn:cmd.go:Options.Reset"}
+    assert conf[("fn:cmd.go:Setup", "fn:cmd.go:Options.Reset")] == 0.8
+
+
+GO_INTERFACES = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "value.go": '''package app
+
+import "io"
+
+type Getter interface{ Get() string }
+
+type Value interface {
+	Getter
+	Set(s string) error
+}
+
+type ReadGetter interface {
+	Getter
+	io.Reader
+}
+
+type Flag struct{}
+
+func (f *Flag) Get() string        { return "" }
+func (f *Flag) Set(s string) error { return nil }
+
+type Named struct{ Flag }
+
+type Half struct{}
+
+func (h Half) Get() string { return "" }
+''',
+}
+
+
+def test_go_a_type_with_every_method_of_an_interface_implements_it(tmp_path):
+    # Go never says `implements`: Flag has Get and Set (Value embeds Getter), Named gets them from the
+    # Flag it embeds, Half has Get alone; what io.Reader requires is not known here, so nothing is a ReadGetter
+    g = graph(extract(tmp_path, GO_INTERFACES))
+    flag, named, half = "cls:value.go:Flag", "cls:value.go:Named", "cls:value.go:Half"
+    getter, value = "cls:value.go:Getter", "cls:value.go:Value"
+    assert g["EXTENDS"] == {(value, getter), ("cls:value.go:ReadGetter", getter), (named, flag)}
+    assert g["IMPLEMENTS"] == {(flag, getter), (flag, value), (named, getter), (named, value), (half, getter)}
+
+
+GO_RANGE = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "walk.go": '''package app
+
+import "os"
+
+type Cmd struct{ children []*Cmd }
+
+func (c *Cmd) Name() string  { return "" }
+func (c *Cmd) Kids() []*Cmd  { return c.children }
+
+type List struct{}
+
+func (l *List) Close() error { return nil }
+
+func Walk(c *Cmd, files []*os.File) {
+	for _, k := range c.children {
+		k.Name()
+	}
+	for _, k := range c.Kids() {
+		k.Name()
+	}
+	for _, f := range files {
+		f.Close()
+	}
+}
+''',
+}
+
+
+def test_go_a_range_variable_is_an_element_of_the_slice_ranged_over(tmp_path):
+    # `range c.children` and `range c.Kids()` yield *Cmd, `range files` an *os.File whose Close is not ours
+    conf = confidences(extract(tmp_path, GO_RANGE))
+    walk = "fn:walk.go:Walk"
+    assert {dst for src, dst in conf if src == walk} == {"fn:walk.go:Cmd.Name", "fn:walk.go:Cmd.Kids"}
+    assert conf[(walk, "fn:walk.go:Cmd.Name")] == 0.8
