@@ -4,7 +4,11 @@
 
 (function_declaration name: (identifier) @function.name) @function
 (generator_function_declaration name: (identifier) @function.name) @function
-(method_definition name: (property_identifier) @function.name) @function
+(method_definition name: [(property_identifier) (private_property_identifier)] @function.name) @function
+; a class field that holds a function is a method: `handle = (req) => ...`, `#cache = function () {}`
+(field_definition
+  property: [(property_identifier) (private_property_identifier)] @function.name
+  value: [(arrow_function) (function_expression)]) @function
 (variable_declarator
   name: (identifier) @function.name
   value: [(arrow_function) (function_expression)]) @function
@@ -54,11 +58,13 @@
 
 (call_expression function: (identifier) @call.name)
 (call_expression
-  function: (member_expression object: (_) @call.receiver property: (property_identifier) @call.name))
+  function: (member_expression object: (_) @call.receiver
+                               property: [(property_identifier) (private_property_identifier)] @call.name))
 ; a function handed to another to run: `app.use(logger)`, `list.map(format)`, `emitter.on('x', this.onX)`
 (call_expression arguments: (arguments (identifier) @ref.name))
 (call_expression
-  arguments: (arguments (member_expression object: [(identifier) (this)] @ref.receiver property: (property_identifier) @ref.name)))
+  arguments: (arguments (member_expression object: [(identifier) (this)] @ref.receiver
+                                           property: [(property_identifier) (private_property_identifier)] @ref.name)))
 ; names a function binds itself: a reference to one of them is a variable
 (variable_declarator name: (identifier) @local)
 (formal_parameters (identifier) @local)

@@ -456,3 +456,51 @@ def test_close():
     assert calls.get(("fn:pkg/server.py:Server.flush", "fn:pkg/buffer.py:Buffer.drain")) == 0.3
     # a test's own guesses still see the tests: its `t.close()` is the mock's
     assert ("fn:tests/test_server.py:test_close", "fn:tests/test_server.py:MockTransport.close") in calls
+
+
+# Hono's `Context`: most of its API is class fields that hold arrow functions, and private `#` methods
+TS_FIELD_METHODS = {
+    "src/context.ts": '''type Respond = (s: string) => string
+
+export class Context {
+  #status = 200
+  json = (o: object): string => this.#render(JSON.stringify(o))
+  text: Respond = (s: string) => {
+    const res = (x: string) => x
+    return res(this.#render(s))
+  }
+  #render(s: string): string {
+    return s + this.#status
+  }
+  get res(): string {
+    return this.text('r')
+  }
+}
+
+export function handle(c: Context): string {
+  return c.json({}) + c.text('x')
+}
+''',
+    "lib/app.js": '''export class App {
+  #routes = []
+  fetch = (req) => this.#dispatch(req)
+  #dispatch(req) { return this.#routes.length }
+}
+''',
+}
+
+
+def test_class_fields_holding_functions_and_private_methods_are_methods(tmp_path):
+    """`json = () => ...` and `#render()` are methods of the class: what `c.json()` and `this.#render()`
+    call; a function declared inside such a field is that method's, not another method of the class."""
+    out = extract(tmp_path, TS_FIELD_METHODS)
+    c, a = "fn:src/context.ts:Context.", "fn:lib/app.js:App."
+    assert_graph(out, {
+        "functions": {c + "json", c + "text", c + "text.res", c + "#render", c + "res",
+                      "fn:src/context.ts:handle", a + "fetch", a + "#dispatch"},
+        "HAS_METHOD": {*(("cls:src/context.ts:Context", c + m) for m in ("json", "text", "#render", "res")),
+                       ("cls:lib/app.js:App", a + "fetch"), ("cls:lib/app.js:App", a + "#dispatch")},
+        "CALLS": {(c + "json", c + "#render"), (c + "text", c + "text.res"), (c + "text", c + "#render"),
+                  (c + "res", c + "text"), ("fn:src/context.ts:handle", c + "json"),
+                  ("fn:src/context.ts:handle", c + "text"), (a + "fetch", a + "#dispatch")},
+    })
