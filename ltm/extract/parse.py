@@ -370,7 +370,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         key=lambda t: (t[0], -t[1]),
     )
     parents = _innermost_parents(spans)
-    defs = [_definition(spec, src, d, _chain(found, scopes, parents, i)) for i, d in enumerate(found)]
+    defs = [_definition(spec, src, d, _chain(found, scopes, parents, i, spec.self_names)) for i, d in enumerate(found)]
     members: dict[int, list[int]] = {}
     for j, parent in parents.items():
         if j >= 0 and parent >= 0 and found[j]["kind"] == "function":
@@ -435,7 +435,8 @@ def _found(match: tuple) -> dict | None:
             "self": _text(_first(caps, self_cap)), "doc": _strip_docstring(_text(doc)) if doc is not None else None}
 
 
-def _chain(found: list[dict], scopes: list, parents: dict[int, int], i: int) -> tuple[list[str], str | None, str | None]:
+def _chain(found: list[dict], scopes: list, parents: dict[int, int], i: int,
+           self_names: tuple[str, ...] = ()) -> tuple[list[str], str | None, str | None]:
     """The enclosing names of definition `i` (innermost first), its parent kind and impl owner."""
     chain, parent_kind, impl_owner = [], None, None
     p = parents.get(i)
@@ -452,6 +453,9 @@ def _chain(found: list[dict], scopes: list, parents: dict[int, int], i: int) -> 
     d = found[i]
     if d["owner"] and parent_kind is None:  # a Go receiver or a C++ `A::f` outside its class
         chain, parent_kind = [d["owner"]], "class"
+    elif d["owner"] in self_names and parent_kind == "function" and (p := parents.get(i)) is not None \
+            and (q := parents.get(p)) is not None and q >= 0 and found[q]["kind"] == "class":
+        chain, parent_kind = chain[1:], "class"  # `this.on = () => ...` in a constructor: a method of its class
     return chain, parent_kind, impl_owner
 
 

@@ -504,3 +504,31 @@ def test_class_fields_holding_functions_and_private_methods_are_methods(tmp_path
                   (c + "res", c + "text"), ("fn:src/context.ts:handle", c + "json"),
                   ("fn:src/context.ts:handle", c + "text"), (a + "fetch", a + "#dispatch")},
     })
+
+
+def test_a_function_a_method_assigns_to_this_is_a_method_of_its_class(tmp_path):
+    """Hono's constructor sets `this.on = (...) => ...`: `app.on()` calls `Hono.on`, not a function
+    nested in the constructor; a plain constructor function's `this.x = function` stays its own."""
+    out = extract(tmp_path, {
+        "src/hono.ts": '''export class Hono {
+  constructor() {
+    this.on = (path: string) => this.add(path)
+  }
+  add(path: string): string {
+    return path
+  }
+}
+
+export function serve(app: Hono): string {
+  return app.on('/')
+}
+''',
+        "lib/legacy.js": "function Router() {\n  this.route = function (p) { return p }\n}\n",
+    })
+    h = "fn:src/hono.ts:Hono."
+    assert_graph(out, {
+        "functions": {h + "constructor", h + "on", h + "add", "fn:src/hono.ts:serve", "fn:lib/legacy.js:Router",
+                      "fn:lib/legacy.js:Router.route"},
+        "HAS_METHOD": {("cls:src/hono.ts:Hono", h + m) for m in ("constructor", "on", "add")},
+        "CALLS": {(h + "on", h + "add"), ("fn:src/hono.ts:serve", h + "on")},
+    })
