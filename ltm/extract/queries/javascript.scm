@@ -34,6 +34,14 @@
 (import_statement
   (import_clause [(identifier) @import.alias (namespace_import (identifier) @import.alias)])
   source: (string (string_fragment) @import.module)) @import
+;; re-exports: `export * from './x'` (every name of x), `export { a as b } from './x'`, `export * as ns from`
+(export_statement source: (string (string_fragment) @import.module)) @import
+(export_statement
+  (export_clause (export_specifier name: (_) @import.name alias: (_)? @import.alias))
+  source: (string (string_fragment) @import.module)) @import
+(export_statement
+  (namespace_export (_) @import.alias)
+  source: (string (string_fragment) @import.module)) @import
 (variable_declarator
   name: (identifier) @import.alias
   value: (call_expression

@@ -532,3 +532,31 @@ export function serve(app: Hono): string {
         "HAS_METHOD": {("cls:src/hono.ts:Hono", h + m) for m in ("constructor", "on", "add")},
         "CALLS": {(h + "on", h + "add"), ("fn:src/hono.ts:serve", h + "on")},
     })
+
+
+def test_a_barrel_files_re_exports_are_its_imports_and_lead_to_the_definitions(tmp_path):
+    """Hono's `helper/streaming/index.ts` re-exports its files: `import { streamSSE } from './helper/streaming'`
+    calls `sse.ts`'s function through `export { ... } from`, `export * from` and `export { a as b } from`."""
+    out = extract(tmp_path, {
+        "src/helper/streaming/index.ts": "export { streamSSE } from './sse'\nexport * from './text'\n"
+                                         "export { stream as streamAlias } from './stream'\n",
+        "src/helper/streaming/sse.ts": "export const streamSSE = (s: string): string => s\n",
+        "src/helper/streaming/text.ts": "export function streamText(s: string): string {\n  return s\n}\n",
+        "src/helper/streaming/stream.ts": "export function stream(s: string): string {\n  return s\n}\n",
+        "src/app.ts": '''import { streamSSE, streamText, streamAlias } from './helper/streaming'
+
+export function serve(): string {
+  return streamSSE('a') + streamText('b') + streamAlias('c')
+}
+''',
+    })
+    h = "mod:src/helper/streaming"
+    assert_graph(out, {
+        "IMPORTS": {("file:src/app.ts", h), *(("file:src/helper/streaming/index.ts", f"{h}/{m}")
+                                              for m in ("sse", "text", "stream"))},
+        "DEPENDS_ON": {("mod:src/app", h), *((h, f"{h}/{m}") for m in ("sse", "text", "stream"))},
+    })
+    conf = confidences(out)
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/app.ts:serve"} == {
+        "fn:src/helper/streaming/sse.ts:streamSSE": 0.9, "fn:src/helper/streaming/text.ts:streamText": 0.9,
+        "fn:src/helper/streaming/stream.ts:stream": 0.9}
