@@ -88,21 +88,21 @@
   name: (identifier) @var.name
   value: [(new_expression constructor: [(identifier) (member_expression)] @var.type)
           (call_expression function: [(identifier) (member_expression)] @var.type)])
-(required_parameter pattern: (identifier) @var.name type: (type_annotation [(type_identifier) (nested_type_identifier)] @var.type))
-(optional_parameter pattern: (identifier) @var.name type: (type_annotation [(type_identifier) (nested_type_identifier)] @var.type))
+(required_parameter pattern: (identifier) @var.name type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @var.type))
+(optional_parameter pattern: (identifier) @var.name type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @var.type))
 ; a class's fields and constructor parameter properties: what `this.engine.start()` calls
 (public_field_definition
   name: (property_identifier) @attr.name
-  type: (type_annotation [(type_identifier) (nested_type_identifier)] @attr.type))
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @attr.type))
 (public_field_definition
   name: (property_identifier) @attr.name
   value: (new_expression constructor: [(identifier) (member_expression)] @attr.type))
 (required_parameter (accessibility_modifier)
   pattern: (identifier) @attr.name
-  type: (type_annotation [(type_identifier) (nested_type_identifier)] @attr.type))
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @attr.type))
 (optional_parameter (accessibility_modifier)
   pattern: (identifier) @attr.name
-  type: (type_annotation [(type_identifier) (nested_type_identifier)] @attr.type))
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @attr.type))
 ; `this.router = new Router()`: what `this.router.handle()` calls
 (assignment_expression
   left: (member_expression object: (this) @attr.object property: (property_identifier) @attr.name)

@@ -560,3 +560,29 @@ export function serve(): string {
     assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/app.ts:serve"} == {
         "fn:src/helper/streaming/sse.ts:streamSSE": 0.9, "fn:src/helper/streaming/text.ts:streamText": 0.9,
         "fn:src/helper/streaming/stream.ts:stream": 0.9}
+
+
+def test_a_parameter_or_field_of_a_generic_type_holds_that_class(tmp_path):
+    """Hono's handlers take `c: Context<E>`: `c.json()` is `Context.json`, though `HonoRequest` has a `json`."""
+    out = extract(tmp_path, {
+        "src/context.ts": "export class Context<E> {\n  json(): string {\n    return 'c'\n  }\n}\n",
+        "src/request.ts": "export class HonoRequest<P> {\n  json(): string {\n    return 'r'\n  }\n}\n",
+        "src/handler.ts": '''import { Context } from './context'
+import { HonoRequest } from './request'
+
+export function handle<E>(c: Context<E>): string {
+  return c.json()
+}
+
+export class Holder {
+  req: HonoRequest<string>
+  read(): string {
+    return this.req.json()
+  }
+}
+''',
+    })
+    conf = confidences(out)
+    assert {k: v for k, v in conf.items() if k[0].startswith("fn:src/handler.ts")} == {
+        ("fn:src/handler.ts:handle", "fn:src/context.ts:Context.json"): 0.8,
+        ("fn:src/handler.ts:Holder.read", "fn:src/request.ts:HonoRequest.json"): 0.8}
