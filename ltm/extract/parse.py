@@ -265,7 +265,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     attribute's name and its type as written), `vars` (tuples of the innermost function, a local
     variable or parameter and its type as written: the class it is constructed from or annotated
     with, or the call it is assigned from), `declares` (functions the file declares without defining
-    them: a C prototype's name).
+    them: a C prototype's name), `bound_calls` ((caller, name) of calls of a name the caller or a function
+    around it binds as a variable or parameter).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -386,6 +387,11 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     calls = [(name.decode("utf-8", "replace"), recv, AWAIT if kind is CALL and at in awaited else kind, caller)
              for (at, name, recv, kind), caller in zip(raw_calls, callers)
              if kind is not REF or recv is not None or not _is_bound(shadowed, parents, caller, name)]
+    # `new Promise((resolve) => ... resolve())`, `function f(next) { next() }`: a call of a variable, never
+    # of a function elsewhere that has the name
+    bound_calls = sorted({(caller, name.decode("utf-8", "replace")) for (_, name, recv, kind), caller
+                          in zip(raw_calls, callers) if recv is None and kind is CALL and caller is not None
+                          and _is_bound(shadowed, parents, caller, name)})
     raw_bases.sort(key=lambda b: b[0].start_byte)
     owners = _innermost([b[0].start_byte for b in raw_bases], spans)
     bases = []
@@ -402,8 +408,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     variables = [(owner, name, typ) for (_, name, typ), owner in
                  zip(raw_vars, _innermost([v[0] for v in raw_vars], fn_spans)) if owner is not None]
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
-            "imports": imports, "calls": calls, "bases": bases, "attrs": attrs, "vars": variables,
-            "declares": declares}
+            "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
+            "vars": variables, "declares": declares}
 
 
 def _bound_names(bound: list[tuple[int, bytes]], fn_spans: list, parents: dict[int, int]) -> set[tuple[int, bytes]]:

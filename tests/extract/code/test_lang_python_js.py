@@ -586,3 +586,30 @@ export class Holder {
     assert {k: v for k, v in conf.items() if k[0].startswith("fn:src/handler.ts")} == {
         ("fn:src/handler.ts:handle", "fn:src/context.ts:Context.json"): 0.8,
         ("fn:src/handler.ts:Holder.read", "fn:src/request.ts:HonoRequest.json"): 0.8}
+
+
+def test_a_call_of_a_parameter_or_variable_is_no_call_of_a_function_of_that_name(tmp_path):
+    """Hono's tests resolve promises they make (`new Promise((resolve) => ... resolve())`): not the
+    benchmarks' `resolve` function, the only one of that name; a parameter `next()` is not `next`."""
+    out = extract(tmp_path, {
+        "benchmarks/resolve.ts": "export function resolve(s: string): string {\n  return s\n}\n",
+        "src/compose.ts": '''export function next(): number {
+  return 1
+}
+
+export function run(next: () => number): number {
+  const done = () => 2
+  return next() + done()
+}
+
+export function go(): number {
+  return next()
+}
+''',
+        "src/compose.test.ts": '''function wait(ms: number): Promise<number> {
+  return new Promise((resolve) => setTimeout(() => resolve(ms), ms))
+}
+''',
+    })
+    c = "fn:src/compose.ts:"
+    assert_graph(out, {"CALLS": {(c + "run", c + "run.done"), (c + "go", c + "next")}})
