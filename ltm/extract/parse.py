@@ -265,8 +265,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     attribute's name and its type as written), `vars` (tuples of the innermost function, a local
     variable or parameter and its type as written: the class it is constructed from or annotated
     with, or the call it is assigned from), `declares` (functions the file declares without defining
-    them: a C prototype's name), `bound_calls` ((caller, name) of calls of a name the caller or a function
-    around it binds as a variable or parameter).
+    them: a C prototype's name), `bound_calls` (indices into `calls` of calls of a name that a function
+    around the call, named or not, binds as a variable or parameter).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -293,6 +293,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     scopes: list[tuple[Node, str, str]] = []  # (node, scope|impl, name)
     imports, raw_calls, raw_bases, declared, declares = [], [], [], None, []
     bound: list[tuple[int, bytes]] = []  # (start, name) of names a function binds itself
+    scoped: list[tuple[int, bytes, int, int]] = []  # (start, name, span of the function that binds it)
     raw_attrs: list[tuple[int, str | None, str, str]] = []  # (start, object, attribute, type as written)
     raw_vars: list[tuple[int, str, str]] = []  # (start, variable, type as written)
     awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
@@ -360,6 +361,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         elif role == "local":
             for n in caps["local"]:
                 bound.append((n.start_byte, n.text))
+                if (fn := _binding_function(n)) is not None:
+                    scoped.append((n.start_byte, n.text, fn.start_byte, fn.end_byte))
         else:
             raw_bases.append((caps[role][0], role))
     found = [d for d in map(_found, sorted(found, key=_span_key)) if d is not None]
@@ -389,9 +392,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
              if kind is not REF or recv is not None or not _is_bound(shadowed, parents, caller, name)]
     # `new Promise((resolve) => ... resolve())`, `function f(next) { next() }`: a call of a variable, never
     # of a function elsewhere that has the name
-    bound_calls = sorted({(caller, name.decode("utf-8", "replace")) for (_, name, recv, kind), caller
-                          in zip(raw_calls, callers) if recv is None and kind is CALL and caller is not None
-                          and _is_bound(shadowed, parents, caller, name)})
+    bound_calls = _variable_calls(calls, [(at, name) for (at, name, recv, kind), caller in zip(raw_calls, callers)
+                                          if kind is not REF or recv is not None
+                                          or not _is_bound(shadowed, parents, caller, name)],
+                                  scoped, {d["name_start"] for d in found})
     raw_bases.sort(key=lambda b: b[0].start_byte)
     owners = _innermost([b[0].start_byte for b in raw_bases], spans)
     bases = []
@@ -410,6 +414,32 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
             "vars": variables, "declares": declares}
+
+
+def _binding_function(node: Node) -> Node | None:
+    """The function (named or not: a lambda, an arrow function) whose variable or parameter `node` is."""
+    p = node.parent
+    while p is not None and not ("function" in p.type or p.type in _FUNCTION_NODES):
+        p = p.parent
+    return p
+
+
+_FUNCTION_NODES = ("lambda", "arrow_function", "method_definition")
+
+
+def _variable_calls(calls: list[tuple], where: list[tuple[int, bytes]], scoped: list[tuple[int, bytes, int, int]],
+                    def_names: set[int]) -> list[int]:
+    """Indices of the bare calls whose name a function around them binds as a variable or parameter
+    (`new Promise((resolve) => resolve())`); a function's own name (`const f = () => f()`) is no variable."""
+    spans: dict[bytes, list[tuple[int, int]]] = {}
+    for start, name, lo, hi in scoped:
+        if start not in def_names:
+            spans.setdefault(name, []).append((lo, hi))
+    if not spans:
+        return []
+    return [i for i, ((_, recv, kind, caller), (at, name)) in enumerate(zip(calls, where))
+            if recv is None and kind in (CALL, AWAIT) and caller is not None
+            and any(lo <= at < hi for lo, hi in spans.get(name, ()))]
 
 
 def _bound_names(bound: list[tuple[int, bytes]], fn_spans: list, parents: dict[int, int]) -> set[tuple[int, bytes]]:
@@ -438,6 +468,7 @@ def _found(match: tuple) -> dict | None:
     owner = _text(_first(caps, owner_cap)) or owner
     doc = _first(caps, doc_cap)
     return {"kind": kind, "node": node, "start": start, "end": -neg_end, "name": name, "owner": owner,
+            "name_start": name_node.start_byte,
             "self": _text(_first(caps, self_cap)), "doc": _strip_docstring(_text(doc)) if doc is not None else None}
 
 

@@ -166,7 +166,6 @@ class Resolver:
         self.whole: dict[str, str] = {}  # cls id of a part of a partial class -> the part that stands for it
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
         self._file = {f.path: f for f in files}
-        self._bound: dict[str, set[tuple[int, str]]] = {}
         self.module_files: dict[str, list[str]] = defaultdict(list)  # module id -> its files' paths
         self.declared: dict[str, set[str]] = defaultdict(set)  # module id -> functions its C headers declare
         for f in files:
@@ -446,13 +445,7 @@ class Resolver:
         self.stats["calls_ambiguous" if hits else "calls_unknown"] += 1
         return None
 
-    def _bound_calls(self, f: ParsedFile) -> set[tuple[int, str]]:
-        """(caller, name) of the file's calls of a name the caller binds as a variable or parameter."""
-        if (got := self._bound.get(f.path)) is None:
-            got = self._bound[f.path] = {tuple(c) for c in f.facts.get("bound_calls", ())}
-        return got
-
-    def resolve_call(self, f: ParsedFile, call: tuple) -> tuple[str, float] | None:
+    def resolve_call(self, f: ParsedFile, call: tuple, variable: bool = False) -> tuple[str, float] | None:
         """The function a call site (name, receiver, new, caller) names and the confidence, or None (counted)."""
         spec, b = f.spec, self.bindings[f.path]
         name, recv, kind, caller_index = call
@@ -503,7 +496,7 @@ class Resolver:
                 return local, SCOPE
             if spec.implicit_self and cls is not None and (hit := self.method(cls, name)):
                 return hit
-            if (caller_index, name) in self._bound_calls(f):  # a variable's function, not one of that name
+            if variable:  # `resolve()` of `new Promise((resolve) => ...)`: a variable's function, not one of the name
                 self.stats["calls_to_variables"] += 1
                 return None
             if name in self.file_top[f.path]:
@@ -722,7 +715,8 @@ class Resolver:
 
     def resolve_calls(self) -> None:
         for f in self.files:
-            for call in f.facts["calls"]:
+            variables = set(f.facts.get("bound_calls", ()))
+            for i, call in enumerate(f.facts["calls"]):
                 if call[2] == REF:
                     hit = resolve_reference(self, f, call) if call[3] is not None else None
                     self.stats["refs_resolved" if hit else "refs_unresolved"] += 1
@@ -732,7 +726,7 @@ class Resolver:
                 if call[3] is None:
                     self.stats["calls_outside_functions"] += 1
                     continue
-                hit = self.resolve_call(f, call)
+                hit = self.resolve_call(f, call, i in variables)
                 if hit is None:
                     self.stats["calls_unresolved"] += 1
                     continue

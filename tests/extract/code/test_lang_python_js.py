@@ -590,7 +590,8 @@ export class Holder {
 
 def test_a_call_of_a_parameter_or_variable_is_no_call_of_a_function_of_that_name(tmp_path):
     """Hono's tests resolve promises they make (`new Promise((resolve) => ... resolve())`): not the
-    benchmarks' `resolve` function, the only one of that name; a parameter `next()` is not `next`."""
+    benchmarks' `resolve` function, the only one of that name; a parameter `next()` is not `next`, but a
+    function's own name and a name only an arrow function beside the call binds are no variables there."""
     out = extract(tmp_path, {
         "benchmarks/resolve.ts": "export function resolve(s: string): string {\n  return s\n}\n",
         "src/compose.ts": '''export function next(): number {
@@ -605,6 +606,12 @@ export function run(next: () => number): number {
 export function go(): number {
   return next()
 }
+
+export const walk = (n: number): number => (n > 0 ? walk(n - 1) : 0)
+
+export function each(cb: (next: number) => number): number {
+  return next() + [1].map((next) => next + 1).length + cb(1)
+}
 ''',
         "src/compose.test.ts": '''function wait(ms: number): Promise<number> {
   return new Promise((resolve) => setTimeout(() => resolve(ms), ms))
@@ -612,4 +619,5 @@ export function go(): number {
 ''',
     })
     c = "fn:src/compose.ts:"
-    assert_graph(out, {"CALLS": {(c + "run", c + "run.done"), (c + "go", c + "next")}})
+    assert_graph(out, {"CALLS": {(c + "run", c + "run.done"), (c + "go", c + "next"), (c + "walk", c + "walk"),
+                                 (c + "each", c + "next")}})
