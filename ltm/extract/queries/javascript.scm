@@ -78,6 +78,11 @@
 (formal_parameters (identifier) @local)
 (formal_parameters (assignment_pattern left: (identifier) @local))
 (assignment_expression left: (identifier) @local)
+;; `resolve => ...`, `const { open } = Deno`, `([a, b]) => ...`, `({ c = 1 }) => ...`
+(arrow_function parameter: (identifier) @local)
+(object_pattern [(shorthand_property_identifier_pattern) @local (pair_pattern value: (identifier) @local)
+                 (object_assignment_pattern left: (shorthand_property_identifier_pattern) @local)])
+(array_pattern (identifier) @local)
 (new_expression constructor: (identifier) @call.new)
 ; `const r = new Router()`, `const app = express()`: what `r.handle()` calls (`app` is another package's)
 (variable_declarator

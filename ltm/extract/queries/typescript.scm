@@ -81,6 +81,11 @@
 ; names a function binds itself: a reference to one of them is a variable
 (variable_declarator name: (identifier) @local)
 (assignment_expression left: (identifier) @local)
+;; `resolve => ...`, `const { open } = Deno`, `([a, b]) => ...`, `({ c = 1 }) => ...`
+(arrow_function parameter: (identifier) @local)
+(object_pattern [(shorthand_property_identifier_pattern) @local (pair_pattern value: (identifier) @local)
+                 (object_assignment_pattern left: (shorthand_property_identifier_pattern) @local)])
+(array_pattern (identifier) @local)
 (formal_parameters [(required_parameter pattern: (identifier) @local) (optional_parameter pattern: (identifier) @local)])
 (new_expression constructor: (identifier) @call.new)
 ; `const r = new Router()`, `const app = express()`: what `r.handle()` calls (`app` is another package's)

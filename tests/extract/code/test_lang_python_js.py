@@ -621,3 +621,20 @@ export function each(cb: (next: number) => number): number {
     c = "fn:src/compose.ts:"
     assert_graph(out, {"CALLS": {(c + "run", c + "run.done"), (c + "go", c + "next"), (c + "walk", c + "walk"),
                                  (c + "each", c + "next")}})
+
+
+def test_destructured_names_and_a_bare_arrow_parameter_are_variables(tmp_path):
+    """Hono's Deno adapter takes `open` out of `Deno` (`const { open } = Deno`): `open(path)` is not the only
+    function `open` of the repository, nor is `resolve` of `new Promise(resolve => ...)` in a .js file."""
+    out = extract(tmp_path, {
+        "src/ws.ts": "export function open(): number {\n  return 1\n}\nexport function close(): number {\n  return 2\n}\n",
+        "src/deno.ts": '''export function serve(path: string): number {
+  const { open } = Deno
+  const [close] = [() => 3]
+  return open(path) + close()
+}
+''',
+        "lib/wait.js": "export function resolve() {}\n\nexport function wait(ms) {\n"
+                       "  return new Promise(resolve => setTimeout(() => resolve(ms), ms))\n}\n",
+    })
+    assert_graph(out, {"CALLS": set()})
