@@ -74,6 +74,7 @@ class Bindings:
 
 _CONSTRUCTION = re.compile(r"(new\s+)?([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\(")
 _CAST = re.compile(r"\(\s*\(\s*([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\)")
+_AS_CAST = re.compile(r"\(.+\s+as\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\)", re.S)  # TypeScript's `(x as Foo)`
 _LEAD = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -102,11 +103,11 @@ def _closing(text: str, start: int) -> int | None:
 def _constructed(recv: str, casts: bool) -> tuple[str, bool] | None:
     """The class a receiver that is one construction is written with, and whether it is explicit: `new
     Foo<T>(a, b)` (an anonymous class's body `{ ... }` after it too) or, where `casts` (a language of
-    declared types), a cast `((Foo) x)`; else a call `pkg.Foo(a, "b")`, a class only if a class of that
-    name is found. `Foo(a).bar()` is what `bar` returns: None."""
+    declared types), a cast `((Foo) x)`, or TypeScript's `(x as Foo)`; else a call `pkg.Foo(a, "b")`, a class
+    only if a class of that name is found. `Foo(a).bar()` is what `bar` returns: None."""
     m = _CONSTRUCTION.match(recv)
     if m is None:
-        cast = _CAST.match(recv) if casts else None
+        cast = (_CAST.match(recv) if casts else None) or _AS_CAST.fullmatch(recv)
         return (cast[1], True) if cast and _closing(recv, 0) == len(recv) - 1 else None
     end = _closing(recv, m.end() - 1)
     if end is None:

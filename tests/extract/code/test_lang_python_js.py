@@ -638,3 +638,20 @@ def test_destructured_names_and_a_bare_arrow_parameter_are_variables(tmp_path):
                        "  return new Promise(resolve => setTimeout(() => resolve(ms), ms))\n}\n",
     })
     assert_graph(out, {"CALLS": set()})
+
+
+def test_a_typescript_cast_names_the_class_of_the_receiver(tmp_path):
+    """Hono's `(request as Request).arrayBuffer()` is the platform's Request, not `HonoRequest.arrayBuffer`,
+    the only method of the name; `(r as Router).add()` is our `Router`'s."""
+    out = extract(tmp_path, {
+        "src/request.ts": "export class HonoRequest {\n  arrayBuffer(): number {\n    return 1\n  }\n}\n",
+        "src/router.ts": "export class Router {\n  add(): number {\n    return 1\n  }\n}\n"
+                         "export class Trie {\n  add(): number {\n    return 2\n  }\n}\n",
+        "src/body.ts": '''import { Router } from './router'
+
+export function parse(request: unknown, r: unknown): number {
+  return (request as Request).arrayBuffer() + (r as Router).add()
+}
+''',
+    })
+    assert confidences(out) == {("fn:src/body.ts:parse", "fn:src/router.ts:Router.add"): 0.8}
