@@ -361,7 +361,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         elif role == "local":
             for n in caps["local"]:
                 bound.append((n.start_byte, n.text))
-                if (fn := _binding_function(n)) is not None:
+                if not _imported(n) and (fn := _binding_function(n)) is not None:
                     scoped.append((n.start_byte, n.text, fn.start_byte, fn.end_byte))
         else:
             raw_bases.append((caps[role][0], role))
@@ -425,6 +425,18 @@ def _binding_function(node: Node) -> Node | None:
 
 
 _FUNCTION_NODES = ("lambda", "arrow_function", "method_definition")
+_IMPORTING = re.compile(rb"^(?:await\s+)?(?:require|import)\s*\(")
+
+
+def _imported(node: Node) -> bool:
+    """A name bound to a module or taken out of one (`const { a } = require('./x')`, `const f = require('./x').f`,
+    `await import('./x')`): an import, not a variable."""
+    p = node.parent
+    while p is not None and p.type in ("object_pattern", "array_pattern", "pair_pattern",
+                                       "object_assignment_pattern", "shorthand_property_identifier_pattern"):
+        p = p.parent
+    value = p.child_by_field_name("value") if p is not None and p.type == "variable_declarator" else None
+    return value is not None and _IMPORTING.match(value.text or b"") is not None
 
 
 def _variable_calls(calls: list[tuple], where: list[tuple[int, bytes]], scoped: list[tuple[int, bytes, int, int]],

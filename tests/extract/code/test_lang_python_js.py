@@ -625,7 +625,8 @@ export function each(cb: (next: number) => number): number {
 
 def test_destructured_names_and_a_bare_arrow_parameter_are_variables(tmp_path):
     """Hono's Deno adapter takes `open` out of `Deno` (`const { open } = Deno`): `open(path)` is not the only
-    function `open` of the repository, nor is `resolve` of `new Promise(resolve => ...)` in a .js file."""
+    function `open` of the repository, nor is `resolve` of `new Promise(resolve => ...)` in a .js file; a name
+    destructured from `require(...)` is the module's."""
     out = extract(tmp_path, {
         "src/ws.ts": "export function open(): number {\n  return 1\n}\nexport function close(): number {\n  return 2\n}\n",
         "src/deno.ts": '''export function serve(path: string): number {
@@ -636,8 +637,10 @@ def test_destructured_names_and_a_bare_arrow_parameter_are_variables(tmp_path):
 ''',
         "lib/wait.js": "export function resolve() {}\n\nexport function wait(ms) {\n"
                        "  return new Promise(resolve => setTimeout(() => resolve(ms), ms))\n}\n",
+        "lib/lazy.js": "function load() {\n  const { close } = require('../src/ws')\n"
+                       "  const open = require('../src/ws').open\n  return close() + open()\n}\n",
     })
-    assert_graph(out, {"CALLS": set()})
+    assert_graph(out, {"CALLS": {("fn:lib/lazy.js:load", "fn:src/ws.ts:close"), ("fn:lib/lazy.js:load", "fn:src/ws.ts:open")}})
 
 
 def test_a_typescript_cast_names_the_class_of_the_receiver(tmp_path):
