@@ -265,10 +265,12 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     callee's name), `bases` (owner: index into
     defs, or owner_name for an impl block; name; relation extends/implements/base/requires), `attrs` (tuples of
     the innermost definition holding it, the object (`self`; None for a Go struct field), the
-    attribute's name, its type as written and whether that is rather a variable it is assigned), `vars` (tuples of the innermost function, a local
-    variable or parameter, its type as written: the class it is constructed from or annotated
-    with, or the call it is assigned from; and the byte offset where the binding takes effect), `declares` (functions the file declares without defining
-    them: a C prototype's name).
+    attribute's name, its type as written and whether that is rather a variable it is assigned), `vars` (tuples
+    of the innermost function, a local variable or parameter, its type as written: the class it is constructed
+    from or annotated with, or the call it is assigned from; and the byte offset where the binding takes
+    effect), `declares` (functions the file declares without defining them: a C prototype's name),
+    `bound_calls` (indices into `calls` of calls of a name that a function around the call, named or not,
+    binds as a variable or parameter).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -295,9 +297,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     scopes: list[tuple[Node, str, str]] = []  # (node, scope|impl, name)
     imports, raw_calls, raw_bases, declared, declares = [], [], [], None, []
     bound: list[tuple[int, bytes]] = []  # (start, name) of names a function binds itself
+    scoped: list[tuple[int, bytes, int, int]] = []  # (start, name, span of the function that binds it)
     raw_attrs: list[tuple[int, str | None, str, str, bool]] = []  # (start, object, attribute, type as written,
     # or the variable it is assigned from)
-    raw_vars: list[tuple[int, str, str]] = []  # (start, variable, type as written)
+    raw_vars: list[tuple[int, str, str, int]] = []  # (start, variable, type as written, where it takes effect)
     awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
     add_call = raw_calls.append
     for shown, pattern, caps in _matches(spec, passes):
@@ -366,6 +369,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         elif role == "local":
             for n in caps["local"]:
                 bound.append((n.start_byte, n.text))
+                if not _imported(n) and (fn := _binding_function(n)) is not None:
+                    scoped.append((n.start_byte, n.text, fn.start_byte, fn.end_byte))
         else:
             raw_bases.append((caps[role][0], role))
     found = [d for d in map(_found, sorted(found, key=_span_key)) if d is not None]
@@ -377,7 +382,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         key=lambda t: (t[0], -t[1]),
     )
     parents = _innermost_parents(spans)
-    defs = [_definition(spec, src, d, _chain(found, scopes, parents, i)) for i, d in enumerate(found)]
+    defs = [_definition(spec, src, d, _chain(found, scopes, parents, i, spec.self_names)) for i, d in enumerate(found)]
     members: dict[int, list[int]] = {}
     for j, parent in parents.items():
         if j >= 0 and parent >= 0 and found[j]["kind"] == "function":
@@ -393,6 +398,12 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     calls = [(name.decode("utf-8", "replace"), recv, AWAIT if kind is CALL and at in awaited else kind, caller, at)
              for (at, name, recv, kind), caller in zip(raw_calls, callers)
              if kind is not REF or recv is not None or not _is_bound(shadowed, parents, caller, name)]
+    # `new Promise((resolve) => ... resolve())`, `function f(next) { next() }`: a call of a variable, never
+    # of a function elsewhere that has the name
+    bound_calls = _variable_calls(calls, [(at, name) for (at, name, recv, kind), caller in zip(raw_calls, callers)
+                                          if kind is not REF or recv is not None
+                                          or not _is_bound(shadowed, parents, caller, name)],
+                                  scoped, {d["name_start"] for d in found})
     raw_bases.sort(key=lambda b: b[0].start_byte)
     owners = _innermost([b[0].start_byte for b in raw_bases], spans)
     bases = []
@@ -409,8 +420,46 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     variables = [(owner, name, typ, after) for (_, name, typ, after), owner in
                  zip(raw_vars, _innermost([v[0] for v in raw_vars], fn_spans)) if owner is not None]
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
-            "imports": imports, "calls": calls, "bases": bases, "attrs": attrs, "vars": variables,
-            "declares": declares}
+            "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
+            "vars": variables, "declares": declares}
+
+
+def _binding_function(node: Node) -> Node | None:
+    """The function (named or not: a lambda, an arrow function) whose variable or parameter `node` is."""
+    p = node.parent
+    while p is not None and not ("function" in p.type or p.type in _FUNCTION_NODES):
+        p = p.parent
+    return p
+
+
+_FUNCTION_NODES = ("lambda", "arrow_function", "method_definition")
+_IMPORTING = re.compile(rb"^(?:await\s+)?(?:require|import)\s*\(")
+
+
+def _imported(node: Node) -> bool:
+    """A name bound to a module or taken out of one (`const { a } = require('./x')`, `const f = require('./x').f`,
+    `await import('./x')`): an import, not a variable."""
+    p = node.parent
+    while p is not None and p.type in ("object_pattern", "array_pattern", "pair_pattern",
+                                       "object_assignment_pattern", "shorthand_property_identifier_pattern"):
+        p = p.parent
+    value = p.child_by_field_name("value") if p is not None and p.type == "variable_declarator" else None
+    return value is not None and _IMPORTING.match(value.text or b"") is not None
+
+
+def _variable_calls(calls: list[tuple], where: list[tuple[int, bytes]], scoped: list[tuple[int, bytes, int, int]],
+                    def_names: set[int]) -> list[int]:
+    """Indices of the bare calls whose name a function around them binds as a variable or parameter
+    (`new Promise((resolve) => resolve())`); a function's own name (`const f = () => f()`) is no variable."""
+    spans: dict[bytes, list[tuple[int, int]]] = {}
+    for start, name, lo, hi in scoped:
+        if start not in def_names:
+            spans.setdefault(name, []).append((lo, hi))
+    if not spans:
+        return []
+    return [i for i, ((_, recv, kind, caller, _), (at, name)) in enumerate(zip(calls, where))
+            if recv is None and kind in (CALL, AWAIT) and caller is not None
+            and any(lo <= at < hi for lo, hi in spans.get(name, ()))]
 
 
 def _bound_names(bound: list[tuple[int, bytes]], fn_spans: list, parents: dict[int, int]) -> set[tuple[int, bytes]]:
@@ -439,10 +488,12 @@ def _found(match: tuple) -> dict | None:
     owner = _text(_first(caps, owner_cap)) or owner
     doc = _first(caps, doc_cap)
     return {"kind": kind, "node": node, "start": start, "end": -neg_end, "name": name, "owner": owner,
+            "name_start": name_node.start_byte,
             "self": _text(_first(caps, self_cap)), "doc": _strip_docstring(_text(doc)) if doc is not None else None}
 
 
-def _chain(found: list[dict], scopes: list, parents: dict[int, int], i: int) -> tuple[list[str], str | None, str | None]:
+def _chain(found: list[dict], scopes: list, parents: dict[int, int], i: int,
+           self_names: tuple[str, ...] = ()) -> tuple[list[str], str | None, str | None]:
     """The enclosing names of definition `i` (innermost first), its parent kind and impl owner."""
     chain, parent_kind, impl_owner = [], None, None
     p = parents.get(i)
@@ -459,6 +510,9 @@ def _chain(found: list[dict], scopes: list, parents: dict[int, int], i: int) -> 
     d = found[i]
     if d["owner"] and parent_kind is None:  # a Go receiver or a C++ `A::f` outside its class
         chain, parent_kind = [d["owner"]], "class"
+    elif d["owner"] in self_names and parent_kind == "function" and (p := parents.get(i)) is not None \
+            and (q := parents.get(p)) is not None and q >= 0 and found[q]["kind"] == "class":
+        chain, parent_kind = chain[1:], "class"  # `this.on = () => ...` in a constructor: a method of its class
     return chain, parent_kind, impl_owner
 
 

@@ -75,6 +75,7 @@ class Bindings:
 
 _CONSTRUCTION = re.compile(r"(new\s+)?([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\(")
 _CAST = re.compile(r"\(\s*\(\s*([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\)")
+_AS_CAST = re.compile(r"\(.+\s+as\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\)", re.S)  # TypeScript's `(x as Foo)`
 _LEAD = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -103,11 +104,11 @@ def _closing(text: str, start: int) -> int | None:
 def _constructed(recv: str, casts: bool) -> tuple[str, bool] | None:
     """The class a receiver that is one construction is written with, and whether it is explicit: `new
     Foo<T>(a, b)` (an anonymous class's body `{ ... }` after it too) or, where `casts` (a language of
-    declared types), a cast `((Foo) x)`; else a call `pkg.Foo(a, "b")`, a class only if a class of that
-    name is found. `Foo(a).bar()` is what `bar` returns: None."""
+    declared types), a cast `((Foo) x)`, or TypeScript's `(x as Foo)`; else a call `pkg.Foo(a, "b")`, a class
+    only if a class of that name is found. `Foo(a).bar()` is what `bar` returns: None."""
     m = _CONSTRUCTION.match(recv)
     if m is None:
-        cast = _CAST.match(recv) if casts else None
+        cast = (_CAST.match(recv) if casts else None) or _AS_CAST.fullmatch(recv)
         return (cast[1], True) if cast and _closing(recv, 0) == len(recv) - 1 else None
     end = _closing(recv, m.end() - 1)
     if end is None:
@@ -498,7 +499,7 @@ class Resolver:
         self.stats["calls_ambiguous" if hits else "calls_unknown"] += 1
         return None
 
-    def resolve_call(self, f: ParsedFile, call: tuple) -> tuple[str, float] | None:
+    def resolve_call(self, f: ParsedFile, call: tuple, variable: bool = False) -> tuple[str, float] | None:
         """The function a call site (name, receiver, new, caller) names and the confidence, or None (counted)."""
         spec, b = f.spec, self.bindings[f.path]
         name, recv, kind, caller_index, at = call
@@ -549,6 +550,9 @@ class Resolver:
                 return local, SCOPE
             if spec.implicit_self and cls is not None and (hit := self.method(cls, name)):
                 return hit
+            if variable:  # `resolve()` of `new Promise((resolve) => ...)`: a variable's function, not one of the name
+                self.stats["calls_to_variables"] += 1
+                return None
             if name in self.file_top[f.path]:
                 return self.file_top[f.path][name], SCOPE
             if len(same := self.top[f.module_id].get(name, [])) == 1:
@@ -860,7 +864,8 @@ class Resolver:
 
     def resolve_calls(self) -> None:
         for f in self.files:
-            for call in f.facts["calls"]:
+            variables = set(f.facts.get("bound_calls", ()))
+            for i, call in enumerate(f.facts["calls"]):
                 if call[2] == REF:
                     hit = resolve_reference(self, f, call) if call[3] is not None else None
                     self.stats["refs_resolved" if hit else "refs_unresolved"] += 1
@@ -870,7 +875,7 @@ class Resolver:
                 if call[3] is None:
                     self.stats["calls_outside_functions"] += 1
                     continue
-                hit = self.resolve_call(f, call)
+                hit = self.resolve_call(f, call, i in variables)
                 if hit is None:
                     self.stats["calls_unresolved"] += 1
                     continue

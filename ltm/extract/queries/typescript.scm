@@ -9,7 +9,11 @@
 
 (function_declaration name: (identifier) @function.name) @function
 (generator_function_declaration name: (identifier) @function.name) @function
-(method_definition name: (property_identifier) @function.name) @function
+(method_definition name: [(property_identifier) (private_property_identifier)] @function.name) @function
+; a class field that holds a function is a method: `json = (o) => ...`, `#cache = function () {}`
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @function.name
+  value: [(arrow_function) (function_expression)]) @function
 (variable_declarator
   name: (identifier) @function.name
   value: [(arrow_function) (function_expression)]) @function
@@ -35,6 +39,14 @@
 (import_statement
   (import_clause [(identifier) @import.alias (namespace_import (identifier) @import.alias)])
   source: (string (string_fragment) @import.module)) @import
+;; re-exports: `export * from './x'` (every name of x), `export { a as b } from './x'`, `export * as ns from`
+(export_statement source: (string (string_fragment) @import.module)) @import
+(export_statement
+  (export_clause (export_specifier name: (_) @import.name alias: (_)? @import.alias))
+  source: (string (string_fragment) @import.module)) @import
+(export_statement
+  (namespace_export (_) @import.alias)
+  source: (string (string_fragment) @import.module)) @import
 (variable_declarator
   name: (identifier) @import.alias
   value: (call_expression
@@ -59,14 +71,21 @@
 
 (call_expression function: (identifier) @call.name)
 (call_expression
-  function: (member_expression object: (_) @call.receiver property: (property_identifier) @call.name))
+  function: (member_expression object: (_) @call.receiver
+                               property: [(property_identifier) (private_property_identifier)] @call.name))
 ; a function handed to another to run: `app.use(logger)`, `list.map(format)`, `emitter.on('x', this.onX)`
 (call_expression arguments: (arguments (identifier) @ref.name))
 (call_expression
-  arguments: (arguments (member_expression object: [(identifier) (this)] @ref.receiver property: (property_identifier) @ref.name)))
+  arguments: (arguments (member_expression object: [(identifier) (this)] @ref.receiver
+                                           property: [(property_identifier) (private_property_identifier)] @ref.name)))
 ; names a function binds itself: a reference to one of them is a variable
 (variable_declarator name: (identifier) @local)
 (assignment_expression left: (identifier) @local)
+;; `resolve => ...`, `const { open } = Deno`, `([a, b]) => ...`, `({ c = 1 }) => ...`
+(arrow_function parameter: (identifier) @local)
+(object_pattern [(shorthand_property_identifier_pattern) @local (pair_pattern value: (identifier) @local)
+                 (object_assignment_pattern left: (shorthand_property_identifier_pattern) @local)])
+(array_pattern (identifier) @local)
 (formal_parameters [(required_parameter pattern: (identifier) @local) (optional_parameter pattern: (identifier) @local)])
 (new_expression constructor: (identifier) @call.new)
 ; `const r = new Router()`, `const app = express()`: what `r.handle()` calls (`app` is another package's)
@@ -74,21 +93,21 @@
   name: (identifier) @var.name
   value: [(new_expression constructor: [(identifier) (member_expression)] @var.type)
           (call_expression function: [(identifier) (member_expression)] @var.type)])
-(required_parameter pattern: (identifier) @var.name type: (type_annotation [(type_identifier) (nested_type_identifier)] @var.type))
-(optional_parameter pattern: (identifier) @var.name type: (type_annotation [(type_identifier) (nested_type_identifier)] @var.type))
+(required_parameter pattern: (identifier) @var.name type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @var.type))
+(optional_parameter pattern: (identifier) @var.name type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @var.type))
 ; a class's fields and constructor parameter properties: what `this.engine.start()` calls
 (public_field_definition
   name: (property_identifier) @attr.name
-  type: (type_annotation [(type_identifier) (nested_type_identifier)] @attr.type))
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @attr.type))
 (public_field_definition
   name: (property_identifier) @attr.name
   value: (new_expression constructor: [(identifier) (member_expression)] @attr.type))
 (required_parameter (accessibility_modifier)
   pattern: (identifier) @attr.name
-  type: (type_annotation [(type_identifier) (nested_type_identifier)] @attr.type))
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @attr.type))
 (optional_parameter (accessibility_modifier)
   pattern: (identifier) @attr.name
-  type: (type_annotation [(type_identifier) (nested_type_identifier)] @attr.type))
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @attr.type))
 ; `this.router = new Router()`: what `this.router.handle()` calls
 (assignment_expression
   left: (member_expression object: (this) @attr.object property: (property_identifier) @attr.name)

@@ -456,3 +456,205 @@ def test_close():
     assert calls.get(("fn:pkg/server.py:Server.flush", "fn:pkg/buffer.py:Buffer.drain")) == 0.3
     # a test's own guesses still see the tests: its `t.close()` is the mock's
     assert ("fn:tests/test_server.py:test_close", "fn:tests/test_server.py:MockTransport.close") in calls
+
+
+# Hono's `Context`: most of its API is class fields that hold arrow functions, and private `#` methods
+TS_FIELD_METHODS = {
+    "src/context.ts": '''type Respond = (s: string) => string
+
+export class Context {
+  #status = 200
+  json = (o: object): string => this.#render(JSON.stringify(o))
+  text: Respond = (s: string) => {
+    const res = (x: string) => x
+    return res(this.#render(s))
+  }
+  #render(s: string): string {
+    return s + this.#status
+  }
+  get res(): string {
+    return this.text('r')
+  }
+}
+
+export function handle(c: Context): string {
+  return c.json({}) + c.text('x')
+}
+''',
+    "lib/app.js": '''export class App {
+  #routes = []
+  fetch = (req) => this.#dispatch(req)
+  #dispatch(req) { return this.#routes.length }
+}
+''',
+}
+
+
+def test_class_fields_holding_functions_and_private_methods_are_methods(tmp_path):
+    """`json = () => ...` and `#render()` are methods of the class: what `c.json()` and `this.#render()`
+    call; a function declared inside such a field is that method's, not another method of the class."""
+    out = extract(tmp_path, TS_FIELD_METHODS)
+    c, a = "fn:src/context.ts:Context.", "fn:lib/app.js:App."
+    assert_graph(out, {
+        "functions": {c + "json", c + "text", c + "text.res", c + "#render", c + "res",
+                      "fn:src/context.ts:handle", a + "fetch", a + "#dispatch"},
+        "HAS_METHOD": {*(("cls:src/context.ts:Context", c + m) for m in ("json", "text", "#render", "res")),
+                       ("cls:lib/app.js:App", a + "fetch"), ("cls:lib/app.js:App", a + "#dispatch")},
+        "CALLS": {(c + "json", c + "#render"), (c + "text", c + "text.res"), (c + "text", c + "#render"),
+                  (c + "res", c + "text"), ("fn:src/context.ts:handle", c + "json"),
+                  ("fn:src/context.ts:handle", c + "text"), (a + "fetch", a + "#dispatch")},
+    })
+
+
+def test_a_function_a_method_assigns_to_this_is_a_method_of_its_class(tmp_path):
+    """Hono's constructor sets `this.on = (...) => ...`: `app.on()` calls `Hono.on`, not a function
+    nested in the constructor; a plain constructor function's `this.x = function` stays its own."""
+    out = extract(tmp_path, {
+        "src/hono.ts": '''export class Hono {
+  constructor() {
+    this.on = (path: string) => this.add(path)
+  }
+  add(path: string): string {
+    return path
+  }
+}
+
+export function serve(app: Hono): string {
+  return app.on('/')
+}
+''',
+        "lib/legacy.js": "function Router() {\n  this.route = function (p) { return p }\n}\n",
+    })
+    h = "fn:src/hono.ts:Hono."
+    assert_graph(out, {
+        "functions": {h + "constructor", h + "on", h + "add", "fn:src/hono.ts:serve", "fn:lib/legacy.js:Router",
+                      "fn:lib/legacy.js:Router.route"},
+        "HAS_METHOD": {("cls:src/hono.ts:Hono", h + m) for m in ("constructor", "on", "add")},
+        "CALLS": {(h + "on", h + "add"), ("fn:src/hono.ts:serve", h + "on")},
+    })
+
+
+def test_a_barrel_files_re_exports_are_its_imports_and_lead_to_the_definitions(tmp_path):
+    """Hono's `helper/streaming/index.ts` re-exports its files: `import { streamSSE } from './helper/streaming'`
+    calls `sse.ts`'s function through `export { ... } from`, `export * from` and `export { a as b } from`."""
+    out = extract(tmp_path, {
+        "src/helper/streaming/index.ts": "export { streamSSE } from './sse'\nexport * from './text'\n"
+                                         "export { stream as streamAlias } from './stream'\n",
+        "src/helper/streaming/sse.ts": "export const streamSSE = (s: string): string => s\n",
+        "src/helper/streaming/text.ts": "export function streamText(s: string): string {\n  return s\n}\n",
+        "src/helper/streaming/stream.ts": "export function stream(s: string): string {\n  return s\n}\n",
+        "src/app.ts": '''import { streamSSE, streamText, streamAlias } from './helper/streaming'
+
+export function serve(): string {
+  return streamSSE('a') + streamText('b') + streamAlias('c')
+}
+''',
+    })
+    h = "mod:src/helper/streaming"
+    assert_graph(out, {
+        "IMPORTS": {("file:src/app.ts", h), *(("file:src/helper/streaming/index.ts", f"{h}/{m}")
+                                              for m in ("sse", "text", "stream"))},
+        "DEPENDS_ON": {("mod:src/app", h), *((h, f"{h}/{m}") for m in ("sse", "text", "stream"))},
+    })
+    conf = confidences(out)
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/app.ts:serve"} == {
+        "fn:src/helper/streaming/sse.ts:streamSSE": 0.9, "fn:src/helper/streaming/text.ts:streamText": 0.9,
+        "fn:src/helper/streaming/stream.ts:stream": 0.9}
+
+
+def test_a_parameter_or_field_of_a_generic_type_holds_that_class(tmp_path):
+    """Hono's handlers take `c: Context<E>`: `c.json()` is `Context.json`, though `HonoRequest` has a `json`."""
+    out = extract(tmp_path, {
+        "src/context.ts": "export class Context<E> {\n  json(): string {\n    return 'c'\n  }\n}\n",
+        "src/request.ts": "export class HonoRequest<P> {\n  json(): string {\n    return 'r'\n  }\n}\n",
+        "src/handler.ts": '''import { Context } from './context'
+import { HonoRequest } from './request'
+
+export function handle<E>(c: Context<E>): string {
+  return c.json()
+}
+
+export class Holder {
+  req: HonoRequest<string>
+  read(): string {
+    return this.req.json()
+  }
+}
+''',
+    })
+    conf = confidences(out)
+    assert {k: v for k, v in conf.items() if k[0].startswith("fn:src/handler.ts")} == {
+        ("fn:src/handler.ts:handle", "fn:src/context.ts:Context.json"): 0.8,
+        ("fn:src/handler.ts:Holder.read", "fn:src/request.ts:HonoRequest.json"): 0.8}
+
+
+def test_a_call_of_a_parameter_or_variable_is_no_call_of_a_function_of_that_name(tmp_path):
+    """Hono's tests resolve promises they make (`new Promise((resolve) => ... resolve())`): not the
+    benchmarks' `resolve` function, the only one of that name; a parameter `next()` is not `next`, but a
+    function's own name and a name only an arrow function beside the call binds are no variables there."""
+    out = extract(tmp_path, {
+        "benchmarks/resolve.ts": "export function resolve(s: string): string {\n  return s\n}\n",
+        "src/compose.ts": '''export function next(): number {
+  return 1
+}
+
+export function run(next: () => number): number {
+  const done = () => 2
+  return next() + done()
+}
+
+export function go(): number {
+  return next()
+}
+
+export const walk = (n: number): number => (n > 0 ? walk(n - 1) : 0)
+
+export function each(cb: (next: number) => number): number {
+  return next() + [1].map((next) => next + 1).length + cb(1)
+}
+''',
+        "src/compose.test.ts": '''function wait(ms: number): Promise<number> {
+  return new Promise((resolve) => setTimeout(() => resolve(ms), ms))
+}
+''',
+    })
+    c = "fn:src/compose.ts:"
+    assert_graph(out, {"CALLS": {(c + "run", c + "run.done"), (c + "go", c + "next"), (c + "walk", c + "walk"),
+                                 (c + "each", c + "next")}})
+
+
+def test_destructured_names_and_a_bare_arrow_parameter_are_variables(tmp_path):
+    """Hono's Deno adapter takes `open` out of `Deno` (`const { open } = Deno`): `open(path)` is not the only
+    function `open` of the repository, nor is `resolve` of `new Promise(resolve => ...)` in a .js file; a name
+    destructured from `require(...)` is the module's."""
+    out = extract(tmp_path, {
+        "src/ws.ts": "export function open(): number {\n  return 1\n}\nexport function close(): number {\n  return 2\n}\n",
+        "src/deno.ts": '''export function serve(path: string): number {
+  const { open } = Deno
+  const [close] = [() => 3]
+  return open(path) + close()
+}
+''',
+        "lib/wait.js": "export function resolve() {}\n\nexport function wait(ms) {\n"
+                       "  return new Promise(resolve => setTimeout(() => resolve(ms), ms))\n}\n",
+        "lib/lazy.js": "function load() {\n  const { close } = require('../src/ws')\n"
+                       "  const open = require('../src/ws').open\n  return close() + open()\n}\n",
+    })
+    assert_graph(out, {"CALLS": {("fn:lib/lazy.js:load", "fn:src/ws.ts:close"), ("fn:lib/lazy.js:load", "fn:src/ws.ts:open")}})
+
+
+def test_a_typescript_cast_names_the_class_of_the_receiver(tmp_path):
+    """Hono's `(request as Request).arrayBuffer()` is the platform's Request, not `HonoRequest.arrayBuffer`,
+    the only method of the name; `(r as Router).add()` is our `Router`'s."""
+    out = extract(tmp_path, {
+        "src/request.ts": "export class HonoRequest {\n  arrayBuffer(): number {\n    return 1\n  }\n}\n",
+        "src/router.ts": "export class Router {\n  add(): number {\n    return 1\n  }\n}\n"
+                         "export class Trie {\n  add(): number {\n    return 2\n  }\n}\n",
+        "src/body.ts": '''import { Router } from './router'
+
+export function parse(request: unknown, r: unknown): number {
+  return (request as Request).arrayBuffer() + (r as Router).add()
+}
+''',
+    })
+    assert confidences(out) == {("fn:src/body.ts:parse", "fn:src/router.ts:Router.add"): 0.8}
