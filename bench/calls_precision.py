@@ -77,8 +77,8 @@ class Recorder(Resolver):
         self.sites: list[tuple] = []
         Recorder.last = self
 
-    def resolve_call(self, f, call):
-        hit = super().resolve_call(f, call)
+    def resolve_call(self, f, call, *rest):
+        hit = super().resolve_call(f, call, *rest)
         self.sites.append((f, call, hit))
         return hit
 
