@@ -6,6 +6,7 @@ import resolution are functions in `modules.py`, shared by languages of one fami
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -136,6 +137,22 @@ def language_for(path: str) -> LanguageSpec | None:
     name = path[path.rfind("/") + 1 :]
     dot = name.rfind(".")  # as PurePosixPath.suffix: none for ".bashrc" or "a."
     return _BY_EXTENSION.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None
+
+
+# What only C++ writes (GitHub linguist's rule for a `.h` file): a standard C++ header, a template, a
+# class or namespace opening a line, an access label, `std::`.
+_CPP_TEXT = re.compile(
+    rb"^[ \t]*#[ \t]*include[ \t]*<(?:cstdint|cstddef|cstdio|cstdlib|cstring|string|vector|map|set|list|array|memory"
+    rb"|utility|algorithm|atomic|mutex|thread|functional|bitset|deque|queue|stack|unordered_map|unordered_set"
+    rb"|i?o?stream|sstream)>"
+    rb"|^[ \t]*template[ \t]*<|^[ \t]*(?:class|(?:using[ \t]+)?namespace)[ \t]+\w+"
+    rb"|^[ \t]*(?:public|private|protected)[ \t]*:|\bstd::\w", re.M)
+
+
+def read_as(spec: LanguageSpec, src: bytes) -> LanguageSpec:
+    """The language a file's text is parsed in: a `.h` header written in C++ (a class, a namespace,
+    a template, `std::`) is C++, not C; every other file is the language of its extension."""
+    return LANGUAGES["cpp"] if spec.name == "c" and _CPP_TEXT.search(src) else spec
 
 
 @cache

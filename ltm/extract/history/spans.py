@@ -21,7 +21,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor, QueryError, Tree
 
 from ltm.extract.conditionals import error_size, first_branches
 from ltm.extract.parse import parse_definitions
-from ltm.extract.languages import LANGUAGES, LanguageSpec, query_text, ts_language
+from ltm.extract.languages import LANGUAGES, LanguageSpec, query_text, read_as, ts_language
 from ltm.extract.parse import _DEF_KINDS, _first, _split_name, _text
 
 _VERSION = "3"  # bump when the cached fields change
@@ -53,6 +53,7 @@ def query_version(language: str) -> str:
     hidden = "#if" if LANGUAGES[language].hide_conditionals else ""
     # C and C++ files with braces that balance only per `#if` branch are read as `parse_source` reads them
     reading = "+first-branches" if language in ("c", "cpp") else ""
+    reading += "+cpp-headers" if language == "c" else ""  # a `.h` written in C++ is read as C++ (`read_as`)
     return hashlib.sha1((text + _VERSION + hidden + reading).encode()).hexdigest()[:12]
 
 
@@ -211,6 +212,7 @@ def _body_hash(d: dict) -> str:
 
 def spans_of(spec: LanguageSpec, src: bytes) -> list[Span]:
     """The definitions of one source text as spans, in source order (names as `parse_definitions`)."""
+    spec = read_as(spec, src)
     query = spans_query(spec.name)
     if query is not None:
         return spans_from_tree(spec, src, Parser(ts_language(spec.name)).parse(spec.parser_text(src)), query)

@@ -1,5 +1,7 @@
 """Go, Rust, C and C++ fixture projects: entities and edges, written from the source."""
 
+from ltm.extract.history.spans import spans_of
+from ltm.extract.languages import LANGUAGES
 from tests.extract.graphs import assert_graph, confidences, extract, graph
 
 GO = {
@@ -424,3 +426,63 @@ def test_c_a_function_an_included_header_declares_is_called_as_surely_as_an_impo
     assert calls[(main, "fn:src/execute.c:lib_run")] == 0.9
     assert calls[(main, "fn:src/value.c:lib_name")] == 0.9  # `char *lib_name(void);`
     assert calls[(main, "fn:src/value.c:stray")] == 0.5  # declared nowhere: the guess of a unique name
+
+
+CPP_H = {
+    "include/kv/db.h": '''#ifndef KV_DB_H_
+#define KV_DB_H_
+#include <string>
+
+namespace kv {
+
+// The interface.
+class DB {
+ public:
+  virtual ~DB();
+  virtual int Get(const std::string& key) = 0;
+};
+
+}  // namespace kv
+#endif
+''',
+    "db/db_impl.h": '''#include "kv/db.h"
+
+namespace kv {
+
+class DBImpl : public DB {
+ public:
+  int Get(const std::string& key) override;
+
+ private:
+  int Lookup(int n) { return n; }
+};
+
+}  // namespace kv
+''',
+    "db/db_impl.cc": '''#include "db/db_impl.h"
+
+namespace kv {
+
+int DBImpl::Get(const std::string& key) { return Lookup(key.size()); }
+
+}  // namespace kv
+''',
+    "db/c.h": "#ifndef C_H\n#define C_H\nstruct kv_t;\nint kv_get(struct kv_t* db);\n#endif\n",
+}
+
+
+def test_cpp_a_dot_h_header_written_in_cpp_is_read_as_cpp(tmp_path):
+    out = extract(tmp_path, CPP_H)
+    impl = "cls:db/db_impl.h:DBImpl"
+    assert_graph(out, {
+        "classes": {"cls:include/kv/db.h:DB", impl},
+        "functions": {"fn:db/db_impl.h:DBImpl.Lookup", "fn:db/db_impl.cc:DBImpl.Get"},
+        "HAS_METHOD": {(impl, "fn:db/db_impl.h:DBImpl.Lookup"), (impl, "fn:db/db_impl.cc:DBImpl.Get")},
+        "EXTENDS": {(impl, "cls:include/kv/db.h:DB")},
+        "CALLS": {("fn:db/db_impl.cc:DBImpl.Get", "fn:db/db_impl.h:DBImpl.Lookup")},
+    })
+    languages = {r["path"]: r["language"] for r in out.tables["File"]}
+    assert languages == {"include/kv/db.h": "cpp", "db/db_impl.h": "cpp", "db/db_impl.cc": "cpp", "db/c.h": "c"}
+    assert next(r for r in out.tables["Class"] if r["name"] == "DB")["docstring"] == "The interface."
+    history = spans_of(LANGUAGES["c"], CPP_H["db/db_impl.h"].encode())  # a past version, as history reads it
+    assert {s.qualified_name for s in history} == {"DBImpl", "DBImpl.Lookup"}
