@@ -283,7 +283,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         # read first, then the whole file for what lies in the other branches only (a fallback
         # `#else` definition, its calls and includes)
         shown = first_branches(src)
-        branch = parser.parse(shown)
+        branch = parser.parse(spec.parser_text(shown))
         if error_size(branch.root_node) < error_size(tree.root_node):
             tree, passes = branch, [(branch.root_node, None), (tree.root_node, shown)]
     roles = _pattern_roles(spec.name)

@@ -486,3 +486,47 @@ def test_cpp_a_dot_h_header_written_in_cpp_is_read_as_cpp(tmp_path):
     assert next(r for r in out.tables["Class"] if r["name"] == "DB")["docstring"] == "The interface."
     history = spans_of(LANGUAGES["c"], CPP_H["db/db_impl.h"].encode())  # a past version, as history reads it
     assert {s.qualified_name for s in history} == {"DBImpl", "DBImpl.Lookup"}
+
+
+EXPORTED = {
+    "include/kv/env.h": '''#ifndef KV_ENV_H_
+#define KV_ENV_H_
+
+namespace kv {
+
+class KV_EXPORT Env {
+ public:
+  virtual ~Env();
+  virtual int Schedule(int n) = 0;
+};
+
+// Forwards every call.
+class KV_EXPORT EnvWrapper : public Env {
+ public:
+  int Schedule(int n) override { return n; }
+};
+
+struct KV_EXPORT Options {
+  int size = 0;
+};
+
+}  // namespace kv
+#endif
+''',
+}
+
+
+def test_cpp_an_export_macro_before_a_class_name_hides_no_class(tmp_path):
+    out = extract(tmp_path, EXPORTED)
+    h = "include/kv/env.h"
+    assert_graph(out, {
+        "classes": {f"cls:{h}:Env", f"cls:{h}:EnvWrapper", f"cls:{h}:Options"},
+        "functions": {f"fn:{h}:EnvWrapper.Schedule"},
+        "HAS_METHOD": {(f"cls:{h}:EnvWrapper", f"fn:{h}:EnvWrapper.Schedule")},
+        "EXTENDS": {(f"cls:{h}:EnvWrapper", f"cls:{h}:Env")},
+    })
+    wrapper = next(r for r in out.tables["Class"] if r["name"] == "EnvWrapper")
+    assert (wrapper["line_start"], wrapper["docstring"]) == (13, "Forwards every call.")
+    assert "KV_EXPORT" in wrapper["text"]  # read from the file, not from the text the parser saw
+    history = spans_of(LANGUAGES["cpp"], EXPORTED[h].encode())
+    assert {s.qualified_name for s in history} == {"Env", "EnvWrapper", "EnvWrapper.Schedule", "Options"}
