@@ -438,7 +438,7 @@ def _found(match: tuple) -> dict | None:
 def _chain(found: list[dict], scopes: list, parents: dict[int, int], i: int) -> tuple[list[str], str | None, str | None]:
     """The enclosing names of definition `i` (innermost first), its parent kind and impl owner."""
     chain, parent_kind, impl_owner = [], None, None
-    p = parents.get(i)
+    p, outermost = parents.get(i), None
     while p is not None:
         if p >= 0:
             chain.append(found[p]["name"])
@@ -448,10 +448,12 @@ def _chain(found: list[dict], scopes: list, parents: dict[int, int], i: int) -> 
             chain.append(name)
             if kind == "impl" and parent_kind is None:
                 parent_kind, impl_owner = "class", name
-        p = parents.get(p)
+        p, outermost = parents.get(p), p
     d = found[i]
     if d["owner"] and parent_kind is None:  # a Go receiver or a C++ `A::f` outside its class
         chain, parent_kind = [d["owner"]], "class"
+    elif outermost is not None and outermost >= 0 and found[outermost]["owner"]:
+        chain.append(found[outermost]["owner"])  # inside C++'s `A::f` or `class A::B`: A encloses it too
     return chain, parent_kind, impl_owner
 
 

@@ -157,18 +157,20 @@ def locate(src: bytes, m: Matches) -> list[Located]:
     found, scopes, impls = m.found, m.scopes, m.impls
     out = []
     for kind, node, name, owner in sorted(found.values(), key=lambda d: (d[1].start_byte, -d[1].end_byte)):
-        chain, has_parent = [], False
+        chain, has_parent, outer_owner = [], False, None
         p = node.parent
         while p is not None:
             if p.id in found:
                 chain.append(found[p.id][2])
-                has_parent = True
+                has_parent, outer_owner = True, found[p.id][3]
             elif p.id in scopes:
                 chain.append(scopes[p.id])
-                has_parent = has_parent or p.id in impls
+                has_parent, outer_owner = has_parent or p.id in impls, None
             p = p.parent
         if owner and not has_parent:
             chain = [owner]
+        elif outer_owner:
+            chain.append(outer_owner)  # inside C++'s `A::f` or `class A::B`: A encloses it too
         body = src[node.start_byte : node.end_byte].replace(name.encode("utf-8", errors="replace"), b"", 1)
         span = Span(kind, name, ".".join([*reversed(chain), name]), node.start_point[0] + 1, node.end_point[0] + 1,
                     hashlib.sha1(body).hexdigest()[:16])

@@ -1,7 +1,7 @@
 ; C++. Capture names: see python.scm. A definition named `A::f` outside its class is the method
-; f of A.
-[(class_specifier name: (type_identifier) @class.name body: (_))
- (struct_specifier name: (type_identifier) @class.name body: (_))
+; f of A; a class defined as `class A::B {` is A's nested class B.
+[(class_specifier name: [(type_identifier) (qualified_identifier)] @class.name body: (_))
+ (struct_specifier name: [(type_identifier) (qualified_identifier)] @class.name body: (_))
  (union_specifier name: (type_identifier) @class.name body: (_))
  (enum_specifier name: (type_identifier) @class.name body: (_))] @class
 (base_class_clause [(type_identifier) (qualified_identifier) (template_type)] @extends)

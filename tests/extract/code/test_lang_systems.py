@@ -530,3 +530,54 @@ def test_cpp_an_export_macro_before_a_class_name_hides_no_class(tmp_path):
     assert "KV_EXPORT" in wrapper["text"]  # read from the file, not from the text the parser saw
     history = spans_of(LANGUAGES["cpp"], EXPORTED[h].encode())
     assert {s.qualified_name for s in history} == {"Env", "EnvWrapper", "EnvWrapper.Schedule", "Options"}
+
+
+NESTED_OUT_OF_LINE = {
+    "db/version_set.h": '''namespace kv {
+
+class VersionSet {
+ public:
+  int LogAndApply(int n);
+
+ private:
+  class Builder;
+};
+
+}  // namespace kv
+''',
+    "db/version_set.cc": '''#include "db/version_set.h"
+
+namespace kv {
+
+class VersionSet::Builder {
+ public:
+  int Apply(int n) { return n; }
+};
+
+int VersionSet::LogAndApply(int n) {
+  struct State {
+    int Match() { return 1; }
+  };
+  return n;
+}
+
+}  // namespace kv
+''',
+}
+
+
+def test_cpp_a_class_defined_as_owner_colons_name_is_the_owner_s_nested_class(tmp_path):
+    out = extract(tmp_path, NESTED_OUT_OF_LINE)
+    cc, vs = "db/version_set.cc", "cls:db/version_set.h:VersionSet"
+    builder, state = f"cls:{cc}:VersionSet.Builder", f"cls:{cc}:VersionSet.LogAndApply.State"
+    assert_graph(out, {
+        "classes": {vs, builder, state},
+        "functions": {f"fn:{cc}:VersionSet.Builder.Apply", f"fn:{cc}:VersionSet.LogAndApply",
+                      f"fn:{cc}:VersionSet.LogAndApply.State.Match"},
+        "HAS_METHOD": {(builder, f"fn:{cc}:VersionSet.Builder.Apply"), (vs, f"fn:{cc}:VersionSet.LogAndApply"),
+                       (state, f"fn:{cc}:VersionSet.LogAndApply.State.Match")},
+    })
+    assert {r["qualified_name"]: r["is_method"] for r in out.tables["Function"]}["VersionSet.Builder.Apply"]
+    history = spans_of(LANGUAGES["cpp"], NESTED_OUT_OF_LINE[cc].encode())
+    assert {s.qualified_name for s in history} == {"VersionSet.Builder", "VersionSet.Builder.Apply", "VersionSet.LogAndApply",
+                                                   "VersionSet.LogAndApply.State", "VersionSet.LogAndApply.State.Match"}
