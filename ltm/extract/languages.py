@@ -138,7 +138,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      attribute_prefixes=("#[", "#![")),
         LanguageSpec("c", (".c", ".h"), tree_sitter_c.language, m.c_module, **_C),
         LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), tree_sitter_cpp.language,
-                     m.c_module, **_C),
+                     m.c_module, declared_types=True, **_C),
         LanguageSpec("ruby", (".rb",), tree_sitter_ruby.language, m.ruby_module, resolve_import=m.ruby_import,
                      self_names=("self",), implicit_self=True, constructors=("initialize",),
                      comment_prefixes=("#",), attribute_prefixes=()),

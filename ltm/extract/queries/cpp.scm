@@ -16,3 +16,30 @@
 (call_expression function: (identifier) @call.name)
 (call_expression function: (field_expression argument: (_) @call.receiver field: (field_identifier) @call.name))
 (call_expression function: (qualified_identifier scope: (_) @call.receiver name: (identifier) @call.name))
+
+; a field, a parameter or a local variable and its declared type (`VersionSet* const versions_;`,
+; `const Options& o`, `MemTable mt;`, `auto* v = new Version(...)`): what `versions_->LogAndApply()`,
+; `o.size()` and `mt.Add()` call
+(field_declaration
+  type: [(type_identifier) (qualified_identifier) (template_type)] @attr.type
+  declarator: [(field_identifier) @attr.name
+               (pointer_declarator declarator: (field_identifier) @attr.name)
+               (reference_declarator (field_identifier) @attr.name)])
+(parameter_declaration
+  type: [(type_identifier) (qualified_identifier) (template_type)] @var.type
+  declarator: [(identifier) @var.name
+               (pointer_declarator declarator: (identifier) @var.name)
+               (reference_declarator (identifier) @var.name)])
+(declaration
+  type: [(type_identifier) (qualified_identifier) (template_type)] @var.type
+  declarator: [(identifier) @var.name
+               (pointer_declarator declarator: (identifier) @var.name)
+               (reference_declarator (identifier) @var.name)
+               (init_declarator declarator: [(identifier) @var.name
+                                             (pointer_declarator declarator: (identifier) @var.name)
+                                             (reference_declarator (identifier) @var.name)])])
+(declaration
+  type: (placeholder_type_specifier)
+  declarator: (init_declarator
+    declarator: [(identifier) @var.name (pointer_declarator declarator: (identifier) @var.name)]
+    value: (new_expression type: [(type_identifier) (qualified_identifier) (template_type)] @var.type)))

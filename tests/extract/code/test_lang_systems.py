@@ -581,3 +581,51 @@ def test_cpp_a_class_defined_as_owner_colons_name_is_the_owner_s_nested_class(tm
     history = spans_of(LANGUAGES["cpp"], NESTED_OUT_OF_LINE[cc].encode())
     assert {s.qualified_name for s in history} == {"VersionSet.Builder", "VersionSet.Builder.Apply", "VersionSet.LogAndApply",
                                                    "VersionSet.LogAndApply.State", "VersionSet.LogAndApply.State.Match"}
+
+
+TYPED_CPP = {
+    "db/version_set.h": '''class VersionSet {
+ public:
+  int LogAndApply(int n) { return n; }
+  int Current() { return 0; }
+};
+''',
+    "db/fake.h": '''class FakeSet {
+ public:
+  int LogAndApply(int n) { return n; }
+  int Current() { return 1; }
+  int size() { return 2; }
+};
+''',
+    "db/db_impl.h": '''#include <string>
+#include "db/version_set.h"
+
+class DBImpl {
+ public:
+  int Write(int n);
+  int Read(const VersionSet& vs);
+
+ private:
+  VersionSet* const versions_;
+  std::string name_;
+};
+''',
+    "db/db_impl.cc": '''#include "db/db_impl.h"
+
+int DBImpl::Write(int n) { return versions_->LogAndApply(n) + name_.size(); }
+
+int DBImpl::Read(const VersionSet& vs) {
+  VersionSet* local = nullptr;
+  auto* made = new VersionSet();
+  return vs.Current() + local->LogAndApply(1) + made->Current();
+}
+''',
+}
+
+
+def test_cpp_calls_through_a_field_parameter_or_local_go_to_its_declared_type(tmp_path):
+    out = extract(tmp_path, TYPED_CPP)
+    vs, write, read = "fn:db/version_set.h:VersionSet.", "fn:db/db_impl.cc:DBImpl.Write", "fn:db/db_impl.cc:DBImpl.Read"
+    # `name_.size()` is std::string's, not the repository's only `size`
+    assert confidences(out) == {(write, vs + "LogAndApply"): 0.8, (read, vs + "Current"): 0.8,
+                                (read, vs + "LogAndApply"): 0.8}
