@@ -27,17 +27,7 @@ from tree_sitter import Language, Query
 from ltm.extract import builtin_names
 from ltm.extract import modules as m
 from ltm.extract.conditionals import without_conditionals
-
-
-# `class LEVELDB_EXPORT DB : public Base {`, `struct GTEST_API_ Foo final {`: all-caps words (export or
-# attribute macros) between the keyword and the name of a class that is defined here.
-_CLASS_MACROS = re.compile(
-    rb"\b(?:class|struct|union)((?:[ \t]+[A-Z][A-Z0-9_]*[A-Z0-9_])+)(?=[ \t]+[A-Za-z_]\w*(?:::\w+)*"
-    rb"[ \t\r\n]*(?:final\b[ \t\r\n]*)?(?::[^:]|\{))")
-
-
-def _blank_macros(m: re.Match) -> bytes:
-    return m[0][: m.start(1) - m.start()] + b" " * (m.end(1) - m.start(1))
+from ltm.extract.macros import without_annotation_macros
 
 
 @dataclass(frozen=True)
@@ -62,8 +52,8 @@ class LanguageSpec:
     `static T M(this C c)`, called as `c.M()`).
     `partial_classes`: one class may be declared in parts across files of its module (C#'s `partial`).
     `hide_conditionals`: the parser reads `#if`/`#else`/`#endif` lines as blank (`conditionals.py`).
-    `hide_class_macros`: the parser reads an all-caps macro between `class`/`struct` and the name as
-    blank (`class LEVELDB_EXPORT DB : public Base {`), which the grammar would take for a function `DB`.
+    `hide_macros`: the parser reads C/C++ annotation macros as blank (`macros.py`: `class LEVELDB_EXPORT DB {`,
+    `void Get() LOCKS_EXCLUDED(mu_);`), which the grammar would take for a function `DB` or an error.
     """
 
     name: str
@@ -88,13 +78,13 @@ class LanguageSpec:
     extension_method: str = ""
     partial_classes: bool = False
     hide_conditionals: bool = False
-    hide_class_macros: bool = False
+    hide_macros: bool = False
 
     def parser_text(self, src: bytes) -> bytes:
-        """The text the grammar parses: `src` itself, or with conditional directive lines or a class's
-        export macros blanked (same offsets)."""
+        """The text the grammar parses: `src` itself, or with conditional directive lines or annotation
+        macros blanked (same offsets)."""
         text = without_conditionals(src) if self.hide_conditionals else src
-        return _CLASS_MACROS.sub(_blank_macros, text) if self.hide_class_macros else text
+        return without_annotation_macros(text) if self.hide_macros else text
 
     @property
     def query_file(self) -> str:
@@ -109,7 +99,7 @@ _JS = dict(family="js", resolve_import=m.js_import, constructors=("constructor",
            builtin_methods=builtin_names.JAVASCRIPT_METHODS,
            builtin_functions=builtin_names.JAVASCRIPT_FUNCTIONS, base_receiver="super")
 _C = dict(family="c", resolve_import=m.c_import, implicit_self=True,
-          builtin_functions=builtin_names.C_FUNCTIONS, hide_class_macros=True)
+          builtin_functions=builtin_names.C_FUNCTIONS, hide_macros=True)
 
 LANGUAGES: dict[str, LanguageSpec] = {
     spec.name: spec

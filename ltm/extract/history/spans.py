@@ -52,7 +52,7 @@ def query_version(language: str) -> str:
     text = _span_patterns(language) if spans_query(language) is not None else query_text(language).decode("utf-8")
     hidden = "#if" if LANGUAGES[language].hide_conditionals else ""
     # C and C++ files with braces that balance only per `#if` branch are read as `parse_source` reads them
-    reading = "+first-branches+class-macros" if language in ("c", "cpp") else ""
+    reading = "+first-branches+annotation-macros" if language in ("c", "cpp") else ""
     reading += "+cpp-headers" if language == "c" else ""  # a `.h` written in C++ is read as C++ (`read_as`)
     return hashlib.sha1((text + _VERSION + hidden + reading).encode()).hexdigest()[:12]
 

@@ -629,3 +629,57 @@ def test_cpp_calls_through_a_field_parameter_or_local_go_to_its_declared_type(tm
     # `name_.size()` is std::string's, not the repository's only `size`
     assert confidences(out) == {(write, vs + "LogAndApply"): 0.8, (read, vs + "Current"): 0.8,
                                 (read, vs + "LogAndApply"): 0.8}
+
+
+ANNOTATED = {
+    "port/port.h": '''class LOCKABLE Mutex {
+ public:
+  void Lock() EXCLUSIVE_LOCK_FUNCTION();
+  void Unlock() UNLOCK_FUNCTION() {}
+};
+
+class VersionSet {
+ public:
+  int Last() const { return 0; }
+};
+
+class Other {
+ public:
+  void Unlock() {}
+  int Last() const { return 1; }
+};
+''',
+    "db/db_impl.h": '''#include "port/port.h"
+
+class DBImpl {
+ public:
+  int Get(int k) LOCKS_EXCLUDED(mutex_);
+
+ private:
+  int Recover(int n)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  Mutex mutex_;
+  VersionSet* const versions_ GUARDED_BY(mutex_);
+};
+''',
+    "db/db_impl.cc": '''#include "db/db_impl.h"
+
+int DBImpl::Get(int k) {
+  mutex_.Unlock();
+  if (k > 0) LOG(k);
+  return versions_->Last() + Recover(k);
+}
+
+int DBImpl::Recover(int n) { return n; }
+''',
+}
+
+
+def test_cpp_thread_safety_annotations_hide_no_field_or_method(tmp_path):
+    out = extract(tmp_path, ANNOTATED)
+    get = "fn:db/db_impl.cc:DBImpl.Get"
+    assert out.syntax_error_files == 0
+    assert confidences(out) == {(get, "fn:port/port.h:Mutex.Unlock"): 0.8, (get, "fn:port/port.h:VersionSet.Last"): 0.8,
+                                (get, "fn:db/db_impl.cc:DBImpl.Recover"): 1.0}
+    assert "cls:port/port.h:Mutex" in graph(out)["classes"]
