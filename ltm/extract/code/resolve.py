@@ -315,8 +315,15 @@ class Resolver:
     def _owner_class(self, f: ParsedFile, qualified: str) -> str | None:
         if qualified in self.file_classes[f.path]:
             return self.file_classes[f.path][qualified]
-        same = self.classes[f.module_id].get(qualified.rpartition(".")[2], [])
-        return same[0] if len(same) == 1 else None
+        name = qualified.rpartition(".")[2]
+        same = self.classes[f.module_id].get(name, [])
+        if same or f.spec.group != "c":
+            return same[0] if len(same) == 1 else None
+        # C++'s `A::f` in a file whose own header does not declare A (write_batch.cc defines the methods of
+        # write_batch_internal.h's WriteBatchInternal): the class an included header declares, else the only one
+        included = {c for mid in self.bindings[f.path].wildcards for c in self.classes[mid].get(name, [])}
+        hits = list(included) if included else self.global_classes[f.spec.group].get(name, [])
+        return hits[0] if len(hits) == 1 else None
 
     def exported(self, mid: str, name: str, depth: int = 0, table: dict | None = None) -> str | None:
         """The one function (or, with `table=self.classes`, class) a module's name `name` denotes:

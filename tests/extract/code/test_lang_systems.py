@@ -683,3 +683,32 @@ def test_cpp_thread_safety_annotations_hide_no_field_or_method(tmp_path):
     assert confidences(out) == {(get, "fn:port/port.h:Mutex.Unlock"): 0.8, (get, "fn:port/port.h:VersionSet.Last"): 0.8,
                                 (get, "fn:db/db_impl.cc:DBImpl.Recover"): 1.0}
     assert "cls:port/port.h:Mutex" in graph(out)["classes"]
+
+
+OTHER_HEADER = {
+    "db/write_batch_internal.h": '''class WriteBatchInternal {
+ public:
+  static int Count(int b);
+};
+''',
+    "db/write_batch.cc": '''#include "db/write_batch_internal.h"
+
+int WriteBatchInternal::Count(int b) { return b; }
+''',
+    "db/db_impl.cc": '''#include "db/write_batch_internal.h"
+
+int Write(int b) { return WriteBatchInternal::Count(b); }
+''',
+    "tools/other.cc": "class Helper {\n public:\n  int Count(int b) { return b; }\n};\n",
+}
+
+
+def test_cpp_a_method_defined_beside_another_header_belongs_to_the_class_that_header_declares(tmp_path):
+    out = extract(tmp_path, OTHER_HEADER)
+    count = "fn:db/write_batch.cc:WriteBatchInternal.Count"
+    assert_graph(out, {
+        "HAS_METHOD": {("cls:db/write_batch_internal.h:WriteBatchInternal", count),
+                       ("cls:tools/other.cc:Helper", "fn:tools/other.cc:Helper.Count")},
+    })
+    assert confidences(out) == {("fn:db/db_impl.cc:Write", count): 0.9}
+
