@@ -153,11 +153,17 @@ def _class_kind(node: Node) -> str:
     return next((k for k in _CLASS_KINDS if k in t), "class")
 
 
+_TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
+
+
 def _split_name(raw: str) -> tuple[str | None, str]:
-    """`A::f` (C++ out-of-class definitions, Ruby `A::B`) -> owner `A`, name `f`."""
+    """`A::f` (C++ out-of-class definitions, Ruby `A::B`) -> owner `A`, name `f`; `A::B::f` -> owner `A.B`;
+    a template's `SkipList<Key, Comparator>::Insert` -> owner `SkipList`."""
     if "::" in raw:
         owner, _, name = raw.rpartition("::")
-        return owner.rpartition("::")[2] or None, name
+        while "<" in owner and owner != (plain := _TEMPLATE_ARGUMENTS.sub("", owner)):
+            owner = plain
+        return owner.strip(":").replace("::", ".") or None, name
     return None, raw
 
 

@@ -712,3 +712,43 @@ def test_cpp_a_method_defined_beside_another_header_belongs_to_the_class_that_he
     })
     assert confidences(out) == {("fn:db/db_impl.cc:Write", count): 0.9}
 
+
+TEMPLATE_CPP = {
+    "db/skiplist.h": '''template <typename Key, class Comparator>
+class SkipList {
+ public:
+  void Insert(const Key& key);
+
+  class Iterator {
+   public:
+    bool Valid() const;
+  };
+
+ private:
+  int RandomHeight();
+};
+
+template <typename Key, class Comparator>
+int SkipList<Key, Comparator>::RandomHeight() { return 1; }
+
+template <typename Key, class Comparator>
+void SkipList<Key, Comparator>::Insert(const Key& key) { RandomHeight(); }
+
+template <typename Key, class Comparator>
+inline bool SkipList<Key, Comparator>::Iterator::Valid() const { return true; }
+''',
+}
+
+
+def test_cpp_a_template_s_method_defined_out_of_line_is_the_template_s_method(tmp_path):
+    out = extract(tmp_path, TEMPLATE_CPP)
+    h, skiplist = "fn:db/skiplist.h:", "cls:db/skiplist.h:SkipList"
+    assert_graph(out, {
+        "classes": {skiplist, "cls:db/skiplist.h:SkipList.Iterator"},
+        "functions": {h + "SkipList.RandomHeight", h + "SkipList.Insert", h + "SkipList.Iterator.Valid"},
+        "HAS_METHOD": {(skiplist, h + "SkipList.RandomHeight"), (skiplist, h + "SkipList.Insert"),
+                       ("cls:db/skiplist.h:SkipList.Iterator", h + "SkipList.Iterator.Valid")},
+        "CALLS": {(h + "SkipList.Insert", h + "SkipList.RandomHeight")},
+    })
+    history = spans_of(LANGUAGES["c"], TEMPLATE_CPP["db/skiplist.h"].encode())
+    assert {s.qualified_name for s in history} >= {"SkipList.Insert", "SkipList.Iterator.Valid"}
