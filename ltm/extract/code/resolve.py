@@ -233,7 +233,11 @@ class Resolver:
                     if cls is not None:
                         self._edge("HAS_METHOD", cls, eid)  # the part that declares it
                         cls = self.whole.get(cls, cls)
-                        self.methods[cls][d["name"]] = eid  # the last of overloads or redefinitions
+                        prior = self.methods[cls].get(d["name"])
+                        if not (d["stub"] and prior is not None and prior not in self.stubs):
+                            # the last of overloads or redefinitions; a body over a stub (C++'s `DB::Put`,
+                            # defined though `virtual Status Put(...) = 0;` in its class)
+                            self.methods[cls][d["name"]] = eid
                         self.owner[eid] = cls
                         if d["stub"]:
                             self.stubs[eid] = (cls, d["name"])

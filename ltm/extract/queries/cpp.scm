@@ -11,6 +11,15 @@
                (pointer_declarator declarator: (function_declarator declarator: (_) @function.name))
                (reference_declarator (function_declarator declarator: (_) @function.name))]) @function
 
+; a pure virtual method (`virtual Status NewWritableFile(...) = 0;`): a stub, which a call through the
+; interface reaches, and whose overrides it may run
+(field_declaration
+  declarator: [(function_declarator declarator: (_) @function.name)
+               (pointer_declarator declarator: (function_declarator declarator: (_) @function.name))
+               (reference_declarator (function_declarator declarator: (_) @function.name))]
+  default_value: (number_literal) @_pure
+  (#eq? @_pure "0")) @function
+
 (preproc_include path: (_) @import.module) @import
 
 (call_expression function: (identifier) @call.name)

@@ -251,9 +251,11 @@ def test_cpp_graph(tmp_path):
     circle = "cls:src/shape.hpp:Circle"
     assert_graph(out, {
         "classes": {"cls:src/shape.hpp:Shape", circle},
-        "functions": {h + "Circle.scale", h + "Circle.radius", cc + "Circle.area", cc + "helper", "fn:src/main.cpp:main"},
+        "functions": {h + "Shape.area", h + "Circle.scale", h + "Circle.radius", cc + "Circle.area", cc + "helper",
+                      "fn:src/main.cpp:main"},
         "modules": {"mod:src/shape", "mod:src/main", "ext:<string>", "ext:<iostream>"},
-        "HAS_METHOD": {(circle, h + "Circle.scale"), (circle, h + "Circle.radius"), (circle, cc + "Circle.area")},
+        "HAS_METHOD": {("cls:src/shape.hpp:Shape", h + "Shape.area"), (circle, h + "Circle.scale"),
+                       (circle, h + "Circle.radius"), (circle, cc + "Circle.area")},
         "IMPORTS": {("file:src/shape.hpp", "ext:<string>"), ("file:src/shape.cpp", "mod:src/shape"),
                     ("file:src/main.cpp", "mod:src/shape"), ("file:src/main.cpp", "ext:<iostream>")},
         "DEPENDS_ON": {("mod:src/shape", "ext:<string>"), ("mod:src/main", "mod:src/shape"),
@@ -476,8 +478,9 @@ def test_cpp_a_dot_h_header_written_in_cpp_is_read_as_cpp(tmp_path):
     impl = "cls:db/db_impl.h:DBImpl"
     assert_graph(out, {
         "classes": {"cls:include/kv/db.h:DB", impl},
-        "functions": {"fn:db/db_impl.h:DBImpl.Lookup", "fn:db/db_impl.cc:DBImpl.Get"},
-        "HAS_METHOD": {(impl, "fn:db/db_impl.h:DBImpl.Lookup"), (impl, "fn:db/db_impl.cc:DBImpl.Get")},
+        "functions": {"fn:include/kv/db.h:DB.Get", "fn:db/db_impl.h:DBImpl.Lookup", "fn:db/db_impl.cc:DBImpl.Get"},
+        "HAS_METHOD": {("cls:include/kv/db.h:DB", "fn:include/kv/db.h:DB.Get"), (impl, "fn:db/db_impl.h:DBImpl.Lookup"),
+                       (impl, "fn:db/db_impl.cc:DBImpl.Get")},
         "EXTENDS": {(impl, "cls:include/kv/db.h:DB")},
         "CALLS": {("fn:db/db_impl.cc:DBImpl.Get", "fn:db/db_impl.h:DBImpl.Lookup")},
     })
@@ -521,15 +524,15 @@ def test_cpp_an_export_macro_before_a_class_name_hides_no_class(tmp_path):
     h = "include/kv/env.h"
     assert_graph(out, {
         "classes": {f"cls:{h}:Env", f"cls:{h}:EnvWrapper", f"cls:{h}:Options"},
-        "functions": {f"fn:{h}:EnvWrapper.Schedule"},
-        "HAS_METHOD": {(f"cls:{h}:EnvWrapper", f"fn:{h}:EnvWrapper.Schedule")},
+        "functions": {f"fn:{h}:Env.Schedule", f"fn:{h}:EnvWrapper.Schedule"},
+        "HAS_METHOD": {(f"cls:{h}:Env", f"fn:{h}:Env.Schedule"), (f"cls:{h}:EnvWrapper", f"fn:{h}:EnvWrapper.Schedule")},
         "EXTENDS": {(f"cls:{h}:EnvWrapper", f"cls:{h}:Env")},
     })
     wrapper = next(r for r in out.tables["Class"] if r["name"] == "EnvWrapper")
     assert (wrapper["line_start"], wrapper["docstring"]) == (13, "Forwards every call.")
     assert "KV_EXPORT" in wrapper["text"]  # read from the file, not from the text the parser saw
     history = spans_of(LANGUAGES["cpp"], EXPORTED[h].encode())
-    assert {s.qualified_name for s in history} == {"Env", "EnvWrapper", "EnvWrapper.Schedule", "Options"}
+    assert {s.qualified_name for s in history} == {"Env", "Env.Schedule", "EnvWrapper", "EnvWrapper.Schedule", "Options"}
 
 
 NESTED_OUT_OF_LINE = {
@@ -752,3 +755,38 @@ def test_cpp_a_template_s_method_defined_out_of_line_is_the_template_s_method(tm
     })
     history = spans_of(LANGUAGES["c"], TEMPLATE_CPP["db/skiplist.h"].encode())
     assert {s.qualified_name for s in history} >= {"SkipList.Insert", "SkipList.Iterator.Valid"}
+
+
+PURE_VIRTUAL = {
+    "include/env.h": '''class Env {
+ public:
+  virtual ~Env();
+  virtual int NewFile(int n) = 0;
+  virtual int Put(int n) = 0;
+};
+
+class PosixEnv : public Env {
+ public:
+  int NewFile(int n) override { return n; }
+};
+
+class MemEnv : public Env {
+ public:
+  int NewFile(int n) override { return 0; }
+};
+''',
+    "db/db.cc": '#include "include/env.h"\n\nint Open(Env* env) { return env->NewFile(1) + env->Put(2); }\n',
+    "db/env.cc": '#include "include/env.h"\n\nint Env::Put(int n) { return n; }\n',  # a default body: no stub
+}
+
+
+def test_cpp_a_pure_virtual_method_is_a_stub_that_calls_through_the_interface_reach(tmp_path):
+    out = extract(tmp_path, PURE_VIRTUAL)
+    h, open_ = "fn:include/env.h:", "fn:db/db.cc:Open"
+    assert confidences(out) == {(open_, h + "Env.NewFile"): 0.8, (open_, h + "PosixEnv.NewFile"): 0.5,
+                                (open_, h + "MemEnv.NewFile"): 0.5, (open_, "fn:db/env.cc:Env.Put"): 0.8}
+    assert ("cls:include/env.h:Env", h + "Env.NewFile") in graph(out)["HAS_METHOD"]
+    stub = next(r for r in out.tables["Function"] if r["qualified_name"] == "Env.NewFile")
+    assert (stub["line_start"], stub["signature"]) == (4, "virtual int NewFile(int n) = 0;")
+    history = spans_of(LANGUAGES["c"], PURE_VIRTUAL["include/env.h"].encode())
+    assert "Env.NewFile" in {s.qualified_name for s in history}
