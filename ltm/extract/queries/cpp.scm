@@ -6,10 +6,18 @@
  (enum_specifier name: (type_identifier) @class.name body: (_))] @class
 (base_class_clause [(type_identifier) (qualified_identifier) (template_type)] @extends)
 
-(function_definition
+; a function with a body, or defaulted (`~Snapshot() = default;`); a deleted one (`DBImpl(const DBImpl&) = delete;`)
+; is no function
+[(function_definition
   declarator: [(function_declarator declarator: (_) @function.name)
                (pointer_declarator declarator: (function_declarator declarator: (_) @function.name))
-               (reference_declarator (function_declarator declarator: (_) @function.name))]) @function
+               (reference_declarator (function_declarator declarator: (_) @function.name))]
+  body: (_))
+ (function_definition
+  declarator: [(function_declarator declarator: (_) @function.name)
+               (pointer_declarator declarator: (function_declarator declarator: (_) @function.name))
+               (reference_declarator (function_declarator declarator: (_) @function.name))]
+  (default_method_clause))] @function
 
 ; a pure virtual method (`virtual Status NewWritableFile(...) = 0;`): a stub, which a call through the
 ; interface reaches, and whose overrides it may run

@@ -790,3 +790,26 @@ def test_cpp_a_pure_virtual_method_is_a_stub_that_calls_through_the_interface_re
     assert (stub["line_start"], stub["signature"]) == (4, "virtual int NewFile(int n) = 0;")
     history = spans_of(LANGUAGES["c"], PURE_VIRTUAL["include/env.h"].encode())
     assert "Env.NewFile" in {s.qualified_name for s in history}
+
+
+DELETED = {
+    "db/snapshot.h": '''class Snapshot {
+ public:
+  explicit Snapshot(int n) : n_(n) {}
+  Snapshot(const Snapshot&) = delete;
+  Snapshot& operator=(const Snapshot&) = delete;
+  ~Snapshot() = default;
+  int n() const { return n_; }
+
+ private:
+  int n_;
+};
+''',
+}
+
+
+def test_cpp_a_deleted_function_is_no_function(tmp_path):
+    out = extract(tmp_path, DELETED)
+    h = "fn:db/snapshot.h:Snapshot."
+    assert_graph(out, {"functions": {h + "Snapshot", h + "~Snapshot", h + "n"}})
+    assert next(r for r in out.tables["Function"] if r["name"] == "Snapshot")["line_start"] == 3
