@@ -31,6 +31,9 @@
 (preproc_include path: (_) @import.module) @import
 
 (call_expression function: (identifier) @call.name)
+(new_expression type: [(type_identifier) @call.new
+                       (qualified_identifier name: (type_identifier) @call.new)
+                       (template_type name: (type_identifier) @call.new)])
 (call_expression function: (field_expression argument: (_) @call.receiver field: (field_identifier) @call.name))
 (call_expression function: (qualified_identifier scope: (_) @call.receiver name: (identifier) @call.name))
 

@@ -813,3 +813,29 @@ def test_cpp_a_deleted_function_is_no_function(tmp_path):
     h = "fn:db/snapshot.h:Snapshot."
     assert_graph(out, {"functions": {h + "Snapshot", h + "~Snapshot", h + "n"}})
     assert next(r for r in out.tables["Function"] if r["name"] == "Snapshot")["line_start"] == 3
+
+
+CONSTRUCTED = {
+    "db/db_impl.h": '''class DBImpl {
+ public:
+  DBImpl(int n) : n_(n) {}
+  int Recover() { return n_; }
+
+ private:
+  int n_;
+};
+''',
+    "db/db.cc": '''#include "db/db_impl.h"
+
+int Open(int n) {
+  DBImpl* impl = new DBImpl(n);
+  return impl->Recover();
+}
+''',
+}
+
+
+def test_cpp_new_calls_the_class_s_constructor(tmp_path):
+    out = extract(tmp_path, CONSTRUCTED)
+    h = "fn:db/db_impl.h:DBImpl."
+    assert confidences(out) == {("fn:db/db.cc:Open", h + "DBImpl"): 0.9, ("fn:db/db.cc:Open", h + "Recover"): 0.8}
