@@ -144,6 +144,7 @@ class Resolver:
         self.file_qn: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified name -> id
         self.owner: dict[str, str] = {}  # fn id -> cls id of the method it is or is nested in
         self.class_name: dict[str, str] = {}
+        self.nested_classes: set[str] = set()  # classes defined inside another definition
         self.class_kind: dict[str, str] = {}
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # extends and implements, reversed
@@ -207,6 +208,8 @@ class Resolver:
                     self.file_classes[f.path].setdefault(d["qualified_name"], eid)
                     self.file_class_names[f.path].setdefault(d["name"], eid)
                     self.class_name[eid], self.class_kind[eid] = d["name"], d["class_kind"]
+                    if d["parent_kind"] is not None:
+                        self.nested_classes.add(eid)
                 elif d["parent_kind"] is None:  # a later definition (or an overload's body) wins
                     self.file_top[f.path][d["name"]] = eid
                 elif d["parent_kind"] == "function":
@@ -377,7 +380,10 @@ class Resolver:
             if self.exported(mid, symbol):  # `Column` imported from a module where it is a function
                 return None
         for mid in (f.module_id, *b.wildcards):
-            if len(hits := self.classes[mid].get(name, [])) == 1:
+            hits = self.classes[mid].get(name, [])
+            if mid != f.module_id:  # another module's nested class is named through its class: `SkipList::Iterator`
+                hits = [h for h in hits if h not in self.nested_classes]
+            if len(hits) == 1:
                 return hits[0]
         hits = self.global_classes[f.spec.group].get(name, [])
         if hits and f.path not in self.auxiliary_paths:  # the package's `Task` is not its tests' class Task

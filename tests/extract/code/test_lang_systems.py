@@ -839,3 +839,36 @@ def test_cpp_new_calls_the_class_s_constructor(tmp_path):
     out = extract(tmp_path, CONSTRUCTED)
     h = "fn:db/db_impl.h:DBImpl."
     assert confidences(out) == {("fn:db/db.cc:Open", h + "DBImpl"): 0.9, ("fn:db/db.cc:Open", h + "Recover"): 0.8}
+
+
+NESTED_NAMESAKE = {
+    "db/skiplist.h": '''class SkipList {
+ public:
+  class Iterator {
+   public:
+    void Next() {}
+  };
+};
+''',
+    "include/iterator.h": "class Iterator {\n public:\n  virtual void Next() = 0;\n};\n",
+    "db/memtable.h": '#include "db/skiplist.h"\n',
+    "db/repair.cc": '''#include "db/memtable.h"
+#include "include/iterator.h"
+
+class TableIterator : public Iterator {
+ public:
+  void Next() override {}
+};
+
+void Repair(Iterator* iter) { iter->Next(); }
+''',
+}
+
+
+def test_cpp_a_bare_type_name_is_no_class_nested_in_an_included_header_s_class(tmp_path):
+    out = extract(tmp_path, NESTED_NAMESAKE)
+    base = "cls:include/iterator.h:Iterator"
+    assert graph(out)["EXTENDS"] == {("cls:db/repair.cc:TableIterator", base)}
+    repair = "fn:db/repair.cc:Repair"
+    assert confidences(out) == {(repair, "fn:include/iterator.h:Iterator.Next"): 0.8,
+                                (repair, "fn:db/repair.cc:TableIterator.Next"): 0.5}
