@@ -6,6 +6,7 @@ import resolution are functions in `modules.py`, shared by languages of one fami
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -26,6 +27,7 @@ from tree_sitter import Language, Query
 from ltm.extract import builtin_names
 from ltm.extract import modules as m
 from ltm.extract.conditionals import without_conditionals
+from ltm.extract.macros import without_annotation_macros
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class LanguageSpec:
     `static T M(this C c)`, called as `c.M()`).
     `partial_classes`: one class may be declared in parts across files of its module (C#'s `partial`).
     `hide_conditionals`: the parser reads `#if`/`#else`/`#endif` lines as blank (`conditionals.py`).
+    `hide_macros`: the parser reads C/C++ annotation macros as blank (`macros.py`: `class LEVELDB_EXPORT DB {`,
+    `void Get() LOCKS_EXCLUDED(mu_);`), which the grammar would take for a function `DB` or an error.
     """
 
     name: str
@@ -77,10 +81,13 @@ class LanguageSpec:
     extension_method: str = ""
     partial_classes: bool = False
     hide_conditionals: bool = False
+    hide_macros: bool = False
 
     def parser_text(self, src: bytes) -> bytes:
-        """The text the grammar parses: `src` itself, or with conditional directive lines blanked (same offsets)."""
-        return without_conditionals(src) if self.hide_conditionals else src
+        """The text the grammar parses: `src` itself, or with conditional directive lines or annotation
+        macros blanked (same offsets)."""
+        text = without_conditionals(src) if self.hide_conditionals else src
+        return without_annotation_macros(text) if self.hide_macros else text
 
     @property
     def query_file(self) -> str:
@@ -95,7 +102,7 @@ _JS = dict(family="js", resolve_import=m.js_import, constructors=("constructor",
            builtin_methods=builtin_names.JAVASCRIPT_METHODS,
            builtin_functions=builtin_names.JAVASCRIPT_FUNCTIONS, base_receiver="super")
 _C = dict(family="c", resolve_import=m.c_import, implicit_self=True,
-          builtin_functions=builtin_names.C_FUNCTIONS)
+          builtin_functions=builtin_names.C_FUNCTIONS, hide_macros=True)
 
 LANGUAGES: dict[str, LanguageSpec] = {
     spec.name: spec
@@ -125,7 +132,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      attribute_prefixes=("#[", "#![")),
         LanguageSpec("c", (".c", ".h"), tree_sitter_c.language, m.c_module, **_C),
         LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), tree_sitter_cpp.language,
-                     m.c_module, **_C),
+                     m.c_module, declared_types=True, **_C),
         LanguageSpec("ruby", (".rb",), tree_sitter_ruby.language, m.ruby_module, resolve_import=m.ruby_import,
                      self_names=("self",), implicit_self=True, constructors=("initialize",),
                      comment_prefixes=("#",), attribute_prefixes=()),
@@ -140,6 +147,22 @@ def language_for(path: str) -> LanguageSpec | None:
     name = path[path.rfind("/") + 1 :]
     dot = name.rfind(".")  # as PurePosixPath.suffix: none for ".bashrc" or "a."
     return _BY_EXTENSION.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None
+
+
+# What only C++ writes (GitHub linguist's rule for a `.h` file): a standard C++ header, a template, a
+# class or namespace opening a line, an access label, `std::`.
+_CPP_TEXT = re.compile(
+    rb"^[ \t]*#[ \t]*include[ \t]*<(?:cstdint|cstddef|cstdio|cstdlib|cstring|string|vector|map|set|list|array|memory"
+    rb"|utility|algorithm|atomic|mutex|thread|functional|bitset|deque|queue|stack|unordered_map|unordered_set"
+    rb"|i?o?stream|sstream)>"
+    rb"|^[ \t]*template[ \t]*<|^[ \t]*(?:class|(?:using[ \t]+)?namespace)[ \t]+\w+"
+    rb"|^[ \t]*(?:public|private|protected)[ \t]*:|\bstd::\w", re.M)
+
+
+def read_as(spec: LanguageSpec, src: bytes) -> LanguageSpec:
+    """The language a file's text is parsed in: a `.h` header written in C++ (a class, a namespace,
+    a template, `std::`) is C++, not C; every other file is the language of its extension."""
+    return LANGUAGES["cpp"] if spec.name == "c" and _CPP_TEXT.search(src) else spec
 
 
 @cache

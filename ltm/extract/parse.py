@@ -132,10 +132,10 @@ _STUB_STATEMENTS = {"pass_statement", "ellipsis", "raise_statement"}
 def _is_stub(node_type: str, body: Node | None) -> bool:
     """An abstract, interface or placeholder method: subclasses supply the code a call runs.
 
-    Java and C# methods without a body; Python functions whose body is only a docstring and
+    Java and C# methods without a body, C++'s pure virtual methods; Python functions whose body is only a docstring and
     `...`, `pass` or a `raise` (NotImplementedError, by convention).
     """
-    if node_type == "method_declaration":
+    if node_type in ("method_declaration", "field_declaration"):  # C++'s only function field: `virtual f() = 0;`
         return body is None
     if node_type != "function_definition" or body is None or body.type != "block" or body.named_child_count > 2:
         return False
@@ -154,11 +154,17 @@ def _class_kind(node: Node) -> str:
     return next((k for k in _CLASS_KINDS if k in t), "class")
 
 
+_TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
+
+
 def _split_name(raw: str) -> tuple[str | None, str]:
-    """`A::f` (C++ out-of-class definitions, Ruby `A::B`) -> owner `A`, name `f`."""
+    """`A::f` (C++ out-of-class definitions, Ruby `A::B`) -> owner `A`, name `f`; `A::B::f` -> owner `A.B`;
+    a template's `SkipList<Key, Comparator>::Insert` -> owner `SkipList`."""
     if "::" in raw:
         owner, _, name = raw.rpartition("::")
-        return owner.rpartition("::")[2] or None, name
+        while "<" in owner and owner != (plain := _TEMPLATE_ARGUMENTS.sub("", owner)):
+            owner = plain
+        return owner.strip(":").replace("::", ".") or None, name
     return None, raw
 
 
@@ -288,7 +294,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         # read first, then the whole file for what lies in the other branches only (a fallback
         # `#else` definition, its calls and includes)
         shown = first_branches(src)
-        branch = parser.parse(shown)
+        branch = parser.parse(spec.parser_text(shown))
         if error_size(branch.root_node) < error_size(tree.root_node):
             tree, passes = branch, [(branch.root_node, None), (tree.root_node, shown)]
     roles = _pattern_roles(spec.name)
@@ -496,7 +502,7 @@ def _chain(found: list[dict], scopes: list, parents: dict[int, int], i: int,
            self_names: tuple[str, ...] = ()) -> tuple[list[str], str | None, str | None]:
     """The enclosing names of definition `i` (innermost first), its parent kind and impl owner."""
     chain, parent_kind, impl_owner = [], None, None
-    p = parents.get(i)
+    p, outermost = parents.get(i), None
     while p is not None:
         if p >= 0:
             chain.append(found[p]["name"])
@@ -506,13 +512,15 @@ def _chain(found: list[dict], scopes: list, parents: dict[int, int], i: int,
             chain.append(name)
             if kind == "impl" and parent_kind is None:
                 parent_kind, impl_owner = "class", name
-        p = parents.get(p)
+        p, outermost = parents.get(p), p
     d = found[i]
     if d["owner"] and parent_kind is None:  # a Go receiver or a C++ `A::f` outside its class
         chain, parent_kind = [d["owner"]], "class"
     elif d["owner"] in self_names and parent_kind == "function" and (p := parents.get(i)) is not None \
             and (q := parents.get(p)) is not None and q >= 0 and found[q]["kind"] == "class":
         chain, parent_kind = chain[1:], "class"  # `this.on = () => ...` in a constructor: a method of its class
+    elif outermost is not None and outermost >= 0 and found[outermost]["owner"]:
+        chain.append(found[outermost]["owner"])  # inside C++'s `A::f` or `class A::B`: A encloses it too
     return chain, parent_kind, impl_owner
 
 

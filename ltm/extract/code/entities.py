@@ -22,7 +22,7 @@ from ltm.extract.code.file_rows import row_pool
 from ltm.extract.filters import MAX_FILE_BYTES, skip_reason
 from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.gitrepo import MISSING, GitRepo, TreeEntry, is_safe_path
-from ltm.extract.languages import LanguageSpec, language_for
+from ltm.extract.languages import LanguageSpec, language_for, read_as
 from ltm.extract.modules import JsPackage, RepoContext, go_module_path, js_package, rust_crates
 from ltm.extract.code.resolve import Bindings, ParsedFile, Resolver
 
@@ -200,6 +200,8 @@ def extract_code(
                     row["skip_reason"] = reason
                     out.skipped[reason] += 1
                     continue
+                spec = read_as(spec, src)
+                row["language"] = spec.name
                 pool.add(entry.path, spec.name, src)
                 parsed_entries.append((entry, spec))
             for _ in contents:  # ends the stream (and its feeding thread)

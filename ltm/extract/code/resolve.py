@@ -146,6 +146,7 @@ class Resolver:
         self.file_qn: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified name -> id
         self.owner: dict[str, str] = {}  # fn id -> cls id of the method it is or is nested in
         self.class_name: dict[str, str] = {}
+        self.nested_classes: set[str] = set()  # classes defined inside another definition
         self.class_kind: dict[str, str] = {}
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # extends and implements, reversed
@@ -211,6 +212,8 @@ class Resolver:
                     self.file_classes[f.path].setdefault(d["qualified_name"], eid)
                     self.file_class_names[f.path].setdefault(d["name"], eid)
                     self.class_name[eid], self.class_kind[eid] = d["name"], d["class_kind"]
+                    if d["parent_kind"] is not None:
+                        self.nested_classes.add(eid)
                 elif d["parent_kind"] is None:  # a later definition (or an overload's body) wins
                     self.file_top[f.path][d["name"]] = eid
                 elif d["parent_kind"] == "function":
@@ -237,7 +240,11 @@ class Resolver:
                     if cls is not None:
                         self._edge("HAS_METHOD", cls, eid)  # the part that declares it
                         cls = self.whole.get(cls, cls)
-                        self.methods[cls][d["name"]] = eid  # the last of overloads or redefinitions
+                        prior = self.methods[cls].get(d["name"])
+                        if not (d["stub"] and prior is not None and prior not in self.stubs):
+                            # the last of overloads or redefinitions; a body over a stub (C++'s `DB::Put`,
+                            # defined though `virtual Status Put(...) = 0;` in its class)
+                            self.methods[cls][d["name"]] = eid
                         self.owner[eid] = cls
                         if d["stub"]:
                             self.stubs[eid] = (cls, d["name"])
@@ -328,8 +335,15 @@ class Resolver:
     def _owner_class(self, f: ParsedFile, qualified: str) -> str | None:
         if qualified in self.file_classes[f.path]:
             return self.file_classes[f.path][qualified]
-        same = self.classes[f.module_id].get(qualified.rpartition(".")[2], [])
-        return same[0] if len(same) == 1 else None
+        name = qualified.rpartition(".")[2]
+        same = self.classes[f.module_id].get(name, [])
+        if same or f.spec.group != "c":
+            return same[0] if len(same) == 1 else None
+        # C++'s `A::f` in a file whose own header does not declare A (write_batch.cc defines the methods of
+        # write_batch_internal.h's WriteBatchInternal): the class an included header declares, else the only one
+        included = {c for mid in self.bindings[f.path].wildcards for c in self.classes[mid].get(name, [])}
+        hits = list(included) if included else self.global_classes[f.spec.group].get(name, [])
+        return hits[0] if len(hits) == 1 else None
 
     def exported(self, mid: str, name: str, depth: int = 0, table: dict | None = None) -> str | None:
         """The one function (or, with `table=self.classes`, class) a module's name `name` denotes:
@@ -379,7 +393,10 @@ class Resolver:
             if self.exported(mid, symbol):  # `Column` imported from a module where it is a function
                 return None
         for mid in (f.module_id, *b.wildcards):
-            if len(hits := self.classes[mid].get(name, [])) == 1:
+            hits = self.classes[mid].get(name, [])
+            if mid != f.module_id:  # another module's nested class is named through its class: `SkipList::Iterator`
+                hits = [h for h in hits if h not in self.nested_classes]
+            if len(hits) == 1:
                 return hits[0]
         hits = self.global_classes[f.spec.group].get(name, [])
         if hits and f.path not in self.auxiliary_paths:  # the package's `Task` is not its tests' class Task

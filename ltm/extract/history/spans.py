@@ -21,7 +21,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor, QueryError, Tree
 
 from ltm.extract.conditionals import error_size, first_branches
 from ltm.extract.parse import parse_definitions
-from ltm.extract.languages import LANGUAGES, LanguageSpec, query_text, ts_language
+from ltm.extract.languages import LANGUAGES, LanguageSpec, query_text, read_as, ts_language
 from ltm.extract.parse import _DEF_KINDS, _first, _split_name, _text
 
 _VERSION = "3"  # bump when the cached fields change
@@ -52,7 +52,8 @@ def query_version(language: str) -> str:
     text = _span_patterns(language) if spans_query(language) is not None else query_text(language).decode("utf-8")
     hidden = "#if" if LANGUAGES[language].hide_conditionals else ""
     # C and C++ files with braces that balance only per `#if` branch are read as `parse_source` reads them
-    reading = "+first-branches" if language in ("c", "cpp") else ""
+    reading = "+first-branches+annotation-macros" if language in ("c", "cpp") else ""
+    reading += "+cpp-headers" if language == "c" else ""  # a `.h` written in C++ is read as C++ (`read_as`)
     return hashlib.sha1((text + _VERSION + hidden + reading).encode()).hexdigest()[:12]
 
 
@@ -156,18 +157,20 @@ def locate(src: bytes, m: Matches) -> list[Located]:
     found, scopes, impls = m.found, m.scopes, m.impls
     out = []
     for kind, node, name, owner in sorted(found.values(), key=lambda d: (d[1].start_byte, -d[1].end_byte)):
-        chain, has_parent = [], False
+        chain, has_parent, outer_owner = [], False, None
         p = node.parent
         while p is not None:
             if p.id in found:
                 chain.append(found[p.id][2])
-                has_parent = True
+                has_parent, outer_owner = True, found[p.id][3]
             elif p.id in scopes:
                 chain.append(scopes[p.id])
-                has_parent = has_parent or p.id in impls
+                has_parent, outer_owner = has_parent or p.id in impls, None
             p = p.parent
         if owner and not has_parent:
             chain = [owner]
+        elif outer_owner:
+            chain.append(outer_owner)  # inside C++'s `A::f` or `class A::B`: A encloses it too
         body = src[node.start_byte : node.end_byte].replace(name.encode("utf-8", errors="replace"), b"", 1)
         span = Span(kind, name, ".".join([*reversed(chain), name]), node.start_point[0] + 1, node.end_point[0] + 1,
                     hashlib.sha1(body).hexdigest()[:16])
@@ -192,7 +195,7 @@ def located_spans(spec: LanguageSpec, src: bytes, tree: Tree, query: Query) -> l
     if not needs_branches(spec, src, tree):
         return whole
     shown = first_branches(src)
-    branch = Parser(ts_language(spec.name)).parse(shown)
+    branch = Parser(ts_language(spec.name)).parse(spec.parser_text(shown))
     if error_size(branch.root_node) >= error_size(tree.root_node):
         return whole
     first = locate(src, collect(query, branch.root_node))
@@ -211,6 +214,7 @@ def _body_hash(d: dict) -> str:
 
 def spans_of(spec: LanguageSpec, src: bytes) -> list[Span]:
     """The definitions of one source text as spans, in source order (names as `parse_definitions`)."""
+    spec = read_as(spec, src)
     query = spans_query(spec.name)
     if query is not None:
         return spans_from_tree(spec, src, Parser(ts_language(spec.name)).parse(spec.parser_text(src)), query)

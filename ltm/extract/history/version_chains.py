@@ -26,7 +26,7 @@ from tree_sitter import Parser, Tree
 
 from ltm.extract.filters import MAX_FILE_BYTES
 from ltm.extract.gitrepo import BlobReader
-from ltm.extract.languages import LANGUAGES, LanguageSpec, ts_language
+from ltm.extract.languages import LANGUAGES, LanguageSpec, read_as, ts_language
 from ltm.extract.history.parser_processes import ParserProcesses
 from ltm.extract.history.span_shift import Hunk, derive, edit_to_old, hunk_edits, line_diff, line_starts
 from ltm.extract.history.spans import (Located, Span, SpanCache, located_spans, needs_branches, query_version,
@@ -135,12 +135,11 @@ def parse_versions(versions: list[Version], blobs: BlobReader | Opener) -> Parse
     located: dict[int, list[Located]] = {}
     starts: dict[int, list[int]] = {}  # line starts of the versions that are bases, computed once
     parsers: dict[str, Parser] = {}
+    read_in: dict[int, str] = {}  # the language each version was parsed in (a C header may be C++)
     out: list[tuple[tuple[str, str], list[Span] | None]] = []
     derived = reused = scratch = reparsed = skipped = nbytes = 0
     try:
         for i, v in enumerate(versions):
-            parser = parsers.get(v.language) or parsers.setdefault(v.language, Parser(ts_language(v.language)))
-            query = spans_query(v.language)
             held = pinned.get(i)
             if held is not None:
                 src = held[1]
@@ -152,7 +151,11 @@ def parse_versions(versions: list[Version], blobs: BlobReader | Opener) -> Parse
                         out.append((v.key, None))
                     continue  # what is reparsed from it finds no base tree: parsed from scratch
                 nbytes += len(src)
-            base = trees.get(v.base) if v.base >= 0 else None
+            spec = read_as(LANGUAGES[v.language], src)
+            read_in[i] = spec.name
+            parser = parsers.get(spec.name) or parsers.setdefault(spec.name, Parser(ts_language(spec.name)))
+            query = spans_query(spec.name)
+            base = trees.get(v.base) if v.base >= 0 and read_in.get(v.base) == spec.name else None
             loc: list[Located] | None = None
             if held is not None:  # the tree an earlier job of this process ended its chain with
                 if v.key in _HELD:
@@ -171,7 +174,7 @@ def parse_versions(versions: list[Version], blobs: BlobReader | Opener) -> Parse
                 edits = hunk_edits(base_src, src, line_diff(base_src, src) if hunks is None else hunks,
                                    starts.get(v.base), mine)
                 edit_to_old(old, edits)
-                tree = parser.parse(LANGUAGES[v.language].parser_text(src), old_tree=old)
+                tree = parser.parse(spec.parser_text(src), old_tree=old)
                 reparsed += 1
                 if query is not None and (v.wanted or children[i]) and v.base in located:
                     changed = [(r.start_byte, r.end_byte) for r in old.changed_ranges(tree)]
@@ -187,16 +190,16 @@ def parse_versions(versions: list[Version], blobs: BlobReader | Opener) -> Parse
                     located.pop(v.base, None)
                     starts.pop(v.base, None)
             else:
-                tree = parser.parse(LANGUAGES[v.language].parser_text(src))
+                tree = parser.parse(spec.parser_text(src))
                 scratch += 1
                 if children[i]:
                     starts[i] = line_starts(src)
             if not children[i]:
                 starts.pop(i, None)
-            if loc is not None and needs_branches(LANGUAGES[v.language], src, tree):
+            if loc is not None and needs_branches(spec, src, tree):
                 loc = None  # shifted from the base's spans, which may have been read another way
             if loc is None and query is not None and (v.wanted or children[i]):
-                loc = located_spans(LANGUAGES[v.language], src, tree, query)
+                loc = located_spans(spec, src, tree, query)
             if children[i]:
                 trees[i] = tree
                 sources[i] = src
@@ -205,7 +208,7 @@ def parse_versions(versions: list[Version], blobs: BlobReader | Opener) -> Parse
             elif loc is not None:  # a chain end: the next chunk's chain of the path may start here
                 _hold(v.key, tree, src, loc, mine if base is not None and held is None else None)
             if v.wanted:
-                out.append((v.key, [x.span for x in loc] if loc is not None else spans_of(LANGUAGES[v.language], src)))
+                out.append((v.key, [x.span for x in loc] if loc is not None else spans_of(spec, src)))
     finally:
         for _ in reads:  # an error half way: leave the reader's pipe ready for the next job
             pass

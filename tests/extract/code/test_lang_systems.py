@@ -1,5 +1,7 @@
 """Go, Rust, C and C++ fixture projects: entities and edges, written from the source."""
 
+from ltm.extract.history.spans import spans_of
+from ltm.extract.languages import LANGUAGES
 from tests.extract.graphs import assert_graph, confidences, extract, graph
 
 GO = {
@@ -249,9 +251,11 @@ def test_cpp_graph(tmp_path):
     circle = "cls:src/shape.hpp:Circle"
     assert_graph(out, {
         "classes": {"cls:src/shape.hpp:Shape", circle},
-        "functions": {h + "Circle.scale", h + "Circle.radius", cc + "Circle.area", cc + "helper", "fn:src/main.cpp:main"},
+        "functions": {h + "Shape.area", h + "Circle.scale", h + "Circle.radius", cc + "Circle.area", cc + "helper",
+                      "fn:src/main.cpp:main"},
         "modules": {"mod:src/shape", "mod:src/main", "ext:<string>", "ext:<iostream>"},
-        "HAS_METHOD": {(circle, h + "Circle.scale"), (circle, h + "Circle.radius"), (circle, cc + "Circle.area")},
+        "HAS_METHOD": {("cls:src/shape.hpp:Shape", h + "Shape.area"), (circle, h + "Circle.scale"),
+                       (circle, h + "Circle.radius"), (circle, cc + "Circle.area")},
         "IMPORTS": {("file:src/shape.hpp", "ext:<string>"), ("file:src/shape.cpp", "mod:src/shape"),
                     ("file:src/main.cpp", "mod:src/shape"), ("file:src/main.cpp", "ext:<iostream>")},
         "DEPENDS_ON": {("mod:src/shape", "ext:<string>"), ("mod:src/main", "mod:src/shape"),
@@ -698,3 +702,447 @@ def test_go_a_range_variable_is_an_element_of_the_slice_ranged_over(tmp_path):
     walk = "fn:walk.go:Walk"
     assert {dst for src, dst in conf if src == walk} == {"fn:walk.go:Cmd.Name", "fn:walk.go:Cmd.Kids"}
     assert conf[(walk, "fn:walk.go:Cmd.Name")] == 0.8
+
+
+CPP_H = {
+    "include/kv/db.h": '''#ifndef KV_DB_H_
+#define KV_DB_H_
+#include <string>
+
+namespace kv {
+
+// The interface.
+class DB {
+ public:
+  virtual ~DB();
+  virtual int Get(const std::string& key) = 0;
+};
+
+}  // namespace kv
+#endif
+''',
+    "db/db_impl.h": '''#include "kv/db.h"
+
+namespace kv {
+
+class DBImpl : public DB {
+ public:
+  int Get(const std::string& key) override;
+
+ private:
+  int Lookup(int n) { return n; }
+};
+
+}  // namespace kv
+''',
+    "db/db_impl.cc": '''#include "db/db_impl.h"
+
+namespace kv {
+
+int DBImpl::Get(const std::string& key) { return Lookup(key.size()); }
+
+}  // namespace kv
+''',
+    "db/c.h": "#ifndef C_H\n#define C_H\nstruct kv_t;\nint kv_get(struct kv_t* db);\n#endif\n",
+}
+
+
+def test_cpp_a_dot_h_header_written_in_cpp_is_read_as_cpp(tmp_path):
+    out = extract(tmp_path, CPP_H)
+    impl = "cls:db/db_impl.h:DBImpl"
+    assert_graph(out, {
+        "classes": {"cls:include/kv/db.h:DB", impl},
+        "functions": {"fn:include/kv/db.h:DB.Get", "fn:db/db_impl.h:DBImpl.Lookup", "fn:db/db_impl.cc:DBImpl.Get"},
+        "HAS_METHOD": {("cls:include/kv/db.h:DB", "fn:include/kv/db.h:DB.Get"), (impl, "fn:db/db_impl.h:DBImpl.Lookup"),
+                       (impl, "fn:db/db_impl.cc:DBImpl.Get")},
+        "EXTENDS": {(impl, "cls:include/kv/db.h:DB")},
+        "CALLS": {("fn:db/db_impl.cc:DBImpl.Get", "fn:db/db_impl.h:DBImpl.Lookup")},
+    })
+    languages = {r["path"]: r["language"] for r in out.tables["File"]}
+    assert languages == {"include/kv/db.h": "cpp", "db/db_impl.h": "cpp", "db/db_impl.cc": "cpp", "db/c.h": "c"}
+    assert next(r for r in out.tables["Class"] if r["name"] == "DB")["docstring"] == "The interface."
+    history = spans_of(LANGUAGES["c"], CPP_H["db/db_impl.h"].encode())  # a past version, as history reads it
+    assert {s.qualified_name for s in history} == {"DBImpl", "DBImpl.Lookup"}
+
+
+EXPORTED = {
+    "include/kv/env.h": '''#ifndef KV_ENV_H_
+#define KV_ENV_H_
+
+namespace kv {
+
+class KV_EXPORT Env {
+ public:
+  virtual ~Env();
+  virtual int Schedule(int n) = 0;
+};
+
+// Forwards every call.
+class KV_EXPORT EnvWrapper : public Env {
+ public:
+  int Schedule(int n) override { return n; }
+};
+
+struct KV_EXPORT Options {
+  int size = 0;
+};
+
+}  // namespace kv
+#endif
+''',
+}
+
+
+def test_cpp_an_export_macro_before_a_class_name_hides_no_class(tmp_path):
+    out = extract(tmp_path, EXPORTED)
+    h = "include/kv/env.h"
+    assert_graph(out, {
+        "classes": {f"cls:{h}:Env", f"cls:{h}:EnvWrapper", f"cls:{h}:Options"},
+        "functions": {f"fn:{h}:Env.Schedule", f"fn:{h}:EnvWrapper.Schedule"},
+        "HAS_METHOD": {(f"cls:{h}:Env", f"fn:{h}:Env.Schedule"), (f"cls:{h}:EnvWrapper", f"fn:{h}:EnvWrapper.Schedule")},
+        "EXTENDS": {(f"cls:{h}:EnvWrapper", f"cls:{h}:Env")},
+    })
+    wrapper = next(r for r in out.tables["Class"] if r["name"] == "EnvWrapper")
+    assert (wrapper["line_start"], wrapper["docstring"]) == (13, "Forwards every call.")
+    assert "KV_EXPORT" in wrapper["text"]  # read from the file, not from the text the parser saw
+    history = spans_of(LANGUAGES["cpp"], EXPORTED[h].encode())
+    assert {s.qualified_name for s in history} == {"Env", "Env.Schedule", "EnvWrapper", "EnvWrapper.Schedule", "Options"}
+
+
+NESTED_OUT_OF_LINE = {
+    "db/version_set.h": '''namespace kv {
+
+class VersionSet {
+ public:
+  int LogAndApply(int n);
+
+ private:
+  class Builder;
+};
+
+}  // namespace kv
+''',
+    "db/version_set.cc": '''#include "db/version_set.h"
+
+namespace kv {
+
+class VersionSet::Builder {
+ public:
+  int Apply(int n) { return n; }
+};
+
+int VersionSet::LogAndApply(int n) {
+  struct State {
+    int Match() { return 1; }
+  };
+  return n;
+}
+
+}  // namespace kv
+''',
+}
+
+
+def test_cpp_a_class_defined_as_owner_colons_name_is_the_owner_s_nested_class(tmp_path):
+    out = extract(tmp_path, NESTED_OUT_OF_LINE)
+    cc, vs = "db/version_set.cc", "cls:db/version_set.h:VersionSet"
+    builder, state = f"cls:{cc}:VersionSet.Builder", f"cls:{cc}:VersionSet.LogAndApply.State"
+    assert_graph(out, {
+        "classes": {vs, builder, state},
+        "functions": {f"fn:{cc}:VersionSet.Builder.Apply", f"fn:{cc}:VersionSet.LogAndApply",
+                      f"fn:{cc}:VersionSet.LogAndApply.State.Match"},
+        "HAS_METHOD": {(builder, f"fn:{cc}:VersionSet.Builder.Apply"), (vs, f"fn:{cc}:VersionSet.LogAndApply"),
+                       (state, f"fn:{cc}:VersionSet.LogAndApply.State.Match")},
+    })
+    assert {r["qualified_name"]: r["is_method"] for r in out.tables["Function"]}["VersionSet.Builder.Apply"]
+    history = spans_of(LANGUAGES["cpp"], NESTED_OUT_OF_LINE[cc].encode())
+    assert {s.qualified_name for s in history} == {"VersionSet.Builder", "VersionSet.Builder.Apply", "VersionSet.LogAndApply",
+                                                   "VersionSet.LogAndApply.State", "VersionSet.LogAndApply.State.Match"}
+
+
+TYPED_CPP = {
+    "db/version_set.h": '''class VersionSet {
+ public:
+  int LogAndApply(int n) { return n; }
+  int Current() { return 0; }
+};
+''',
+    "db/fake.h": '''class FakeSet {
+ public:
+  int LogAndApply(int n) { return n; }
+  int Current() { return 1; }
+  int size() { return 2; }
+};
+''',
+    "db/db_impl.h": '''#include <string>
+#include "db/version_set.h"
+
+class DBImpl {
+ public:
+  int Write(int n);
+  int Read(const VersionSet& vs);
+
+ private:
+  VersionSet* const versions_;
+  std::string name_;
+};
+''',
+    "db/db_impl.cc": '''#include "db/db_impl.h"
+
+int DBImpl::Write(int n) { return versions_->LogAndApply(n) + name_.size(); }
+
+int DBImpl::Read(const VersionSet& vs) {
+  VersionSet* local = nullptr;
+  auto* made = new VersionSet();
+  return vs.Current() + local->LogAndApply(1) + made->Current();
+}
+''',
+}
+
+
+def test_cpp_calls_through_a_field_parameter_or_local_go_to_its_declared_type(tmp_path):
+    out = extract(tmp_path, TYPED_CPP)
+    vs, write, read = "fn:db/version_set.h:VersionSet.", "fn:db/db_impl.cc:DBImpl.Write", "fn:db/db_impl.cc:DBImpl.Read"
+    # `name_.size()` is std::string's, not the repository's only `size`
+    assert confidences(out) == {(write, vs + "LogAndApply"): 0.8, (read, vs + "Current"): 0.8,
+                                (read, vs + "LogAndApply"): 0.8}
+
+
+ANNOTATED = {
+    "port/port.h": '''class LOCKABLE Mutex {
+ public:
+  void Lock() EXCLUSIVE_LOCK_FUNCTION();
+  void Unlock() UNLOCK_FUNCTION() {}
+};
+
+class VersionSet {
+ public:
+  int Last() const { return 0; }
+};
+
+class Other {
+ public:
+  void Unlock() {}
+  int Last() const { return 1; }
+};
+''',
+    "db/db_impl.h": '''#include "port/port.h"
+
+class DBImpl {
+ public:
+  int Get(int k) LOCKS_EXCLUDED(mutex_);
+
+ private:
+  int Recover(int n)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  Mutex mutex_;
+  VersionSet* const versions_ GUARDED_BY(mutex_);
+};
+''',
+    "db/db_impl.cc": '''#include "db/db_impl.h"
+
+int DBImpl::Get(int k) {
+  mutex_.Unlock();
+  if (k > 0) LOG(k);
+  return versions_->Last() + Recover(k);
+}
+
+int DBImpl::Recover(int n) { return n; }
+''',
+}
+
+
+def test_cpp_thread_safety_annotations_hide_no_field_or_method(tmp_path):
+    out = extract(tmp_path, ANNOTATED)
+    get = "fn:db/db_impl.cc:DBImpl.Get"
+    assert out.syntax_error_files == 0
+    assert confidences(out) == {(get, "fn:port/port.h:Mutex.Unlock"): 0.8, (get, "fn:port/port.h:VersionSet.Last"): 0.8,
+                                (get, "fn:db/db_impl.cc:DBImpl.Recover"): 1.0}
+    assert "cls:port/port.h:Mutex" in graph(out)["classes"]
+
+
+OTHER_HEADER = {
+    "db/write_batch_internal.h": '''class WriteBatchInternal {
+ public:
+  static int Count(int b);
+};
+''',
+    "db/write_batch.cc": '''#include "db/write_batch_internal.h"
+
+int WriteBatchInternal::Count(int b) { return b; }
+''',
+    "db/db_impl.cc": '''#include "db/write_batch_internal.h"
+
+int Write(int b) { return WriteBatchInternal::Count(b); }
+''',
+    "tools/other.cc": "class Helper {\n public:\n  int Count(int b) { return b; }\n};\n",
+}
+
+
+def test_cpp_a_method_defined_beside_another_header_belongs_to_the_class_that_header_declares(tmp_path):
+    out = extract(tmp_path, OTHER_HEADER)
+    count = "fn:db/write_batch.cc:WriteBatchInternal.Count"
+    assert_graph(out, {
+        "HAS_METHOD": {("cls:db/write_batch_internal.h:WriteBatchInternal", count),
+                       ("cls:tools/other.cc:Helper", "fn:tools/other.cc:Helper.Count")},
+    })
+    assert confidences(out) == {("fn:db/db_impl.cc:Write", count): 0.9}
+
+
+TEMPLATE_CPP = {
+    "db/skiplist.h": '''template <typename Key, class Comparator>
+class SkipList {
+ public:
+  void Insert(const Key& key);
+
+  class Iterator {
+   public:
+    bool Valid() const;
+  };
+
+ private:
+  int RandomHeight();
+};
+
+template <typename Key, class Comparator>
+int SkipList<Key, Comparator>::RandomHeight() { return 1; }
+
+template <typename Key, class Comparator>
+void SkipList<Key, Comparator>::Insert(const Key& key) { RandomHeight(); }
+
+template <typename Key, class Comparator>
+inline bool SkipList<Key, Comparator>::Iterator::Valid() const { return true; }
+''',
+}
+
+
+def test_cpp_a_template_s_method_defined_out_of_line_is_the_template_s_method(tmp_path):
+    out = extract(tmp_path, TEMPLATE_CPP)
+    h, skiplist = "fn:db/skiplist.h:", "cls:db/skiplist.h:SkipList"
+    assert_graph(out, {
+        "classes": {skiplist, "cls:db/skiplist.h:SkipList.Iterator"},
+        "functions": {h + "SkipList.RandomHeight", h + "SkipList.Insert", h + "SkipList.Iterator.Valid"},
+        "HAS_METHOD": {(skiplist, h + "SkipList.RandomHeight"), (skiplist, h + "SkipList.Insert"),
+                       ("cls:db/skiplist.h:SkipList.Iterator", h + "SkipList.Iterator.Valid")},
+        "CALLS": {(h + "SkipList.Insert", h + "SkipList.RandomHeight")},
+    })
+    history = spans_of(LANGUAGES["c"], TEMPLATE_CPP["db/skiplist.h"].encode())
+    assert {s.qualified_name for s in history} >= {"SkipList.Insert", "SkipList.Iterator.Valid"}
+
+
+PURE_VIRTUAL = {
+    "include/env.h": '''class Env {
+ public:
+  virtual ~Env();
+  virtual int NewFile(int n) = 0;
+  virtual int Put(int n) = 0;
+};
+
+class PosixEnv : public Env {
+ public:
+  int NewFile(int n) override { return n; }
+};
+
+class MemEnv : public Env {
+ public:
+  int NewFile(int n) override { return 0; }
+};
+''',
+    "db/db.cc": '#include "include/env.h"\n\nint Open(Env* env) { return env->NewFile(1) + env->Put(2); }\n',
+    "db/env.cc": '#include "include/env.h"\n\nint Env::Put(int n) { return n; }\n',  # a default body: no stub
+}
+
+
+def test_cpp_a_pure_virtual_method_is_a_stub_that_calls_through_the_interface_reach(tmp_path):
+    out = extract(tmp_path, PURE_VIRTUAL)
+    h, open_ = "fn:include/env.h:", "fn:db/db.cc:Open"
+    assert confidences(out) == {(open_, h + "Env.NewFile"): 0.8, (open_, h + "PosixEnv.NewFile"): 0.5,
+                                (open_, h + "MemEnv.NewFile"): 0.5, (open_, "fn:db/env.cc:Env.Put"): 0.8}
+    assert ("cls:include/env.h:Env", h + "Env.NewFile") in graph(out)["HAS_METHOD"]
+    stub = next(r for r in out.tables["Function"] if r["qualified_name"] == "Env.NewFile")
+    assert (stub["line_start"], stub["signature"]) == (4, "virtual int NewFile(int n) = 0;")
+    history = spans_of(LANGUAGES["c"], PURE_VIRTUAL["include/env.h"].encode())
+    assert "Env.NewFile" in {s.qualified_name for s in history}
+
+
+DELETED = {
+    "db/snapshot.h": '''class Snapshot {
+ public:
+  explicit Snapshot(int n) : n_(n) {}
+  Snapshot(const Snapshot&) = delete;
+  Snapshot& operator=(const Snapshot&) = delete;
+  ~Snapshot() = default;
+  int n() const { return n_; }
+
+ private:
+  int n_;
+};
+''',
+}
+
+
+def test_cpp_a_deleted_function_is_no_function(tmp_path):
+    out = extract(tmp_path, DELETED)
+    h = "fn:db/snapshot.h:Snapshot."
+    assert_graph(out, {"functions": {h + "Snapshot", h + "~Snapshot", h + "n"}})
+    assert next(r for r in out.tables["Function"] if r["name"] == "Snapshot")["line_start"] == 3
+
+
+CONSTRUCTED = {
+    "db/db_impl.h": '''class DBImpl {
+ public:
+  DBImpl(int n) : n_(n) {}
+  int Recover() { return n_; }
+
+ private:
+  int n_;
+};
+''',
+    "db/db.cc": '''#include "db/db_impl.h"
+
+int Open(int n) {
+  DBImpl* impl = new DBImpl(n);
+  return impl->Recover();
+}
+''',
+}
+
+
+def test_cpp_new_calls_the_class_s_constructor(tmp_path):
+    out = extract(tmp_path, CONSTRUCTED)
+    h = "fn:db/db_impl.h:DBImpl."
+    assert confidences(out) == {("fn:db/db.cc:Open", h + "DBImpl"): 0.9, ("fn:db/db.cc:Open", h + "Recover"): 0.8}
+
+
+NESTED_NAMESAKE = {
+    "db/skiplist.h": '''class SkipList {
+ public:
+  class Iterator {
+   public:
+    void Next() {}
+  };
+};
+''',
+    "include/iterator.h": "class Iterator {\n public:\n  virtual void Next() = 0;\n};\n",
+    "db/memtable.h": '#include "db/skiplist.h"\n',
+    "db/repair.cc": '''#include "db/memtable.h"
+#include "include/iterator.h"
+
+class TableIterator : public Iterator {
+ public:
+  void Next() override {}
+};
+
+void Repair(Iterator* iter) { iter->Next(); }
+''',
+}
+
+
+def test_cpp_a_bare_type_name_is_no_class_nested_in_an_included_header_s_class(tmp_path):
+    out = extract(tmp_path, NESTED_NAMESAKE)
+    base = "cls:include/iterator.h:Iterator"
+    assert graph(out)["EXTENDS"] == {("cls:db/repair.cc:TableIterator", base)}
+    repair = "fn:db/repair.cc:Repair"
+    assert confidences(out) == {(repair, "fn:include/iterator.h:Iterator.Next"): 0.8,
+                                (repair, "fn:db/repair.cc:TableIterator.Next"): 0.5}
