@@ -274,7 +274,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     attribute's name, its type as written and whether that is rather a variable it is assigned), `vars` (tuples
     of the innermost function, a local variable or parameter, its type as written: the class it is constructed
     from or annotated with, or the call it is assigned from; and the byte offset where the binding takes
-    effect), `declares` (functions the file declares without defining them: a C prototype's name),
+    effect), `module_vars` (the same, with no function, for the variables the module itself binds, in
+    languages whose query captures the names a function binds), `module_reads` (offsets of the calls whose
+    receiver is such a module variable that no function around the call binds), `declares` (functions the
+    file declares without defining them: a C prototype's name),
     `bound_calls` (indices into `calls` of calls of a name that a function around the call, named or not,
     binds as a variable or parameter).
 
@@ -425,9 +428,20 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     raw_vars.sort(key=_first_item)
     variables = [(owner, name, typ, after) for (_, name, typ, after), owner in
                  zip(raw_vars, _innermost([v[0] for v in raw_vars], fn_spans)) if owner is not None]
+    module_vars: list[tuple[str, str, int]] = []
+    module_reads: list[int] = []
+    if "local" in roles:  # a language whose query says which names a function binds (its own shadow the module's)
+        module_vars = [(name, typ, after) for (_, name, typ, after), owner in
+                       zip(raw_vars, _innermost([v[0] for v in raw_vars], spans)) if owner is None]
+        names = {name for name, _, _ in module_vars}
+        # `app = Router([...])` above `def test_url(): app.url_path_for(...)`: the module's variable, where
+        # neither the caller nor a function around it binds the name
+        module_reads = [at for _, recv, _, caller, at in calls
+                        if recv in names and caller is not None
+                        and not _is_bound(shadowed, parents, caller, recv.encode("utf-8"))]
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
-            "vars": variables, "declares": declares}
+            "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares}
 
 
 def _binding_function(node: Node) -> Node | None:

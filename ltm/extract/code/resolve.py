@@ -44,6 +44,9 @@ VARIABLE = 0.8
 _HEADERS = (".h", ".hh", ".hpp", ".hxx")
 EXTERNAL = "<external>"  # what `Resolver.held` says of another package's object
 _VAR_DEPTH = 32  # bindings read back through one another (`x = x.copy()` again and again)
+_MODULE = -1  # the "function" index under which a module's own variables are kept in `Resolver.var_types`
+_MODULE_SCOPE = {"qualified_name": "", "self_name": None}  # what `_callee` reads of the caller, for a module
+_END = 1 << 62  # an offset after every binding: a function runs after its module's code has bound its names
 
 
 @dataclass
@@ -158,6 +161,7 @@ class Resolver:
         # path -> (fn, var) -> [(where the binding takes effect, the type as written)], in source order
         self.var_types: dict[str, dict[tuple[int, str], list[tuple[int, str]]]] = defaultdict(dict)
         self._var_cache: dict[tuple, str | None] = {}
+        self.module_reads: dict[str, set[int]] = {}  # path -> offsets of calls on a module's variable
         self.open_classes: set[str] = set()  # classes with a base this repository does not define
         self._override_cache: dict[str, list[str]] = {}
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
@@ -259,6 +263,9 @@ class Resolver:
             types = self.var_types[f.path]
             for owner, name, typ, after in f.facts.get("vars", ()):
                 types.setdefault((owner, name), []).append((after, typ.lstrip("*&")))
+            for name, typ, after in f.facts.get("module_vars", ()):
+                types.setdefault((_MODULE, name), []).append((after, typ.lstrip("*&")))
+            self.module_reads[f.path] = set(f.facts.get("module_reads", ()))
             for owner, obj, name, typ, variable in f.facts.get("attrs", ()):
                 if variable:  # `self._transport = transport`: the type its bindings agree on, as written
                     typs = {t for _, t in types.get((owner, typ), ())}
@@ -639,8 +646,11 @@ class Resolver:
         if head in b.external or recv in b.external:
             self.stats["calls_external"] += 1
             return None
-        if recv.isidentifier() and (caller_index, recv) in self.var_types[f.path]:
-            held = self.var_held(f, caller_index, recv, at, first=True)
+        if recv.isidentifier() and ((local := (caller_index, recv) in self.var_types[f.path])
+                                    or at in self.module_reads.get(f.path, ())):
+            # the caller's variable, or the module's (`app = Router(...)` above the function that calls `app.m()`)
+            held = (self.var_held(f, caller_index, recv, at, first=True) if local
+                    else self.var_held(f, _MODULE, recv, _END))
             if held == EXTERNAL:  # `r = httpx.get(url)`: `r.json()` is httpx's, not our only `json`
                 self.stats["calls_external"] += 1
                 return None
@@ -853,7 +863,8 @@ class Resolver:
         """The function a call written `typ` (`make_app`, `self.make`, `pkg.make`, `client.get`) at byte `at`
         names, by the rules that need no guess: its scope, the file's imports, the class of self or of a
         variable; a variable holding an object of ours is called through its class's `__call__`."""
-        b, d = self.bindings[f.path], f.facts["defs"][caller]
+        b = self.bindings[f.path]
+        d = f.facts["defs"][caller] if caller != _MODULE else _MODULE_SCOPE  # a module variable's binding
         recv, _, name = typ.rpartition(".")
         types = self.var_types[f.path]
         if not recv:
@@ -868,7 +879,7 @@ class Resolver:
             if len(same := self.top[f.module_id].get(name, [])) == 1:  # Go: another file of the package
                 return same[0]
             return self.exported(*b.symbols[name]) if name in b.symbols else None
-        if recv in f.spec.self_names or recv == d["self_name"]:
+        if caller != _MODULE and (recv in f.spec.self_names or recv == d["self_name"]):
             cls = self.owner.get(f.def_ids[caller])
         elif (mid := b.aliases.get(recv)) is not None:
             return self.exported(mid, name)
