@@ -409,10 +409,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
              if kind is not REF or recv is not None or not _is_bound(shadowed, parents, caller, name)]
     # `new Promise((resolve) => ... resolve())`, `function f(next) { next() }`: a call of a variable, never
     # of a function elsewhere that has the name
-    bound_calls = _variable_calls(calls, [(at, name) for (at, name, recv, kind), caller in zip(raw_calls, callers)
-                                          if kind is not REF or recv is not None
-                                          or not _is_bound(shadowed, parents, caller, name)],
-                                  scoped, {d["name_start"] for d in found})
+    bound_calls = _variable_calls(calls, scoped, {d["name_start"] for d in found})
     raw_bases.sort(key=lambda b: b[0].start_byte)
     owners = _innermost([b[0].start_byte for b in raw_bases], spans)
     bases = []
@@ -467,17 +464,16 @@ def _imported(node: Node) -> bool:
     return value is not None and _IMPORTING.match(value.text or b"") is not None
 
 
-def _variable_calls(calls: list[tuple], where: list[tuple[int, bytes]], scoped: list[tuple[int, bytes, int, int]],
-                    def_names: set[int]) -> list[int]:
+def _variable_calls(calls: list[tuple], scoped: list[tuple[int, bytes, int, int]], def_names: set[int]) -> list[int]:
     """Indices of the bare calls whose name a function around them binds as a variable or parameter
     (`new Promise((resolve) => resolve())`); a function's own name (`const f = () => f()`) is no variable."""
-    spans: dict[bytes, list[tuple[int, int]]] = {}
+    spans: dict[str, list[tuple[int, int]]] = {}
     for start, name, lo, hi in scoped:
         if start not in def_names:
-            spans.setdefault(name, []).append((lo, hi))
+            spans.setdefault(name.decode("utf-8", "replace"), []).append((lo, hi))
     if not spans:
         return []
-    return [i for i, ((_, recv, kind, caller, _), (at, name)) in enumerate(zip(calls, where))
+    return [i for i, (name, recv, kind, caller, at) in enumerate(calls)
             if recv is None and kind in (CALL, AWAIT) and caller is not None
             and any(lo <= at < hi for lo, hi in spans.get(name, ()))]
 
