@@ -24,11 +24,11 @@ CANDIDATES_SHOWN = 8
 # `{repo}`: " AND e.repo = $repo" when a repository is named, else nothing. A null parameter beside
 # `$repo IS NULL OR e.repo = $repo` is typed BOOL by LadybugDB, which then fails on every repo string.
 _BY_NAME = {
-    "Function": "MATCH (e:Function) WHERE (e.qualified_name = $q OR e.name = $q) {repo}"
+    "Function": "MATCH (e:Function) WHERE (e.qualified_name = $q OR e.name = $q) {repo} "
                 "RETURN e.id, e.qualified_name, e.file_path, e.repo, e.qualified_name = $q, e.removed_in IS NULL",
-    "Class": "MATCH (e:Class) WHERE (e.qualified_name = $q OR e.name = $q) {repo}"
+    "Class": "MATCH (e:Class) WHERE (e.qualified_name = $q OR e.name = $q) {repo} "
              "RETURN e.id, e.qualified_name, e.file_path, e.repo, e.qualified_name = $q, e.removed_in IS NULL",
-    "File": "MATCH (e:File) WHERE e.path = $q {repo}"
+    "File": "MATCH (e:File) WHERE e.path = $q {repo} "
             "RETURN e.id, e.path, e.path AS file_path, e.repo, true, e.removed_in IS NULL",
 }
 _BY_ID = {

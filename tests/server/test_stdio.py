@@ -40,6 +40,9 @@ def test_tools_answer_what_the_cli_and_git_say(project):
             history = await call(s, "history", entity="helper")
             assert history["entity"]["id"] == "fn:proj:pkg/core.py:helper"
             assert [c["sha"] for c in history["commits"]] == git_commits  # newest first, like git log
+            in_repo = await call(s, "history", entity="helper", repo="proj")
+            assert in_repo["entity"] == history["entity"] and in_repo["commits"] == history["commits"]
+            assert (await call(s, "memories", entity="pkg/core.py", repo="proj"))["entity"]["id"] == "file:proj:pkg/core.py"
             first = history["commits"][-1]
             assert (first["author"], first["message"], first["lines_added"], first["lines_deleted"]) == (
                 "Ada Lovelace", "Add core helpers", 2, 0)
