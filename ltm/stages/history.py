@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -163,7 +164,14 @@ def _past_row(s: Seen, repo_key: str) -> dict:
             "file_path": s.path, "line_start": s.line_start, "line_end": s.line_end, "removed_in": s.removed_in}
 
 
-def _past_tables(lake: Lake, repo_key: str, mined: HistoryRows, alive: set[str], keep_old: bool) -> dict[str, list[dict]]:
+def _past_tables(lake: Lake, repo_key: str, mined: HistoryRows, alive: set[str], keep_old: bool,
+                 merged_after: Callable[[str], str | None]) -> dict[str, list[dict]]:
+    """Rows of what the history touched and the tip no longer holds, each with the commit it left in.
+
+    Its newest sighting is a removal, else an older removal (the newer sighting was on a branch that a merge
+    dropped), else the merge that brought that branch in (`merged_after`): never none, or readers would
+    count it present.
+    """
     out: dict[str, dict[str, dict]] = {label: {} for label in _PAST}
     if keep_old:
         for label, table in _PAST.items():
@@ -176,6 +184,8 @@ def _past_tables(lake: Lake, repo_key: str, mined: HistoryRows, alive: set[str],
         row = _past_row(s, repo_key)
         if row["removed_in"] is None and s.id in rows:
             row["removed_in"] = rows[s.id].get("removed_in")
+        if row["removed_in"] is None:
+            row["removed_in"] = s.removal or (s.newest and merged_after(s.newest))
         rows[s.id] = row
     return {_PAST[label]: sorted(rows.values(), key=lambda r: r["id"]) for label, rows in out.items()}
 
@@ -227,7 +237,7 @@ def stage_history(
         bounded = opts.since is not None or (opts.max_commits is not None and mined_commits >= opts.max_commits)
         complete = not bounded and (not incremental or bool(cursor and cursor["complete"]))
         (w.append if incremental else w.write)("PARENT_OF", parent_edges)
-        for table, rows in _past_tables(lake, repo_key, mined, alive, incremental).items():
+        for table, rows in _past_tables(lake, repo_key, mined, alive, incremental, mined.merged_after(tip)).items():
             w.write(table, rows)
         w.write("Repository", [{
             "id": ids.repository_id(repo_key), "repo": repo_key, "name": repo.path.name, "path": str(repo.path),

@@ -61,6 +61,29 @@ def test_past_entities_get_nodes_and_every_modifies_edge_lands_in_the_graph(tmp_
         assert alive == "app/engine.py"
 
 
+def test_what_a_merge_dropped_is_never_counted_present(tmp_path):
+    """A function added on a branch whose merge left it out, and one a newer branch commit touched after the
+    main line removed it: both are gone at the tip, so each names the commit it left in."""
+    b = RepoBuilder(tmp_path / "repo")
+    b.write("app/core.py", "def keep():\n    return 1\n\n\ndef old():\n    return 2\n")
+    first = b.commit("Add core")
+    b.write("app/core.py", "def keep():\n    return 1\n")
+    removed = b.commit("Remove old")
+    b.checkout("-b", "side", first)  # a branch from before the removal, its commit newer than it
+    b.write("app/extra.py", "def ghost():\n    return 3\n")
+    b.write("app/core.py", "def keep():\n    return 1\n\n\ndef old():\n    return 20\n")
+    b.commit("Add extra, change old")
+    b.checkout("main")
+    who = {"GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.com"}
+    b.git("merge", "-q", "--no-ff", "--no-commit", "-s", "ours", "side", env=who)  # the merge keeps main's tree
+    merge = b.commit("Merge side, keeping main's code")
+    lake = _lake(tmp_path)
+    stage_history(b.path, "h", lake, tmp_path / "cache")
+    past = {r["id"]: r["removed_in"] for r in _rows(lake, "past_functions", "h")}
+    assert past == {"fn:h:app/core.py:old": removed, "fn:h:app/extra.py:ghost": merge}
+    assert {r["id"]: r["removed_in"] for r in _rows(lake, "past_files", "h")} == {"file:h:app/extra.py": merge}
+
+
 def test_second_run_mines_nothing_and_new_commits_add_exactly_their_rows(tmp_path):
     b, _ = history_repo(tmp_path)
     lake = _lake(tmp_path)

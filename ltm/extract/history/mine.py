@@ -9,6 +9,7 @@ no longer exist at the tip a node of their own (`removed_in`).
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -66,6 +67,9 @@ class Seen:
     line_end: int | None = None
     blob: str | None = None
     removed_in: str | None = None
+    newest: str | None = None  # the commit of this sighting
+    # The newest commit that removed it, when a newer sighting did not (that one on a branch merged later)
+    removal: str | None = None
 
 
 @dataclass
@@ -83,6 +87,30 @@ class HistoryRows:
     bytes_parsed: int = 0
     span_cache_hits: int = 0
     spans_derived: int = 0  # versions whose query ran only where they differ from a newer version
+
+    def merged_after(self, tip: str) -> Callable[[str], str | None]:
+        """A function of a mined commit: the oldest commit on `tip`'s first-parent line that descends from it
+        (for a commit of a side branch, the merge that brought it in), from the parents mined; None if none."""
+        children: dict[str, list[str]] = {}
+        first_parent: dict[str, str] = {}
+        for parent, child in self.parents:
+            children.setdefault(parent, []).append(child)
+            first_parent.setdefault(child, parent)
+
+        @functools.cache
+        def merged(sha: str) -> str | None:
+            below, todo = set(), [sha]
+            while todo:
+                for child in children.get(todo.pop(), ()):
+                    if child not in below:
+                        below.add(child)
+                        todo.append(child)
+            found, commit = None, tip
+            while commit in below:  # down the first parents while they descend from `sha`
+                found, commit = commit, first_parent.get(commit)
+            return found
+
+        return merged
 
     def held(self) -> int:
         """Rows held for the lake tables (commits, file changes, MODIFIES, RENAMED_FROM)."""
@@ -111,10 +139,16 @@ class _Miner:
         self._indexed = 0  # spans in `_indexes`
 
     def _see(self, seen: Seen, sha: str, removed: bool) -> None:
-        # Newest first: the first sighting is the newest state; a removal counts only if it is that.
-        if seen.id not in self.out.seen:
+        # Newest first: the first sighting is the newest state. A removal older than that sighting is kept
+        # apart: when the entity is gone at the tip, the newest sighting was on a branch whose merge
+        # dropped it (a merge is diffed against its first parent), and the removal is the one to name.
+        old = self.out.seen.get(seen.id)
+        if old is None:
             seen.removed_in = sha if removed else None
+            seen.newest = sha
             self.out.seen[seen.id] = seen
+        elif removed and old.removed_in is None and old.removal is None:
+            old.removal = sha
 
     def _spans(self, blob: str, mode: str, path: str | None) -> SpanIndex | None:
         spec = language_for(path) if path else None
