@@ -84,6 +84,25 @@ def test_what_a_merge_dropped_is_never_counted_present(tmp_path):
     assert {r["id"]: r["removed_in"] for r in _rows(lake, "past_files", "h")} == {"file:h:app/extra.py": merge}
 
 
+def test_a_change_to_an_overloaded_function_body_modifies_the_function(tmp_path):
+    """The commit that changed the implementation below typing stubs changed `chunks`, the id the code stage
+    gives the implementation."""
+    from tests.extract.code.test_code_entities import OVERLOADED
+
+    b = RepoBuilder(tmp_path / "repo")
+    b.write("m.py", OVERLOADED)
+    b.commit("Add chunks")
+    b.write("m.py", OVERLOADED.replace("data[1:]]", "data[1:] or b'']"))
+    fix = b.commit("chunks: never an empty list")
+    lake = _lake(tmp_path)
+    stage_history(b.path, "h", lake, tmp_path / "cache")
+    edges = {(m["dst"], m["lines_added"], m["lines_deleted"]) for m in _rows(lake, "MODIFIES", "h")
+             if m["src"] == f"commit:h:{fix}" and m["dst_label"] == "Function"}
+    assert edges == {("fn:h:m.py:chunks", 1, 1)}
+    code_ids = {r["id"] for r in extract_code(GitRepo(b.path), "h").tables["Function"]}
+    assert "fn:h:m.py:chunks" in code_ids
+
+
 def test_second_run_mines_nothing_and_new_commits_add_exactly_their_rows(tmp_path):
     b, _ = history_repo(tmp_path)
     lake = _lake(tmp_path)

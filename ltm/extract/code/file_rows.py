@@ -28,12 +28,21 @@ _SLIM = ("kind", "name", "qualified_name", "parent_kind", "parent_qualified", "c
 FileJob = tuple[str, str, bytes]  # path, language, source
 
 
-def _unique(entity_id: str, seen: set[str], line: int) -> str:
-    """Same qualified name twice in a file (redefinitions): later ones get `@L<line>`."""
-    if entity_id in seen:
-        entity_id = f"{entity_id}@L{line}"
-    seen.add(entity_id)
-    return entity_id
+def _plain(defs: list[dict]) -> set[int]:
+    """Which definitions keep their plain id where a file defines one qualified name more than once: the first
+    with a body of its own (a typing overload's implementation after its `...` stubs), else the first."""
+    first: dict[tuple[str, str], int] = {}
+    for i, d in enumerate(defs):
+        key = (d["kind"] == "class", d["qualified_name"])
+        j = first.setdefault(key, i)
+        if j != i and defs[j]["stub"] and not d["stub"]:
+            first[key] = i
+    return set(first.values())
+
+
+def _unique(entity_id: str, plain: bool, line: int) -> str:
+    """Same qualified name twice in a file (overloads, redefinitions): all but one get `@L<line>`."""
+    return entity_id if plain else f"{entity_id}@L{line}"
 
 
 def file_rows(repo: str, path: str, language: str, src: bytes) -> dict:
@@ -45,17 +54,18 @@ def file_rows(repo: str, path: str, language: str, src: bytes) -> dict:
     """
     facts = parse_source(LANGUAGES[language], src)
     fid = ids.file_id(repo, path)
-    classes, functions, defined_in, def_ids, top, seen = [], [], [], [], [], set()
-    for d in facts["defs"]:
+    classes, functions, defined_in, def_ids, top = [], [], [], [], []
+    plain = _plain(facts["defs"])
+    for i, d in enumerate(facts["defs"]):
         common = {"repo": repo, "name": d["name"], "qualified_name": d["qualified_name"], "file_path": path,
                   "line_start": d["line_start"], "line_end": d["line_end"], "docstring": d["docstring"]}
         if d["kind"] == "class":
-            eid = _unique(ids.class_id(repo, path, d["qualified_name"]), seen, d["line_start"])
+            eid = _unique(ids.class_id(repo, path, d["qualified_name"]), i in plain, d["line_start"])
             classes.append({"id": eid, "vector_id": ids.vector_id(eid), **common, "kind": d["class_kind"],
                             "text": class_chunk(path, d)})
             label = "Class"
         else:
-            eid = _unique(ids.function_id(repo, path, d["qualified_name"]), seen, d["line_start"])
+            eid = _unique(ids.function_id(repo, path, d["qualified_name"]), i in plain, d["line_start"])
             functions.append({"id": eid, "vector_id": ids.vector_id(eid), **common, "signature": d["signature"],
                               "is_method": d["parent_kind"] == "class", "body_hash": d["body_hash"],
                               "text": function_chunk(path, d)})

@@ -43,7 +43,8 @@ class EntityRename:
 
 @dataclass(frozen=True)
 class SpanIndex:
-    """One blob's spans by (kind, qualified name), the first definition of a name winning, in source order."""
+    """One blob's spans by (kind, qualified name), the first definition of a name winning, in source order; the
+    lines of every definition of a name count as that name's."""
 
     by: dict[tuple[str, str], Span]
     pos: dict[tuple[str, str], int]  # source order of each key
@@ -55,7 +56,8 @@ def index_spans(spans: list[Span]) -> SpanIndex:
     by: dict[tuple[str, str], Span] = {}
     for s in spans:
         by.setdefault((s.kind, s.qualified_name), s)  # a redefinition counts as its first definition
-    lines = sorted((s.line_start, s.line_end, k) for k, s in by.items())
+    # ... and its lines as that entity's: a change to an overload's body or a property's setter changes it
+    lines = sorted((s.line_start, s.line_end, (s.kind, s.qualified_name)) for s in spans)
     return SpanIndex(by, {k: i for i, k in enumerate(by)}, lines)
 
 
@@ -75,7 +77,7 @@ def _overlaps(ix: SpanIndex, ranges: list[tuple[int, int]]) -> dict[tuple[str, s
             if a <= hi and b >= lo:
                 n += (b if b < hi else hi) - (a if a > lo else lo) + 1
         if n:
-            out[key] = n
+            out[key] = out.get(key, 0) + n
     return out
 
 
