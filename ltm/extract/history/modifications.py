@@ -3,7 +3,8 @@
 Deleted lines are matched against the spans of the old blob and added lines against the spans of
 the new blob (the rule of PyDriller's `changed_methods`), so entities added, removed and modified
 are all caught. A file rename carries every entity across (`RENAMED_FROM` old -> new path); an
-entity that disappeared while one with the same body appeared is a rename of that entity.
+entity that disappeared while one with the same body appeared is a rename of that entity, and so is one
+that left an owner while one of its name and kind arrived under another (`_moved`).
 """
 
 from __future__ import annotations
@@ -110,7 +111,8 @@ def entity_changes(
         match = gone_by_body.pop((key[0], new_by[key].body_hash), None)
         if match is not None:
             renamed_from[key] = match
-            renames.append(EntityRename(key[0], fc.path, key[1], old_path, match[1]))
+    _moved(gone, born, renamed_from, old_by, new_by)
+    renames += [EntityRename(k[0], fc.path, k[1], old_path, renamed_from[k][1]) for k in born if k in renamed_from]
     born_set = set(born)
     touched = born_set | added.keys() | (deleted.keys() & new_by.keys())
     for key in sorted(touched, key=new_ix.pos.__getitem__):
@@ -126,3 +128,40 @@ def entity_changes(
         if n_del or key in renamed_old:
             changes.append(EntityChange(key[0], old_path, old_by[key], 0, n_del, "deleted"))
     return changes, renames
+
+
+def _moved(gone: list[tuple[str, str]], born: list[tuple[str, str]], renamed_from: dict, old_by: dict,
+           new_by: dict) -> None:
+    """Add to `renamed_from` the definitions that moved to another owner under their own name.
+
+    A test method become a module function (`TestX.test_a` -> `test_a`), a method moved between classes, each
+    with its body edited on the way: where one definition of that kind and name left and one arrived in this
+    change, the new one continues the old. Only a top-level definition or a class's member counts by its name
+    (a function's inner `index` is one of many); what a moved definition encloses follows it
+    (`TestX.test_a.index` -> `test_a.index`).
+    """
+    taken = set(renamed_from.values())
+    left: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    came: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for keys, into, by in ((gone, left, old_by), (born, came, new_by)):
+        for k in keys:
+            owner, _, name = k[1].rpartition(".")
+            if k not in taken and k not in renamed_from and (not owner or ("class", owner) in by):
+                into.setdefault((k[0], name), []).append(k)
+    for name, olds in left.items():
+        news = came.get(name, [])
+        if len(olds) == 1 and len(news) == 1:
+            renamed_from[news[0]] = olds[0]
+            taken.add(olds[0])
+    gone_set = set(gone)
+    for key in born:  # source order: an owner before what it encloses
+        if key in renamed_from:
+            continue
+        for new_owner, old_owner in list(renamed_from.items()):
+            prefix = new_owner[1] + "."
+            if key[1].startswith(prefix):
+                old = (key[0], old_owner[1] + "." + key[1][len(prefix):])
+                if old in gone_set and old not in taken:
+                    renamed_from[key] = old
+                    taken.add(old)
+                    break

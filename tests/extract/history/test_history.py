@@ -102,6 +102,44 @@ def test_functions_added_removed_modified_and_renamed(tmp_path):
     assert seen[eng + "delta"].removed_in is None
 
 
+UNITTEST = """class TestTemplates(unittest.TestCase):
+    def test_filter(self):
+        def index():
+            return render("x")
+        self.assertEqual(index(), "x")
+
+    def test_global(self):
+        self.assertTrue(True)
+"""
+PYTEST = """def test_filter():
+    def index():
+        return render("x")
+    assert index() == "x"
+
+
+def test_global():
+    assert True
+"""
+
+
+def test_a_test_method_become_a_function_continues_the_method(tmp_path):
+    """Rewritten from unittest to pytest in one commit (each body edited): `test_filter`'s history is the
+    method's, and its inner `index` follows it; the class's other member is matched the same way."""
+    b = RepoBuilder(tmp_path / "t")
+    b.write("tests/test_t.py", UNITTEST)
+    b.commit("unittest")
+    b.write("tests/test_t.py", PYTEST)
+    port = b.commit("Port the tests to pytest")
+    out = mine(b, "h")
+    p = "fn:h:tests/test_t.py:"
+    assert {(r["src"], r["dst"]) for r in out.renamed_from} == {
+        (p + "test_filter", p + "TestTemplates.test_filter"), (p + "test_filter.index", p + "TestTemplates.test_filter.index"),
+        (p + "test_global", p + "TestTemplates.test_global"),
+    }
+    assert {d for d, kind, *_ in _mods(out, port) if kind == "renamed"} == {
+        p + "test_filter", p + "test_filter.index", p + "test_global"}
+
+
 def test_commit_kind_and_change_type_come_from_message_and_paths(tmp_path):
     b, s = history_repo(tmp_path)
     b.write("docs/guide.md", "# guide\n")
