@@ -37,6 +37,9 @@ _BY_ID = {
     "File": "MATCH (e:File) WHERE e.id = $id RETURN e.id, e.path, e.path AS file_path, e.repo",
 }
 _ENTITY_KEYS = ["id", "name", "file_path", "repo"]
+# Commits with two parents or more; a merge's changes are those of its branch's commits, listed too.
+_MERGES = ("MATCH (p:Commit)-[:PARENT_OF]->(c:Commit) WHERE c.id IN $ids WITH c.id AS id, count(p) AS n "
+           "WHERE n > 1 RETURN id, n")
 
 
 def _utc(value: Any) -> Any:
@@ -96,18 +99,21 @@ def renamed_from(reads: GraphReads, entity: dict[str, Any]) -> list[dict[str, An
 def commits(reads: GraphReads, label: str, entity_ids: list[str]) -> list[dict[str, Any]]:
     """The commits that MODIFIES any of `entity_ids` (the entity, then its former names), newest first.
 
-    A commit that touched two of them (a rename: the old name deleted, the new one added) is one row,
-    named for the newest of them, with their lines summed.
+    A merge is diffed against its first parent, so it lists again what its branch's commits changed: each
+    row says whether it is a merge. A commit that touched two of them (a rename: the old name deleted, the new
+    one added) is one row, named for the newest of them, with their lines summed.
     """
     cypher = (f"MATCH (c:Commit)-[m:MODIFIES]->(e:{label}) WHERE e.id IN $ids "
               "RETURN c.sha, c.author_name, c.author_email, c.committed_at, c.message, m.lines_added, m.lines_deleted, "
-              "m.change_kind, m.change_type, e.id ORDER BY c.committed_at DESC, c.sha")
+              "m.change_kind, m.change_type, e.id, c.repo ORDER BY c.committed_at DESC, c.sha")
     keys = ["sha", "author", "author_email", "date", "message", "lines_added", "lines_deleted", "change_kind",
-            "change_type", "entity_id"]
+            "change_type", "entity_id", "repo"]
     rank = {eid: i for i, eid in enumerate(entity_ids)}
     by_sha: dict[str, list[dict[str, Any]]] = {}
     for r in reads.rows(cypher, {"ids": entity_ids}, keys):
         by_sha.setdefault(r["sha"], []).append(r)
+    shas = [ids.commit_id(rows[0]["repo"], sha) for sha, rows in by_sha.items()]
+    merges = {r["id"] for r in reads.rows(_MERGES, {"ids": shas}, ["id", "n"])} if shas else set()
     out = []
     for rows in by_sha.values():
         rows.sort(key=lambda r: rank[r["entity_id"]])
@@ -115,6 +121,7 @@ def commits(reads: GraphReads, label: str, entity_ids: list[str]) -> list[dict[s
         message = (first["message"] or "").strip()
         first["message"] = message.splitlines()[0] if message else ""
         first["date"] = _utc(first["date"])
+        first["merge"] = ids.commit_id(first.pop("repo"), first["sha"]) in merges
         for k in ("lines_added", "lines_deleted"):
             first[k] = sum(r[k] or 0 for r in rows)
         out.append(first)

@@ -90,6 +90,7 @@ class CommitRow(BaseModel):
     lines_deleted: int | None = None
     change_kind: str | None = Field(None, description="added, modified, renamed, deleted.")
     change_type: str | None = Field(None, description="feature, bugfix, refactor, ... (from the message).")
+    merge: bool = Field(False, description="A merge: its lines are those its branch's commits (listed too) changed.")
     entity_id: str
 
 

@@ -126,8 +126,9 @@ def build_server(service: MemoryService) -> MCPServer:
     @mcp.tool(name="history")
     def history(entity: EntityRef, repo: Repo = None) -> models.HistoryResult:
         """The history of a function, class or file: the commits that modified it (sha, author, date, first
-        line of the message, lines added and deleted), its former names (renames), and the bugs that
-        affected it with the commits that fixed them and those blamed for introducing them."""
+        line of the message, lines added and deleted; `merge` marks a merge, whose lines its branch's commits
+        listed beside it changed), its former names (renames), and the bugs that affected it with the
+        commits that fixed them and those blamed for introducing them."""
         return models.HistoryResult(**answer(lambda: service.history(entity, repo)))
 
     @mcp.tool(name="impact")
