@@ -2,7 +2,7 @@
 
 A module is what the language calls one: a Python dotted module, a JS/TS file, a Go package
 (its import path), a Java package, a C# namespace, a Rust module path, a C/C++ header and its
-source (path without extension), a Ruby require path. An import resolves to a module of the
+source (path without extension), a Ruby require path, a PHP file's class name (namespace and file). An import resolves to a module of the
 repository (the longest known prefix) or else to an external package, named as its ecosystem
 names it (`numpy`, `@scope/pkg`, `github.com/x/y`, `java.util`, `serde`, `<stdio.h>`, `json`).
 """
@@ -77,6 +77,9 @@ class RepoContext:
     go_modules: dict[str, str]
     rust_crates: dict[str, str] = field(default_factory=dict)  # a crate's source folder -> its name
     js_packages: dict[str, JsPackage] = field(default_factory=dict)  # by the name its package.json gives
+    # PHP: the namespace prefix composer.json's `autoload` / `autoload-dev` `psr-4` maps to each folder
+    php_namespaces: dict[str, str] = field(default_factory=dict)
+    paths: dict[str, str] = field(default_factory=dict)  # each parsed file's module name, once all are named
 
     def go_module_for(self, directory: str) -> tuple[str, str] | None:
         d = directory
@@ -120,6 +123,25 @@ def rust_crates(cargo_toml: bytes, folder: str) -> dict[str, str]:
             root = posixpath.normpath(posixpath.join(folder, posixpath.dirname(path)))
             if root != "." and not root.startswith("..") and posixpath.basename(root) != "src":
                 out[root] = crate
+    return out
+
+
+def php_namespaces(composer_json: bytes, folder: str) -> dict[str, str]:
+    """The folders a composer.json in `folder` maps to namespace prefixes (`autoload` and `autoload-dev`,
+    `psr-4`: `{"Slim\\": "Slim"}` -> `{"Slim": "Slim"}`); nothing for a manifest that does not parse."""
+    try:
+        manifest = json.loads(composer_json)
+    except (UnicodeDecodeError, ValueError):
+        return {}
+    out: dict[str, str] = {}
+    for key in ("autoload", "autoload-dev"):
+        section = manifest.get(key) if isinstance(manifest, dict) else None
+        psr4 = section.get("psr-4") if isinstance(section, dict) else None
+        for prefix, dirs in (psr4.items() if isinstance(psr4, dict) else ()):
+            for d in [dirs] if isinstance(dirs, str) else (dirs if isinstance(dirs, list) else ()):
+                if isinstance(d, str):
+                    root = posixpath.normpath(posixpath.join(folder, d)) if d.strip("./") else (folder or ".")
+                    out.setdefault(root, prefix.strip("\\"))
     return out
 
 
@@ -199,6 +221,37 @@ def ruby_module(path: str, declared: str | None = None, ctx: RepoContext | None 
     """The require path: `lib/a/b.rb` -> `a/b`."""
     stem = _stem(path)
     return stem[4:] if stem.startswith("lib/") else stem
+
+
+def php_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
+    """A PHP file is named as the class it holds by convention (PSR-4): its namespace and its file name,
+    `Slim\\Routing\\RouteCollector` for `Slim/Routing/RouteCollector.php`. The namespace is the one the file
+    declares, else the one composer.json's `psr-4` map gives its folder; a file of neither is its path."""
+    stem = posixpath.basename(_stem(path))
+    if declared:
+        return f"{declared.strip().strip(chr(92))}\\{stem}"
+    folder = posixpath.dirname(path)
+    roots = ctx.php_namespaces if ctx is not None else {}
+    d = folder
+    while True:
+        if d in roots or (d == "" and "." in roots):
+            prefix, rel = roots[d or "."], posixpath.relpath(folder or ".", d or ".")
+            parts = [p for p in [prefix, *([] if rel == "." else rel.split("/")), stem] if p]
+            return "\\".join(parts)
+        if d in ("", "."):
+            return _stem(path)
+        d = posixpath.dirname(d)
+
+
+_PHP_MEMBER = re.compile(r"\s*(?:\??->|::)\s*|\\")
+
+
+def php_written(text: str) -> str:
+    """A PHP receiver or type as the resolver reads names, dotted and without `$`: `$this->router` ->
+    `this.router`, `self` -> `self`, `\\Slim\\App` -> `Slim.App`, `(new Foo($a))` -> `new Foo(a)`."""
+    if text[:1] == "(" and text[-1:] == ")":
+        text = text[1:-1]
+    return _PHP_MEMBER.sub(".", text.replace("$", "")).lstrip(".").lstrip("?")
 
 
 # ---- imports -> modules -------------------------------------------------------------------
@@ -371,3 +424,28 @@ def ruby_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
     if raw in known:
         return [Target(raw, True)]
     return [Target(raw.split("/")[0], False)]
+
+
+def php_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
+    """`use A\\B\\C [as D];` -> the module named `A\\B\\C` (the file that holds class C), symbol C; `use function
+    A\\f;` -> every module of namespace `A` (a function lives in a file of any name); `require 'x.php'` -> that
+    file's module. A name under none of the repository's namespaces is another package's (`Psr\\Http\\Message`)."""
+    raw, kind = imp["module"].strip().strip("\\"), imp.get("kind") or ""
+    if kind.startswith(("require", "include")):
+        rel = posixpath.normpath(posixpath.join(posixpath.dirname(path), raw.lstrip("/") if raw.startswith("/") else raw))
+        found = (ctx.paths if ctx is not None else {}).get(rel)
+        return [Target(found, True)] if found is not None else []
+    full = f"{raw}\\{imp['name'].strip().strip(chr(92))}" if imp.get("name") else raw
+    namespace, _, symbol = full.rpartition("\\")
+    alias = imp.get("alias") or symbol
+    if kind == "function":
+        mods = sorted(m for m in known if m.rpartition("\\")[0] == namespace)
+        if mods:
+            return [Target(m, True) for m in mods]
+    elif full in known:
+        return [Target(full, True, symbol, alias)]
+    ours = {n.split("\\")[0] for n in known if "\\" in n} | {
+        p.split("\\")[0] for p in (ctx.php_namespaces.values() if ctx is not None else ())}
+    if full.split("\\")[0] in ours:  # one of our namespaces, yet no file of that name: counted unresolved
+        return [Target(full, True, symbol, alias)]
+    return [Target(namespace or full, False, symbol if namespace else None, alias)]

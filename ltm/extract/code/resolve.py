@@ -434,7 +434,9 @@ class Resolver:
                     rel = "implements" if self.class_kind.get(target) == "interface" else "extends"
                 self._edge("EXTENDS" if rel == "extends" else "IMPLEMENTS", src, target)
                 self.subclasses[target].append(whole)
-                if rel == "extends":
+                if rel == "extends" and self.class_kind.get(target) == "trait":
+                    self.bases[whole].insert(0, target)  # PHP: a used trait's methods override the inherited ones
+                elif rel == "extends":
                     self.bases[whole].append(target)
         if requires:
             self._implement_interfaces(requires)
@@ -543,6 +545,8 @@ class Resolver:
             return None
         target = (self.find_class(f, name)
                   if new or (recv is None and spec.bare_constructors and name[:1].isupper()) else None)
+        if new and target is None and name in spec.self_names:  # PHP's `new self()`, `new static()`
+            target = cls
         if new or target is not None:
             ctor = self._constructor(spec, target) if target else None
             if ctor:
@@ -760,7 +764,15 @@ class Resolver:
         if (not rest and typ in f.spec.builtin_values and typ not in b.symbols and typ not in self.file_top[f.path]
                 and not self.top[f.module_id].get(typ)):
             return EXTERNAL  # `with open(p) as fh`: a built-in value (a name the file neither defines nor imports)
-        if f.spec.declared_types and self.foreign_type(f, typ):  # `String s`, `List<Foo> xs`, `T value`
+        if (fn := self._callee(f, caller, typ, at, depth)) is not None and fn in self.returns:
+            # `app = make_app()` where `def make_app() -> App`, PHP's `$this->getRouter()->m()` where
+            # `getRouter(): Router`: what the function declares it returns (before the declared types
+            # below: `this.getRouter` is a call, no type)
+            return self.declared_class(fn)
+        # `$x = $this->make()`, `$x = $y->get()`, `$x = Foo::create()` (PHP): a call, no declared type
+        call = rest[:1].islower() and (head in f.spec.self_names or (caller, head) in self.var_types[f.path]
+                                       or self.find_class(f, head) is not None)
+        if f.spec.declared_types and not call and self.foreign_type(f, typ):  # `String s`, `List<Foo> xs`, `T value`
             return EXTERNAL
         if rest and "." not in rest and (caller, head) in self.var_types[f.path]:
             # `r = client.get(...)`: a method of another package's object, or one our class only inherits
@@ -769,15 +781,12 @@ class Resolver:
             obj = self.var_held(f, caller, head, at, depth + 1)
             if obj == EXTERNAL or (obj is not None and obj in self.open_classes and self.method(obj, rest) is None):
                 return EXTERNAL
-        if (fn := self._callee(f, caller, typ, at, depth)) is not None and fn in self.returns:
-            # `app = make_app()` where `def make_app() -> App`: what the function declares it returns
-            return self.declared_class(fn)
         return None
 
     def declared_class(self, fn: str) -> str | None:
         """The class function `fn` declares it returns (`-> App`, `-> Self`), EXTERNAL, or None."""
         path, declared = self.returns[fn]
-        if declared in ("Self", "typing.Self", "this"):
+        if declared in ("Self", "typing.Self", "this", "static", "self"):  # PHP's `: static`, `: self`
             return self.owner.get(fn)
         head = declared.partition(".")[0]
         if head in self.bindings[path].external or declared in self.bindings[path].external:
