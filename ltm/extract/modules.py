@@ -448,4 +448,5 @@ def php_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCont
         p.split("\\")[0] for p in (ctx.php_namespaces.values() if ctx is not None else ())}
     if full.split("\\")[0] in ours:  # one of our namespaces, yet no file of that name: counted unresolved
         return [Target(full, True, symbol, alias)]
-    return [Target(namespace or full, False, symbol if namespace else None, alias)]
+    # `use RuntimeException;`, `use function count;`: a name of PHP's global namespace, the language's own
+    return [Target(namespace or "php", False, symbol, alias)]

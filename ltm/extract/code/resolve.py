@@ -500,6 +500,10 @@ class Resolver:
             return other is not None
         return depth < 4 and any(self._inherits(b, other, depth + 1) for b in self.bases.get(cls, ()))
 
+    def _open(self, cls: str, depth: int = 0) -> bool:
+        """`cls` or a base of it (four levels up) has a base this repository does not define."""
+        return cls in self.open_classes or (depth < 4 and any(self._open(b, depth + 1) for b in self.bases.get(cls, ())))
+
     def _constructor(self, spec: LanguageSpec, cls: str) -> str | None:
         for name in (*spec.constructors, self.class_name[cls]):
             hit = self.method(cls, name)
@@ -774,12 +778,13 @@ class Resolver:
                                        or self.find_class(f, head) is not None)
         if f.spec.declared_types and not call and self.foreign_type(f, typ):  # `String s`, `List<Foo> xs`, `T value`
             return EXTERNAL
-        if rest and "." not in rest and (caller, head) in self.var_types[f.path]:
+        own = head in f.spec.self_names and caller != _MODULE
+        if rest and "." not in rest and (own or (caller, head) in self.var_types[f.path]):
             # `r = client.get(...)`: a method of another package's object, or one our class only inherits
-            # from another package's base (starlette's `TestClient(httpx.Client)`), returns another
-            # package's object
-            obj = self.var_held(f, caller, head, at, depth + 1)
-            if obj == EXTERNAL or (obj is not None and obj in self.open_classes and self.method(obj, rest) is None):
+            # from another package's base (starlette's `TestClient(httpx.Client)`; a PHPUnit test's
+            # `$this->prophesize(...)`), returns another package's object
+            obj = self.owner.get(f.def_ids[caller]) if own else self.var_held(f, caller, head, at, depth + 1)
+            if obj == EXTERNAL or (obj is not None and self._open(obj) and self.method(obj, rest) is None):
                 return EXTERNAL
         return None
 

@@ -26,6 +26,8 @@ use Acme\\Interfaces\\CollectorInterface;
 use Acme\\Log\\{Logger, Level as Lvl};
 use Psr\\Http\\Message\\ResponseInterface;
 
+use function trim;
+
 /**
  * Collects the routes of an app.
  */
@@ -186,7 +188,6 @@ namespace Acme\\Tests;
 
 use Acme\\Routing\\RouteCollector;
 use Acme\\Log\\Logger;
-use PHPUnit\\Framework\\TestCase;
 
 require_once __DIR__ . '/bootstrap.php';
 
@@ -197,7 +198,19 @@ class RouteCollectorTest extends TestCase
         $collector = new RouteCollector(new Logger());
         $collector->map('/');
         $this->assertSame(1, $collector->count());
+        $route = $this->prophesize(Route::class);
+        $route->run();
     }
+}
+''',
+    "tests/TestCase.php": '''<?php
+
+namespace Acme\\Tests;
+
+use PHPUnit\\Framework\\TestCase as PHPUnitTestCase;
+
+abstract class TestCase extends PHPUnitTestCase
+{
 }
 ''',
     "tests/bootstrap.php": "<?php\n\nfunction fixture_path(): string\n{\n    return __DIR__;\n}\n",
@@ -213,12 +226,12 @@ def test_php_definitions_modules_and_docblocks(tmp_path):
     assert {q: r["kind"] for q, r in classes.items()} == {
         "RouteCollector": "class", "BaseCollector": "class", "Counts": "trait", "Route": "class", "Router": "class",
         "CollectorInterface": "interface", "MapperInterface": "interface", "Logger": "class", "Level": "enum",
-        "RouteCollectorTest": "class"}
+        "RouteCollectorTest": "class", "TestCase": "class"}
     fns = {r["id"].split(":", 3)[3]: r for r in out.tables["Function"] if r["file_path"] == R + "RouteCollector.php"}
     assert set(fns) == {"RouteCollector." + n for n in ("__construct", "map", "map.handler", "lookup", "normalize",
                                                          "respond")}
     m = fns["RouteCollector.map"]
-    assert (m["line_start"], m["line_end"]) == (29, 41)
+    assert (m["line_start"], m["line_end"]) == (31, 43)
     assert m["docstring"] == "Maps a pattern to a new route."
     assert classes["RouteCollector"]["docstring"] == "Collects the routes of an app."
     modules = {r["name"]: r["path"] for r in out.tables["Module"] if not r["external"]}
@@ -243,12 +256,14 @@ def test_php_graph(tmp_path):
             (f"file:{R}RouteCollector.php", "ext:Psr\\Http\\Message"),
             ("file:tests/RouteCollectorTest.php", "mod:Acme\\Routing\\RouteCollector"),
             ("file:tests/RouteCollectorTest.php", "mod:Acme\\Log\\Logger"),
-            ("file:tests/RouteCollectorTest.php", "ext:PHPUnit\\Framework"),
+            ("file:tests/TestCase.php", "ext:PHPUnit\\Framework"),
+            (f"file:{R}RouteCollector.php", "ext:php"),  # `use function trim;`: PHP's own
             ("file:tests/RouteCollectorTest.php", "mod:Acme\\Tests\\bootstrap"),  # require_once __DIR__ . '/bootstrap.php'
         },
         # a trait a class uses is a base its methods come from; an interface extends interfaces
         "EXTENDS": {(cls["RouteCollector"], cls["BaseCollector"]), (cls["RouteCollector"], cls["Counts"]),
-                    (iface, mapper)},
+                    (iface, mapper),
+                    ("cls:tests/RouteCollectorTest.php:RouteCollectorTest", "cls:tests/TestCase.php:TestCase")},
         "IMPLEMENTS": {(cls["RouteCollector"], iface)},
         "CALLS": {
             (RC + "__construct", f"fn:{R}BaseCollector.php:BaseCollector.__construct"),  # parent::__construct()
@@ -264,6 +279,8 @@ def test_php_graph(tmp_path):
             (f"fn:{R}Router.php:Router.dispatch", f"fn:{R}Route.php:Route.run"),  # a typed parameter
             (test, RC + "__construct"), (test, RC + "map"),
             (test, f"fn:{R}Counts.php:Counts.count"),
+            # not `$route->run()`: `$route` is what PHPUnit's `prophesize`, inherited through the tests' own
+            # TestCase, returns (another package's object), never a guess at the repository's only `run`
         },
     })
     conf = confidences(out)
