@@ -500,6 +500,15 @@ class Resolver:
             return other is not None
         return depth < 4 and any(self._inherits(b, other, depth + 1) for b in self.bases.get(cls, ()))
 
+    def _implementation(self, iface: str, name: str, caller: str) -> tuple[str, float] | None:
+        """The one method `name` of the classes implementing interface `iface`, which takes `name` from another
+        package's interface (Slim's `MiddlewareDispatcherInterface extends RequestHandlerInterface`: its `handle`
+        runs `MiddlewareDispatcher.handle`), as an override is (0.5); for the package's own caller, never its tests'."""
+        if self.class_kind.get(iface) != "interface" or not self._open(iface):
+            return None
+        impls = {m for m in self._overrides(iface, name) if caller in self.auxiliary or m not in self.auxiliary}
+        return (impls.pop(), OVERRIDE) if len(impls) == 1 else None
+
     def _open(self, cls: str, depth: int = 0) -> bool:
         """`cls` or a base of it (four levels up) has a base this repository does not define."""
         return cls in self.open_classes or (depth < 4 and any(self._open(b, depth + 1) for b in self.bases.get(cls, ())))
@@ -667,6 +676,8 @@ class Resolver:
                     return hit[0], VARIABLE
                 if hit := self._extension(spec, held, name):
                     return hit
+                if hit := self._implementation(held, name, caller):
+                    return hit
                 # not defined on the class here: inherited from another package's base, or dynamic
                 self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
                 return None
@@ -697,6 +708,8 @@ class Resolver:
             # `self.router.mount()`: Router's mount (an interface without the method, Go's, goes on to the guesses)
             if held is not None and (hit := self.method(held, name)):
                 return hit[0], ATTRIBUTE
+            if held is not None and (hit := self._implementation(held, name, caller)):
+                return hit
             if held is None and cls is not None and self.foreign_attribute(spec, cls, m[2]):
                 self.stats["calls_external"] += 1
                 return None

@@ -37,6 +37,8 @@ class RouteCollector extends BaseCollector implements CollectorInterface
 
     private Router $router;
 
+    private RouterInterface $handler;
+
     public function __construct(private Logger $logger)
     {
         parent::__construct();
@@ -54,6 +56,7 @@ class RouteCollector extends BaseCollector implements CollectorInterface
         self::normalize($pattern);
         $this->router->dispatch($route);
         $this->count();
+        $this->handler->handle();
         $found = $this->lookup($pattern);
         $found->run();
         $handler = fn($x) => json_encode($x);
@@ -124,7 +127,7 @@ class Route
 
 namespace Acme\\Routing;
 
-class Router
+class Router implements RouterInterface
 {
     public function dispatch(Route $route): void
     {
@@ -134,6 +137,20 @@ class Router
     public function withHeader(): void
     {
     }
+
+    public function handle(): void
+    {
+    }
+}
+''',
+    "src/Routing/RouterInterface.php": '''<?php
+
+namespace Acme\\Routing;
+
+use Psr\\Http\\Server\\RequestHandlerInterface;
+
+interface RouterInterface extends RequestHandlerInterface
+{
 }
 ''',
     "src/Interfaces/CollectorInterface.php": '''<?php
@@ -226,12 +243,13 @@ def test_php_definitions_modules_and_docblocks(tmp_path):
     assert {q: r["kind"] for q, r in classes.items()} == {
         "RouteCollector": "class", "BaseCollector": "class", "Counts": "trait", "Route": "class", "Router": "class",
         "CollectorInterface": "interface", "MapperInterface": "interface", "Logger": "class", "Level": "enum",
-        "RouteCollectorTest": "class", "TestCase": "class"}
+        "RouteCollectorTest": "class", "TestCase": "class",
+        "RouterInterface": "interface"}
     fns = {r["id"].split(":", 3)[3]: r for r in out.tables["Function"] if r["file_path"] == R + "RouteCollector.php"}
     assert set(fns) == {"RouteCollector." + n for n in ("__construct", "map", "map.handler", "lookup", "normalize",
                                                          "respond")}
     m = fns["RouteCollector.map"]
-    assert (m["line_start"], m["line_end"]) == (31, 43)
+    assert (m["line_start"], m["line_end"]) == (33, 46)
     assert m["docstring"] == "Maps a pattern to a new route."
     assert classes["RouteCollector"]["docstring"] == "Collects the routes of an app."
     modules = {r["name"]: r["path"] for r in out.tables["Module"] if not r["external"]}
@@ -254,6 +272,7 @@ def test_php_graph(tmp_path):
             (f"file:{R}RouteCollector.php", "mod:Acme\\Log\\Logger"),
             (f"file:{R}RouteCollector.php", "mod:Acme\\Log\\Level"),
             (f"file:{R}RouteCollector.php", "ext:Psr\\Http\\Message"),
+            (f"file:{R}RouterInterface.php", "ext:Psr\\Http\\Server"),
             ("file:tests/RouteCollectorTest.php", "mod:Acme\\Routing\\RouteCollector"),
             ("file:tests/RouteCollectorTest.php", "mod:Acme\\Log\\Logger"),
             ("file:tests/TestCase.php", "ext:PHPUnit\\Framework"),
@@ -264,7 +283,7 @@ def test_php_graph(tmp_path):
         "EXTENDS": {(cls["RouteCollector"], cls["BaseCollector"]), (cls["RouteCollector"], cls["Counts"]),
                     (iface, mapper),
                     ("cls:tests/RouteCollectorTest.php:RouteCollectorTest", "cls:tests/TestCase.php:TestCase")},
-        "IMPLEMENTS": {(cls["RouteCollector"], iface)},
+        "IMPLEMENTS": {(cls["RouteCollector"], iface), (cls["Router"], f"cls:{R}RouterInterface.php:RouterInterface")},
         "CALLS": {
             (RC + "__construct", f"fn:{R}BaseCollector.php:BaseCollector.__construct"),  # parent::__construct()
             (RC + "map", "fn:src/Log/Logger.php:Logger.log"),  # promoted `private Logger $logger`
@@ -274,6 +293,8 @@ def test_php_graph(tmp_path):
             (RC + "map", f"fn:{R}Router.php:Router.dispatch"),  # typed property `private Router $router`
             (RC + "map", f"fn:{R}Counts.php:Counts.count"),  # the trait's method, used by the class
             (RC + "map", RC + "lookup"),
+            # `private RouterInterface $handler`: the interface takes `handle` from PSR-15's; its one implementation
+            (RC + "map", f"fn:{R}Router.php:Router.handle"),
             (RC + "lookup", RC + "normalize"),  # static::normalize()
             (RC + "lookup", f"fn:{R}Route.php:Route.__construct"),
             (f"fn:{R}Router.php:Router.dispatch", f"fn:{R}Route.php:Route.run"),  # a typed parameter
@@ -286,6 +307,7 @@ def test_php_graph(tmp_path):
     conf = confidences(out)
     assert conf[(RC + "map", RC + "normalize")] == 1.0
     assert conf[(RC + "map", f"fn:{R}Router.php:Router.dispatch")] == 0.8
+    assert conf[(RC + "map", f"fn:{R}Router.php:Router.handle")] == 0.5
     # `strlen`, `json_encode`, `trim`: PHP's own, never the repository's `Acme\Util\json_encode`; `$response` is
     # PSR-7's (imported from another package), never the repository's only `withHeader`
     assert not any(dst.endswith(("json_encode", "withHeader")) for _, dst in conf)
