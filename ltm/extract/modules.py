@@ -80,6 +80,7 @@ class RepoContext:
     # PHP: the namespace prefix composer.json's `autoload` / `autoload-dev` `psr-4` maps to each folder
     php_namespaces: dict[str, str] = field(default_factory=dict)
     paths: dict[str, str] = field(default_factory=dict)  # each parsed file's module name, once all are named
+    namespaces: dict[str, list[str]] | None = None  # PHP: the modules of each namespace (`php_import`)
 
     def go_module_for(self, directory: str) -> tuple[str, str] | None:
         d = directory
@@ -429,7 +430,8 @@ def ruby_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
 def php_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     """`use A\\B\\C [as D];` -> the module named `A\\B\\C` (the file that holds class C), symbol C; `use function
     A\\f;` -> every module of namespace `A` (a function lives in a file of any name); `require 'x.php'` -> that
-    file's module. A name under none of the repository's namespaces is another package's (`Psr\\Http\\Message`)."""
+    file's module. A name in no namespace of the repository, or under a psr-4 prefix of composer.json with no
+    file where psr-4 puts it, is another package's (`Psr\\Http\\Message`; guzzle's `GuzzleHttp\\Psr7`)."""
     raw, kind = imp["module"].strip().strip("\\"), imp.get("kind") or ""
     if kind.startswith(("require", "include")):
         rel = posixpath.normpath(posixpath.join(posixpath.dirname(path), raw.lstrip("/") if raw.startswith("/") else raw))
@@ -439,14 +441,36 @@ def php_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCont
     namespace, _, symbol = full.rpartition("\\")
     alias = imp.get("alias") or symbol
     if kind == "function":
-        mods = sorted(m for m in known if m.rpartition("\\")[0] == namespace)
-        if mods:
-            return [Target(m, True) for m in mods]
+        if namespace and (mods := _php_namespaces(known, ctx).get(namespace)):
+            return [Target(m, True) for m in sorted(mods)]
     elif full in known:
         return [Target(full, True, symbol, alias)]
-    ours = {n.split("\\")[0] for n in known if "\\" in n} | {
-        p.split("\\")[0] for p in (ctx.php_namespaces.values() if ctx is not None else ())}
-    if full.split("\\")[0] in ours:  # one of our namespaces, yet no file of that name: counted unresolved
+    if _php_ours(full, known, ctx):  # a namespace of ours, yet no file of that name: counted unresolved
         return [Target(full, True, symbol, alias)]
     # `use RuntimeException;`, `use function count;`: a name of PHP's global namespace, the language's own
     return [Target(namespace or "php", False, symbol, alias)]
+
+
+def _php_ours(full: str, known: set[str], ctx: RepoContext | None) -> bool:
+    """Whether a class name no file is named for is still the repository's: under none of composer.json's
+    psr-4 prefixes (where psr-4 says which file would hold it: guzzle's `GuzzleHttp\\Psr7\\Request` is
+    guzzlehttp/psr7's, though `GuzzleHttp\\` is guzzle's prefix) and in a namespace a file here declares."""
+    namespaces = _php_namespaces(known, ctx)
+    if full in namespaces:  # `use GuzzleHttp\\Handler;`, then `new Handler\\CurlFactory()`: a namespace of ours
+        return True
+    if ctx is not None and any(full.startswith(prefix + "\\") for prefix in ctx.php_namespaces.values()):
+        return False
+    return full.rpartition("\\")[0] in namespaces
+
+
+def _php_namespaces(known: set[str], ctx: RepoContext | None) -> dict[str, list[str]]:
+    """The repository's modules by their namespace (kept on `ctx`: one pass over the modules per repository)."""
+    if ctx is not None and ctx.namespaces is not None:
+        return ctx.namespaces
+    out: dict[str, list[str]] = {}
+    for name in known:
+        if "\\" in name:
+            out.setdefault(name.rpartition("\\")[0], []).append(name)
+    if ctx is not None:
+        ctx.namespaces = out
+    return out
