@@ -205,6 +205,7 @@ namespace Acme\\Tests;
 
 use Acme\\Routing\\RouteCollector;
 use Acme\\Log\\Logger;
+use Acme\\Psr7\\Request;
 
 require_once __DIR__ . '/bootstrap.php';
 
@@ -276,6 +277,8 @@ def test_php_graph(tmp_path):
             ("file:tests/RouteCollectorTest.php", "mod:Acme\\Routing\\RouteCollector"),
             ("file:tests/RouteCollectorTest.php", "mod:Acme\\Log\\Logger"),
             ("file:tests/TestCase.php", "ext:PHPUnit\\Framework"),
+            # under the psr-4 prefix `Acme\\`, yet no src/Psr7/Request.php: another package of the vendor's
+            ("file:tests/RouteCollectorTest.php", "ext:Acme\\Psr7"),
             (f"file:{R}RouteCollector.php", "ext:php"),  # `use function trim;`: PHP's own
             ("file:tests/RouteCollectorTest.php", "mod:Acme\\Tests\\bootstrap"),  # require_once __DIR__ . '/bootstrap.php'
         },
