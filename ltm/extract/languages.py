@@ -57,6 +57,10 @@ class LanguageSpec:
     `hide_conditionals`: the parser reads `#if`/`#else`/`#endif` lines as blank (`conditionals.py`).
     `hide_macros`: the parser reads C/C++ annotation macros as blank (`macros.py`: `class LEVELDB_EXPORT DB {`,
     `void Get() LOCKS_EXCLUDED(mu_);`), which the grammar would take for a function `DB` or an error.
+    `written`: how the language's receivers and type names read in the resolver's dotted form, where they are
+    written otherwise (PHP's `$this->router` is `this.router`, `Foo::m()` has receiver `Foo`, `\\A\\B` is `A.B`).
+    `qualified_names`: the separator of the language's module names, where a qualified class name names the class
+    of that module exactly (PHP's `\\Psr\\Http\\Client\\ClientInterface`), never a class of its last name elsewhere.
     """
 
     name: str
@@ -84,6 +88,7 @@ class LanguageSpec:
     hide_conditionals: bool = False
     hide_macros: bool = False
     written: Callable[[str], str] | None = None
+    qualified_names: str = ""
 
     def parser_text(self, src: bytes) -> bytes:
         """The text the grammar parses: `src` itself, or with conditional directive lines or annotation
@@ -143,7 +148,8 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      self_names=("this", "self", "static"), constructors=("__construct",), base_receiver="parent",
                      declared_types=True, bare_constructors=False,
                      attribute_prefixes=("#[",), builtin_methods=builtin_names.PHP_METHODS,
-                     builtin_functions=builtin_names.PHP_FUNCTIONS, written=m.php_written),
+                     builtin_functions=builtin_names.PHP_FUNCTIONS, written=m.php_written,
+                     qualified_names="\\"),
     ]
 }
 

@@ -164,6 +164,7 @@ class Resolver:
         self.module_reads: dict[str, set[int]] = {}  # path -> offsets of calls on a module's variable
         self.open_classes: set[str] = set()  # classes with a base this repository does not define
         self._override_cache: dict[str, list[str]] = {}
+        self._parts: dict[str, set[str]] = {}  # family -> the parts of its modules' namespaces
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
         # functions of tests, examples, docs and benchmarks: never a guess for the package's own code
@@ -389,6 +390,15 @@ class Resolver:
             mid = b.aliases.get(root)
             if mid and (cid := self.exported(mid, name, table=self.classes)) is not None:
                 return cid
+            if (sep := f.spec.qualified_names) and mid is None and root not in b.symbols:
+                # PHP's `\Psr\Http\Client\ClientInterface`: the class of the module of that name, else, when no
+                # namespace here has a part of the name's first (`Psr`), another package's, never our class of
+                # that last name
+                if (mid := self.modules.get(f.spec.group, {}).get(sep.join([*head.split("."), name]))) is not None:
+                    hits = self.classes[mid].get(name, [])
+                    return hits[0] if len(hits) == 1 else None
+                if root not in self._namespace_parts(f.spec.group, sep):
+                    return None
         if (cid := self.file_class_names[f.path].get(name)) is not None:
             return cid
         if not head and name in b.external:  # `from httpx import Response`: not our `Response`
@@ -508,6 +518,12 @@ class Resolver:
             return None
         impls = {m for m in self._overrides(iface, name) if caller in self.auxiliary or m not in self.auxiliary}
         return (impls.pop(), OVERRIDE) if len(impls) == 1 else None
+
+    def _namespace_parts(self, group: str, sep: str) -> set[str]:
+        """Every part of the namespaces of a family's modules (`GuzzleHttp`, `Handler` of `GuzzleHttp\\Handler\\X`)."""
+        if group not in self._parts:
+            self._parts[group] = {p for name in self.modules.get(group, {}) for p in name.split(sep)[:-1]}
+        return self._parts[group]
 
     def _open(self, cls: str, depth: int = 0) -> bool:
         """`cls` or a base of it (four levels up) has a base this repository does not define."""

@@ -112,7 +112,7 @@ trait Counts
 
 namespace Acme\\Routing;
 
-class Route
+class Route implements \\Psr\\Link\\MapperInterface
 {
     public function __construct(private string $pattern)
     {
@@ -286,6 +286,7 @@ def test_php_graph(tmp_path):
         "EXTENDS": {(cls["RouteCollector"], cls["BaseCollector"]), (cls["RouteCollector"], cls["Counts"]),
                     (iface, mapper),
                     ("cls:tests/RouteCollectorTest.php:RouteCollectorTest", "cls:tests/TestCase.php:TestCase")},
+        # not Route's `\\Psr\\Link\\MapperInterface`: another package's, though this one has a MapperInterface
         "IMPLEMENTS": {(cls["RouteCollector"], iface), (cls["Router"], f"cls:{R}RouterInterface.php:RouterInterface")},
         "CALLS": {
             (RC + "__construct", f"fn:{R}BaseCollector.php:BaseCollector.__construct"),  # parent::__construct()
