@@ -81,6 +81,7 @@ class RepoContext:
     php_namespaces: dict[str, str] = field(default_factory=dict)
     paths: dict[str, str] = field(default_factory=dict)  # each parsed file's module name, once all are named
     namespaces: dict[str, list[str]] | None = None  # PHP: the modules of each namespace (`php_import`)
+    tops: dict[str, set[str]] = field(default_factory=dict)  # the names each module defines at its top level
 
     def go_module_for(self, directory: str) -> tuple[str, str] | None:
         d = directory
@@ -429,8 +430,8 @@ def ruby_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
 
 def php_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     """`use A\\B\\C [as D];` -> the module named `A\\B\\C` (the file that holds class C), symbol C; `use function
-    A\\f;` -> every module of namespace `A` (a function lives in a file of any name); `require 'x.php'` -> that
-    file's module. A name in no namespace of the repository, or under a psr-4 prefix of composer.json with no
+    A\\f;` (or a class in a file of another name) -> the module of namespace `A` that defines `f`; `require 'x.php'`
+    -> that file's module. A name in no namespace of the repository, or under a psr-4 prefix of composer.json with no
     file where psr-4 puts it, is another package's (`Psr\\Http\\Message`; guzzle's `GuzzleHttp\\Psr7`)."""
     raw, kind = imp["module"].strip().strip("\\"), imp.get("kind") or ""
     if kind.startswith(("require", "include")):
@@ -440,11 +441,13 @@ def php_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCont
     full = f"{raw}\\{imp['name'].strip().strip(chr(92))}" if imp.get("name") else raw
     namespace, _, symbol = full.rpartition("\\")
     alias = imp.get("alias") or symbol
-    if kind == "function":
-        if namespace and (mods := _php_namespaces(known, ctx).get(namespace)):
-            return [Target(m, True) for m in sorted(mods)]
-    elif full in known:
+    if full in known and kind != "function":
         return [Target(full, True, symbol, alias)]
+    # `use function A\\f;`, or a class in a file of another name: the module of the namespace that defines it
+    tops = ctx.tops if ctx is not None else {}
+    found = sorted(m for m in _php_namespaces(known, ctx).get(namespace, ()) if symbol in tops.get(m, ()))
+    if found:
+        return [Target(found[0], True, symbol, alias)]
     if _php_ours(full, known, ctx):  # a namespace of ours, yet no file of that name: counted unresolved
         return [Target(full, True, symbol, alias)]
     # `use RuntimeException;`, `use function count;`: a name of PHP's global namespace, the language's own

@@ -230,6 +230,8 @@ def extract_code(
             names[entry.path] = name
     known = {group: set(by_name) for group, by_name in mods.known.items()}
     ctx.paths = names  # PHP's `require 'x.php'` names a file: its module
+    for m in mods.rows.values():  # PHP's `use function A\f;` names the module of namespace A that defines f
+        ctx.tops.setdefault(m["name"], set()).update(m["top"])
     bindings = {f.path: _bind_imports(out, mods, f, names[f.path], known.get(f.spec.group, set()), ctx) for f in parsed}
     resolver = Resolver(repo_key, parsed, bindings, mods.known)
     resolver.resolve_bases()

@@ -27,6 +27,7 @@ use Acme\\Log\\{Logger, Level as Lvl};
 use Psr\\Http\\Message\\ResponseInterface;
 
 use function trim;
+use function Acme\\Util\\helper;
 
 /**
  * Collects the routes of an app.
@@ -59,7 +60,7 @@ class RouteCollector extends BaseCollector implements CollectorInterface
         $this->handler->handle();
         $found = $this->lookup($pattern);
         $found->run();
-        $handler = fn($x) => json_encode($x);
+        $handler = fn($x) => json_encode(helper($x));
         return $route;
     }
 
@@ -189,6 +190,10 @@ enum Level: string
 {
     case INFO = 'info';
 }
+
+final class LevelHelper
+{
+}
 ''',
     "src/Util/functions.php": '''<?php
 
@@ -198,6 +203,11 @@ function json_encode($value): string
 {
     return '';
 }
+
+function helper($value)
+{
+    return $value;
+}
 ''',
     "tests/RouteCollectorTest.php": '''<?php
 
@@ -206,6 +216,7 @@ namespace Acme\\Tests;
 use Acme\\Routing\\RouteCollector;
 use Acme\\Log\\Logger;
 use Acme\\Psr7\\Request;
+use Acme\\Log\\LevelHelper;
 
 require_once __DIR__ . '/bootstrap.php';
 
@@ -245,12 +256,12 @@ def test_php_definitions_modules_and_docblocks(tmp_path):
         "RouteCollector": "class", "BaseCollector": "class", "Counts": "trait", "Route": "class", "Router": "class",
         "CollectorInterface": "interface", "MapperInterface": "interface", "Logger": "class", "Level": "enum",
         "RouteCollectorTest": "class", "TestCase": "class",
-        "RouterInterface": "interface"}
+        "RouterInterface": "interface", "LevelHelper": "class"}
     fns = {r["id"].split(":", 3)[3]: r for r in out.tables["Function"] if r["file_path"] == R + "RouteCollector.php"}
     assert set(fns) == {"RouteCollector." + n for n in ("__construct", "map", "map.handler", "lookup", "normalize",
                                                          "respond")}
     m = fns["RouteCollector.map"]
-    assert (m["line_start"], m["line_end"]) == (33, 46)
+    assert (m["line_start"], m["line_end"]) == (34, 47)
     assert m["docstring"] == "Maps a pattern to a new route."
     assert classes["RouteCollector"]["docstring"] == "Collects the routes of an app."
     modules = {r["name"]: r["path"] for r in out.tables["Module"] if not r["external"]}
@@ -279,6 +290,8 @@ def test_php_graph(tmp_path):
             ("file:tests/TestCase.php", "ext:PHPUnit\\Framework"),
             # under the psr-4 prefix `Acme\\`, yet no src/Psr7/Request.php: another package of the vendor's
             ("file:tests/RouteCollectorTest.php", "ext:Acme\\Psr7"),
+            ("file:tests/RouteCollectorTest.php", "mod:Acme\\Log\\Level"),  # LevelHelper is in Level.php
+            (f"file:{R}RouteCollector.php", "mod:Acme\\Util\\functions"),  # use function Acme\\Util\\helper
             (f"file:{R}RouteCollector.php", "ext:php"),  # `use function trim;`: PHP's own
             ("file:tests/RouteCollectorTest.php", "mod:Acme\\Tests\\bootstrap"),  # require_once __DIR__ . '/bootstrap.php'
         },
@@ -297,6 +310,7 @@ def test_php_graph(tmp_path):
             (RC + "map", f"fn:{R}Router.php:Router.dispatch"),  # typed property `private Router $router`
             (RC + "map", f"fn:{R}Counts.php:Counts.count"),  # the trait's method, used by the class
             (RC + "map", RC + "lookup"),
+            (RC + "map.handler", "fn:src/Util/functions.php:helper"),  # `use function`, in the arrow function
             # `private RouterInterface $handler`: the interface takes `handle` from PSR-15's; its one implementation
             (RC + "map", f"fn:{R}Router.php:Router.handle"),
             (RC + "lookup", RC + "normalize"),  # static::normalize()
