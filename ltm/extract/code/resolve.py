@@ -394,9 +394,8 @@ class Resolver:
                 # PHP's `\Psr\Http\Client\ClientInterface`: the class of the module of that name, else, when no
                 # namespace here has a part of the name's first (`Psr`), another package's, never our class of
                 # that last name
-                if (mid := self.modules.get(f.spec.group, {}).get(sep.join([*head.split("."), name]))) is not None:
-                    hits = self.classes[mid].get(name, [])
-                    return hits[0] if len(hits) == 1 else None
+                if (cid := self._namespaced(f, sep, [*head.split("."), name])) is not None:
+                    return cid
                 if root not in self._namespace_parts(f.spec.group, sep):
                     return None
         if (cid := self.file_class_names[f.path].get(name)) is not None:
@@ -409,6 +408,8 @@ class Resolver:
                 return cid
             if self.exported(mid, symbol):  # `Column` imported from a module where it is a function
                 return None
+        if not head and (sep := f.spec.qualified_names) and (cid := self._namespaced(f, sep, [name])) is not None:
+            return cid  # PHP: a class name no `use` binds is one of the file's own namespace
         for mid in (f.module_id, *b.wildcards):
             hits = self.classes[mid].get(name, [])
             if mid != f.module_id:  # another module's nested class is named through its class: `SkipList::Iterator`
@@ -518,6 +519,16 @@ class Resolver:
             return None
         impls = {m for m in self._overrides(iface, name) if caller in self.auxiliary or m not in self.auxiliary}
         return (impls.pop(), OVERRIDE) if len(impls) == 1 else None
+
+    def _namespaced(self, f: ParsedFile, sep: str, parts: list[str]) -> str | None:
+        """The class a qualified name names by its module (`A\\B\\C` is module `A\\B\\C`'s C), as written or relative
+        to the file's own namespace (`Sub\\C`, `C` inside namespace `A`)."""
+        names, own = self.modules.get(f.spec.group, {}), self.module_name.get(f.module_id, "").rpartition(sep)[0]
+        for qualified in ([own, *parts], parts) if own else (parts,):
+            if (mid := names.get(sep.join(qualified))) is not None:
+                hits = self.classes[mid].get(parts[-1], [])
+                return hits[0] if len(hits) == 1 else None
+        return None
 
     def _namespace_parts(self, group: str, sep: str) -> set[str]:
         """Every part of the namespaces of a family's modules (`GuzzleHttp`, `Handler` of `GuzzleHttp\\Handler\\X`)."""

@@ -78,6 +78,29 @@ class RouteCollector extends BaseCollector implements CollectorInterface
     {
         $response->getBody()->write('ok');
         $response->withHeader('a', 'b');
+        Config::load();
+    }
+}
+''',
+    "src/Routing/Config.php": '''<?php
+
+namespace Acme\\Routing;
+
+class Config
+{
+    public static function load(): void
+    {
+    }
+}
+''',
+    "src/Log/Config.php": '''<?php
+
+namespace Acme\\Log;
+
+class Config
+{
+    public static function load(): void
+    {
     }
 }
 ''',
@@ -256,7 +279,7 @@ def test_php_definitions_modules_and_docblocks(tmp_path):
         "RouteCollector": "class", "BaseCollector": "class", "Counts": "trait", "Route": "class", "Router": "class",
         "CollectorInterface": "interface", "MapperInterface": "interface", "Logger": "class", "Level": "enum",
         "RouteCollectorTest": "class", "TestCase": "class",
-        "RouterInterface": "interface", "LevelHelper": "class"}
+        "RouterInterface": "interface", "LevelHelper": "class", "Config": "class"}
     fns = {r["id"].split(":", 3)[3]: r for r in out.tables["Function"] if r["file_path"] == R + "RouteCollector.php"}
     assert set(fns) == {"RouteCollector." + n for n in ("__construct", "map", "map.handler", "lookup", "normalize",
                                                          "respond")}
@@ -316,6 +339,7 @@ def test_php_graph(tmp_path):
             (RC + "lookup", RC + "normalize"),  # static::normalize()
             (RC + "lookup", f"fn:{R}Route.php:Route.__construct"),
             (f"fn:{R}Router.php:Router.dispatch", f"fn:{R}Route.php:Route.run"),  # a typed parameter
+            (RC + "respond", f"fn:{R}Config.php:Config.load"),  # the file's own namespace's Config, not Log's
             (test, RC + "__construct"), (test, RC + "map"),
             (test, f"fn:{R}Counts.php:Counts.count"),
             # not `$route->run()`: `$route` is what PHPUnit's `prophesize`, inherited through the tests' own
