@@ -79,3 +79,23 @@
   right: [(member_call_expression object: (_) @var.type name: (name) @var.member)
           (nullsafe_member_call_expression object: (_) @var.type name: (name) @var.member)
           (scoped_call_expression scope: (_) @var.type name: (name) @var.member)])
+; `Foo|null` (or `null|Foo`) is a Foo where it is not null, as `?Foo` is
+(property_declaration
+  type: [(union_type . (named_type) @attr.type . (primitive_type) @_null .)
+         (union_type . (primitive_type) @_null . (named_type) @attr.type .)]
+  (property_element name: (variable_name (name) @attr.name))
+  (#eq? @_null "null"))
+(property_promotion_parameter
+  type: [(union_type . (named_type) @attr.type . (primitive_type) @_null .)
+         (union_type . (primitive_type) @_null . (named_type) @attr.type .)]
+  name: (variable_name (name) @attr.name)
+  (#eq? @_null "null"))
+([(simple_parameter
+   type: [(union_type . (named_type) @var.type . (primitive_type) @_null .)
+          (union_type . (primitive_type) @_null . (named_type) @var.type .)]
+   name: (variable_name (name) @var.name))
+  (property_promotion_parameter
+   type: [(union_type . (named_type) @var.type . (primitive_type) @_null .)
+          (union_type . (primitive_type) @_null . (named_type) @var.type .)]
+   name: (variable_name (name) @var.name))]
+  (#eq? @_null "null"))

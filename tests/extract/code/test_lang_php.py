@@ -153,7 +153,7 @@ namespace Acme\\Routing;
 
 class Router implements RouterInterface
 {
-    public function dispatch(Route $route): void
+    public function dispatch(Route|null $route): void
     {
         $route->run();
     }
@@ -350,6 +350,7 @@ def test_php_graph(tmp_path):
     assert conf[(RC + "map", RC + "normalize")] == 1.0
     assert conf[(RC + "map", f"fn:{R}Router.php:Router.dispatch")] == 0.8
     assert conf[(RC + "map", f"fn:{R}Router.php:Router.handle")] == 0.5
+    assert conf[(f"fn:{R}Router.php:Router.dispatch", f"fn:{R}Route.php:Route.run")] == 0.8  # `Route|null $route`
     # `strlen`, `json_encode`, `trim`: PHP's own, never the repository's `Acme\Util\json_encode`; `$response` is
     # PSR-7's (imported from another package), never the repository's only `withHeader`
     assert not any(dst.endswith(("json_encode", "withHeader")) for _, dst in conf)
