@@ -165,6 +165,7 @@ class Resolver:
         self.open_classes: set[str] = set()  # classes with a base this repository does not define
         self._override_cache: dict[str, list[str]] = {}
         self._parts: dict[str, set[str]] = {}  # family -> the parts of its modules' namespaces
+        self._implemented: dict[str, list[str]] | None = None  # class -> the interfaces it says it implements
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
         # functions of tests, examples, docs and benchmarks: never a guess for the package's own code
@@ -517,8 +518,21 @@ class Resolver:
         runs `MiddlewareDispatcher.handle`), as an override is (0.5); for the package's own caller, never its tests'."""
         if self.class_kind.get(iface) != "interface" or not self._open(iface):
             return None
-        impls = {m for m in self._overrides(iface, name) if caller in self.auxiliary or m not in self.auxiliary}
+        impls = {m for m in self._overrides(iface, name) if (caller in self.auxiliary or m not in self.auxiliary)
+                 and self._implements(self.owner.get(m), iface)}
         return (impls.pop(), OVERRIDE) if len(impls) == 1 else None
+
+    def _implements(self, cls: str | None, iface: str, depth: int = 0) -> bool:
+        """`cls` (or a base of it) says it implements `iface` or an interface extending it: not a Go struct that
+        only embeds the interface (a wrapper of some other implementation)."""
+        if self._implemented is None:
+            self._implemented = defaultdict(list)
+            for src, dst in self.edges["IMPLEMENTS"]:
+                self._implemented[src].append(dst)
+        if cls is None or depth > 4:
+            return False
+        return any(self._inherits(i, iface) for i in self._implemented.get(cls, ())) or any(
+            self._implements(b, iface, depth + 1) for b in self.bases.get(cls, ()))
 
     def _namespaced(self, f: ParsedFile, sep: str, parts: list[str]) -> str | None:
         """The class a qualified name names by its module (`A\\B\\C` is module `A\\B\\C`'s C), as written or relative
