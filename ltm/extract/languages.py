@@ -18,6 +18,7 @@ import tree_sitter_cpp
 import tree_sitter_go
 import tree_sitter_java
 import tree_sitter_javascript
+import tree_sitter_php
 import tree_sitter_python
 import tree_sitter_ruby
 import tree_sitter_rust
@@ -56,6 +57,10 @@ class LanguageSpec:
     `hide_conditionals`: the parser reads `#if`/`#else`/`#endif` lines as blank (`conditionals.py`).
     `hide_macros`: the parser reads C/C++ annotation macros as blank (`macros.py`: `class LEVELDB_EXPORT DB {`,
     `void Get() LOCKS_EXCLUDED(mu_);`), which the grammar would take for a function `DB` or an error.
+    `written`: how the language's receivers and type names read in the resolver's dotted form, where they are
+    written otherwise (PHP's `$this->router` is `this.router`, `Foo::m()` has receiver `Foo`, `\\A\\B` is `A.B`).
+    `qualified_names`: the separator of the language's module names, where a qualified class name names the class
+    of that module exactly (PHP's `\\Psr\\Http\\Client\\ClientInterface`), never a class of its last name elsewhere.
     """
 
     name: str
@@ -82,6 +87,8 @@ class LanguageSpec:
     partial_classes: bool = False
     hide_conditionals: bool = False
     hide_macros: bool = False
+    written: Callable[[str], str] | None = None
+    qualified_names: str = ""
 
     def parser_text(self, src: bytes) -> bytes:
         """The text the grammar parses: `src` itself, or with conditional directive lines or annotation
@@ -136,6 +143,13 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("ruby", (".rb",), tree_sitter_ruby.language, m.ruby_module, resolve_import=m.ruby_import,
                      self_names=("self",), implicit_self=True, constructors=("initialize",),
                      comment_prefixes=("#",), attribute_prefixes=()),
+        # `language_php` reads a file's `<?php` code with the HTML around it (`language_php_only`: no tags)
+        LanguageSpec("php", (".php",), tree_sitter_php.language_php, m.php_module, resolve_import=m.php_import,
+                     self_names=("this", "self", "static"), constructors=("__construct",), base_receiver="parent",
+                     declared_types=True, bare_constructors=False,
+                     attribute_prefixes=("#[",), builtin_methods=builtin_names.PHP_METHODS,
+                     builtin_functions=builtin_names.PHP_FUNCTIONS, written=m.php_written,
+                     qualified_names="\\"),
     ]
 }
 

@@ -2,7 +2,7 @@
 
 A module is what the language calls one: a Python dotted module, a JS/TS file, a Go package
 (its import path), a Java package, a C# namespace, a Rust module path, a C/C++ header and its
-source (path without extension), a Ruby require path. An import resolves to a module of the
+source (path without extension), a Ruby require path, a PHP file's class name (namespace and file). An import resolves to a module of the
 repository (the longest known prefix) or else to an external package, named as its ecosystem
 names it (`numpy`, `@scope/pkg`, `github.com/x/y`, `java.util`, `serde`, `<stdio.h>`, `json`).
 """
@@ -77,6 +77,11 @@ class RepoContext:
     go_modules: dict[str, str]
     rust_crates: dict[str, str] = field(default_factory=dict)  # a crate's source folder -> its name
     js_packages: dict[str, JsPackage] = field(default_factory=dict)  # by the name its package.json gives
+    # PHP: the namespace prefix composer.json's `autoload` / `autoload-dev` `psr-4` maps to each folder
+    php_namespaces: dict[str, str] = field(default_factory=dict)
+    paths: dict[str, str] = field(default_factory=dict)  # each parsed file's module name, once all are named
+    namespaces: dict[str, list[str]] | None = None  # PHP: the modules of each namespace (`php_import`)
+    tops: dict[str, set[str]] = field(default_factory=dict)  # the names each module defines at its top level
 
     def go_module_for(self, directory: str) -> tuple[str, str] | None:
         d = directory
@@ -120,6 +125,25 @@ def rust_crates(cargo_toml: bytes, folder: str) -> dict[str, str]:
             root = posixpath.normpath(posixpath.join(folder, posixpath.dirname(path)))
             if root != "." and not root.startswith("..") and posixpath.basename(root) != "src":
                 out[root] = crate
+    return out
+
+
+def php_namespaces(composer_json: bytes, folder: str) -> dict[str, str]:
+    """The folders a composer.json in `folder` maps to namespace prefixes (`autoload` and `autoload-dev`,
+    `psr-4`: `{"Slim\\": "Slim"}` -> `{"Slim": "Slim"}`); nothing for a manifest that does not parse."""
+    try:
+        manifest = json.loads(composer_json)
+    except (UnicodeDecodeError, ValueError):
+        return {}
+    out: dict[str, str] = {}
+    for key in ("autoload", "autoload-dev"):
+        section = manifest.get(key) if isinstance(manifest, dict) else None
+        psr4 = section.get("psr-4") if isinstance(section, dict) else None
+        for prefix, dirs in (psr4.items() if isinstance(psr4, dict) else ()):
+            for d in [dirs] if isinstance(dirs, str) else (dirs if isinstance(dirs, list) else ()):
+                if isinstance(d, str):
+                    root = posixpath.normpath(posixpath.join(folder, d)) if d.strip("./") else (folder or ".")
+                    out.setdefault(root, prefix.strip("\\"))
     return out
 
 
@@ -199,6 +223,37 @@ def ruby_module(path: str, declared: str | None = None, ctx: RepoContext | None 
     """The require path: `lib/a/b.rb` -> `a/b`."""
     stem = _stem(path)
     return stem[4:] if stem.startswith("lib/") else stem
+
+
+def php_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
+    """A PHP file is named as the class it holds by convention (PSR-4): its namespace and its file name,
+    `Slim\\Routing\\RouteCollector` for `Slim/Routing/RouteCollector.php`. The namespace is the one the file
+    declares, else the one composer.json's `psr-4` map gives its folder; a file of neither is its path."""
+    stem = posixpath.basename(_stem(path))
+    if declared:
+        return f"{declared.strip().strip(chr(92))}\\{stem}"
+    folder = posixpath.dirname(path)
+    roots = ctx.php_namespaces if ctx is not None else {}
+    d = folder
+    while True:
+        if d in roots or (d == "" and "." in roots):
+            prefix, rel = roots[d or "."], posixpath.relpath(folder or ".", d or ".")
+            parts = [p for p in [prefix, *([] if rel == "." else rel.split("/")), stem] if p]
+            return "\\".join(parts)
+        if d in ("", "."):
+            return _stem(path)
+        d = posixpath.dirname(d)
+
+
+_PHP_MEMBER = re.compile(r"\s*(?:\??->|::)\s*|\\")
+
+
+def php_written(text: str) -> str:
+    """A PHP receiver or type as the resolver reads names, dotted and without `$`: `$this->router` ->
+    `this.router`, `self` -> `self`, `\\Slim\\App` -> `Slim.App`, `(new Foo($a))` -> `new Foo(a)`."""
+    if text[:1] == "(" and text[-1:] == ")":
+        text = text[1:-1]
+    return _PHP_MEMBER.sub(".", text.replace("$", "")).lstrip(".").lstrip("?")
 
 
 # ---- imports -> modules -------------------------------------------------------------------
@@ -371,3 +426,54 @@ def ruby_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
     if raw in known:
         return [Target(raw, True)]
     return [Target(raw.split("/")[0], False)]
+
+
+def php_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
+    """`use A\\B\\C [as D];` -> the module named `A\\B\\C` (the file that holds class C), symbol C; `use function
+    A\\f;` (or a class in a file of another name) -> the module of namespace `A` that defines `f`; `require 'x.php'`
+    -> that file's module. A name in no namespace of the repository, or under a psr-4 prefix of composer.json with no
+    file where psr-4 puts it, is another package's (`Psr\\Http\\Message`; guzzle's `GuzzleHttp\\Psr7`)."""
+    raw, kind = imp["module"].strip().strip("\\"), imp.get("kind") or ""
+    if kind.startswith(("require", "include")):
+        rel = posixpath.normpath(posixpath.join(posixpath.dirname(path), raw.lstrip("/") if raw.startswith("/") else raw))
+        found = (ctx.paths if ctx is not None else {}).get(rel)
+        return [Target(found, True)] if found is not None else []
+    full = f"{raw}\\{imp['name'].strip().strip(chr(92))}" if imp.get("name") else raw
+    namespace, _, symbol = full.rpartition("\\")
+    alias = imp.get("alias") or symbol
+    if full in known and kind != "function":
+        return [Target(full, True, symbol, alias)]
+    # `use function A\\f;`, or a class in a file of another name: the module of the namespace that defines it
+    tops = ctx.tops if ctx is not None else {}
+    found = sorted(m for m in _php_namespaces(known, ctx).get(namespace, ()) if symbol in tops.get(m, ()))
+    if found:
+        return [Target(found[0], True, symbol, alias)]
+    if _php_ours(full, known, ctx):  # a namespace of ours, yet no file of that name: counted unresolved
+        return [Target(full, True, symbol, alias)]
+    # `use RuntimeException;`, `use function count;`: a name of PHP's global namespace, the language's own
+    return [Target(namespace or "php", False, symbol, alias)]
+
+
+def _php_ours(full: str, known: set[str], ctx: RepoContext | None) -> bool:
+    """Whether a class name no file is named for is still the repository's: under none of composer.json's
+    psr-4 prefixes (where psr-4 says which file would hold it: guzzle's `GuzzleHttp\\Psr7\\Request` is
+    guzzlehttp/psr7's, though `GuzzleHttp\\` is guzzle's prefix) and in a namespace a file here declares."""
+    namespaces = _php_namespaces(known, ctx)
+    if full in namespaces:  # `use GuzzleHttp\\Handler;`, then `new Handler\\CurlFactory()`: a namespace of ours
+        return True
+    if ctx is not None and any(full.startswith(prefix + "\\") for prefix in ctx.php_namespaces.values()):
+        return False
+    return full.rpartition("\\")[0] in namespaces
+
+
+def _php_namespaces(known: set[str], ctx: RepoContext | None) -> dict[str, list[str]]:
+    """The repository's modules by their namespace (kept on `ctx`: one pass over the modules per repository)."""
+    if ctx is not None and ctx.namespaces is not None:
+        return ctx.namespaces
+    out: dict[str, list[str]] = {}
+    for name in known:
+        if "\\" in name:
+            out.setdefault(name.rpartition("\\")[0], []).append(name)
+    if ctx is not None:
+        ctx.namespaces = out
+    return out

@@ -5,7 +5,8 @@ Capture names are the contract between the `.scm` files and this module (see que
 qualifies names), `@impl` (a block whose functions are methods of `@impl.type`), `@import`
 (`.module`, `.name`, `.alias`, `.kind`), `@call.name` or `@call.new` (one per call site) with `@call.receiver`,
 `@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
-`@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@local` (a
+`@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@var.name` with
+`@var.type` (and `@var.member`, the method called on it when the call is written in parts), `@local` (a
 name a function binds itself), `@extends`,
 `@implements`, `@base`, `@requires` (a method an interface requires: Go's are implemented without saying
 so) and `@module.name`. The output is plain data, so it crosses processes.
@@ -312,6 +313,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     raw_vars: list[tuple[int, str, str, int]] = []  # (start, variable, type as written, where it takes effect)
     awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
     add_call = raw_calls.append
+    written = spec.written  # PHP's `$this->a`, `Foo::`, `\A\B` as `this.a`, `Foo`, `A.B`
     for shown, pattern, caps in _matches(spec, passes):
         if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
             continue  # the first branches' pass found it
@@ -329,10 +331,12 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 # a long chain keeps its head (`Struct.newBuilder()`: another package's object)
                 recv = r.text[:_MAX_RECEIVER].decode("utf-8", "replace") + (
                     "" if r.end_byte - r.start_byte <= _MAX_RECEIVER else "(...)")
+                if written is not None:
+                    recv = written(recv)
             add_call((n.start_byte, n.text, recv or None, CALL if role is _CALL_RECV else REF))
         elif role is _CALL_NEW:
             n = caps["call.new"][0]
-            add_call((n.start_byte, n.text, None, NEW))
+            add_call((n.start_byte, n.text if written is None else written(_text(n)).encode(), None, NEW))
         elif role is _AWAIT:
             awaited.add(caps["await.call"][0].start_byte)
         elif role in _DEF_CAPS:
@@ -364,10 +368,16 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             declared = declared or _text(caps[role][0])
         elif role is _ATTR:
             obj, typ = _text(_first(caps, "attr.object")), _text(caps["attr.type"][0])
+            if written is not None:
+                typ = written(typ)
             for n in caps["attr.name"]:
                 raw_attrs.append((n.start_byte, obj, _text(n), typ, "attr.variable" in caps))
         elif role is _VAR:
             typ = _text(caps["var.type"][0]) if "var.type" in caps else EACH + _text(caps["var.each"][0])
+            if written is not None:
+                typ = written(typ)
+            if "var.member" in caps:  # a call written in parts (PHP's `$x = $this->make()`): `this.make`
+                typ = f"{typ}.{_text(caps['var.member'][0])}"
             # where the binding takes effect: after what it is assigned from (`url = url.copy_with()` reads the
             # `url` bound before it)
             after = max(n.end_byte for ns in caps.values() for n in ns)
@@ -418,7 +428,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             continue
         bases.append({"owner": owner if owner >= 0 else None,
                       "owner_name": scopes[-1 - owner][2] if owner < 0 else None,
-                      "name": _text(node), "relation": rel})
+                      "name": _text(node) if written is None else written(_text(node)), "relation": rel})
     raw_attrs.sort(key=_first_item)
     attrs = [(owner, obj, name, typ, variable) for (_, obj, name, typ, variable), owner in
              zip(raw_attrs, _innermost([a[0] for a in raw_attrs], spans)) if owner is not None and owner >= 0]
@@ -540,6 +550,7 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
     text = src[start:end]
     qualified = ".".join(reversed(chain))
     signature, stub = _signature(node, src)
+    returns = _return_type(node)
     return {
         "kind": d["kind"],
         "name": d["name"],
@@ -552,7 +563,7 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "stub": stub,
         # Python's `async def`, JavaScript's `async f()`, not an async generator (`async for x in f()`)
         "coroutine": signature.startswith("async ") and _YIELD.search(text) is None,
-        "returns": _return_type(node),
+        "returns": returns if returns is None or spec.written is None else spec.written(returns),
         "docstring": d["doc"] if d["doc"] is not None else _leading_comment(src, start, spec),
         "text": text[: MAX_TEXT_CHARS * 2].decode("utf-8", errors="replace")[:MAX_TEXT_CHARS],
         "body_hash": hashlib.sha1(text).hexdigest(),

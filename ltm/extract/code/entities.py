@@ -23,7 +23,7 @@ from ltm.extract.filters import MAX_FILE_BYTES, skip_reason
 from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.gitrepo import MISSING, GitRepo, TreeEntry, is_safe_path
 from ltm.extract.languages import LanguageSpec, language_for, read_as
-from ltm.extract.modules import JsPackage, RepoContext, go_module_path, js_package, rust_crates
+from ltm.extract.modules import JsPackage, RepoContext, go_module_path, js_package, php_namespaces, rust_crates
 from ltm.extract.code.resolve import Bindings, ParsedFile, Resolver
 
 PARALLEL_MIN_BYTES = 1_000_000  # below this a pool costs more to start than it saves
@@ -172,6 +172,7 @@ def extract_code(
     go_mods: dict[str, str] = {}
     crates: dict[str, str] = {}  # a Rust crate's source folder -> its name (`rust_crates`)
     js_packages: dict[str, JsPackage] = {}
+    php_roots: dict[str, str] = {}  # a folder -> the PHP namespace composer.json's psr-4 maps to it
     parsed_entries: list[tuple[TreeEntry, LanguageSpec]] = []
     with row_pool(repo_key, out.workers, batch, sorted({s.name for _, s in wanted})) as pool:
         to_read = [e.blob for e, spec, reason in listed if reason is None and (spec is not None or _is_manifest(e))]
@@ -193,6 +194,9 @@ def extract_code(
                     crates.update(rust_crates(src, posixpath.dirname(entry.path)))
                 elif _is_package_json(entry) and (pkg := js_package(src, posixpath.dirname(entry.path))) is not None:
                     js_packages.setdefault(*pkg)  # two of one name (a fixture's copy): the first in tree order
+                elif _is_composer_json(entry):
+                    for folder, prefix in php_namespaces(src, posixpath.dirname(entry.path)).items():
+                        php_roots.setdefault(folder, prefix)
                 if spec is None:
                     continue
                 reason = reason or skip_reason(entry.path, entry.size, src, max_file_bytes)
@@ -206,7 +210,7 @@ def extract_code(
                 parsed_entries.append((entry, spec))
             for _ in contents:  # ends the stream (and its feeding thread)
                 pass
-        ctx, mods, parsed, names = RepoContext(go_mods, crates, js_packages), _Modules(repo_key), [], {}
+        ctx, mods, parsed, names = RepoContext(go_mods, crates, js_packages, php_roots), _Modules(repo_key), [], {}
         t = out.tables
         for (entry, spec), res in zip(parsed_entries, pool.results()):  # each batch as it comes back
             facts = res["facts"]
@@ -225,6 +229,9 @@ def extract_code(
             parsed.append(ParsedFile(entry.path, spec, fid, mid, facts, res["def_ids"]))
             names[entry.path] = name
     known = {group: set(by_name) for group, by_name in mods.known.items()}
+    ctx.paths = names  # PHP's `require 'x.php'` names a file: its module
+    for m in mods.rows.values():  # PHP's `use function A\f;` names the module of namespace A that defines f
+        ctx.tops.setdefault(m["name"], set()).update(m["top"])
     bindings = {f.path: _bind_imports(out, mods, f, names[f.path], known.get(f.spec.group, set()), ctx) for f in parsed}
     resolver = Resolver(repo_key, parsed, bindings, mods.known)
     resolver.resolve_bases()
@@ -253,7 +260,11 @@ def _is_package_json(entry: TreeEntry) -> bool:
         "node_modules/" not in entry.path)
 
 
+def _is_composer_json(entry: TreeEntry) -> bool:
+    return posixpath.basename(entry.path) == "composer.json" and entry.size < 1_000_000 and "vendor/" not in entry.path
+
+
 def _is_manifest(entry: TreeEntry) -> bool:
-    """A file module naming or import resolution reads (go.mod, Cargo.toml, package.json),
+    """A file module naming or import resolution reads (go.mod, Cargo.toml, package.json, composer.json),
     though it is no source."""
-    return _is_go_mod(entry) or _is_cargo_toml(entry) or _is_package_json(entry)
+    return _is_go_mod(entry) or _is_cargo_toml(entry) or _is_package_json(entry) or _is_composer_json(entry)

@@ -164,6 +164,8 @@ class Resolver:
         self.module_reads: dict[str, set[int]] = {}  # path -> offsets of calls on a module's variable
         self.open_classes: set[str] = set()  # classes with a base this repository does not define
         self._override_cache: dict[str, list[str]] = {}
+        self._parts: dict[str, set[str]] = {}  # family -> the parts of its modules' namespaces
+        self._implemented: dict[str, list[str]] | None = None  # class -> the interfaces it says it implements
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
         self.global_methods = defaultdict(lambda: defaultdict(list))
         # functions of tests, examples, docs and benchmarks: never a guess for the package's own code
@@ -389,6 +391,14 @@ class Resolver:
             mid = b.aliases.get(root)
             if mid and (cid := self.exported(mid, name, table=self.classes)) is not None:
                 return cid
+            if (sep := f.spec.qualified_names) and mid is None and root not in b.symbols:
+                # PHP's `\Psr\Http\Client\ClientInterface`: the class of the module of that name, else, when no
+                # namespace here has a part of the name's first (`Psr`), another package's, never our class of
+                # that last name
+                if (cid := self._namespaced(f, sep, [*head.split("."), name])) is not None:
+                    return cid
+                if root not in self._namespace_parts(f.spec.group, sep):
+                    return None
         if (cid := self.file_class_names[f.path].get(name)) is not None:
             return cid
         if not head and name in b.external:  # `from httpx import Response`: not our `Response`
@@ -399,6 +409,8 @@ class Resolver:
                 return cid
             if self.exported(mid, symbol):  # `Column` imported from a module where it is a function
                 return None
+        if not head and (sep := f.spec.qualified_names) and (cid := self._namespaced(f, sep, [name])) is not None:
+            return cid  # PHP: a class name no `use` binds is one of the file's own namespace
         for mid in (f.module_id, *b.wildcards):
             hits = self.classes[mid].get(name, [])
             if mid != f.module_id:  # another module's nested class is named through its class: `SkipList::Iterator`
@@ -434,7 +446,9 @@ class Resolver:
                     rel = "implements" if self.class_kind.get(target) == "interface" else "extends"
                 self._edge("EXTENDS" if rel == "extends" else "IMPLEMENTS", src, target)
                 self.subclasses[target].append(whole)
-                if rel == "extends":
+                if rel == "extends" and self.class_kind.get(target) == "trait":
+                    self.bases[whole].insert(0, target)  # PHP: a used trait's methods override the inherited ones
+                elif rel == "extends":
                     self.bases[whole].append(target)
         if requires:
             self._implement_interfaces(requires)
@@ -498,6 +512,48 @@ class Resolver:
             return other is not None
         return depth < 4 and any(self._inherits(b, other, depth + 1) for b in self.bases.get(cls, ()))
 
+    def _implementation(self, iface: str, name: str, caller: str) -> tuple[str, float] | None:
+        """The one method `name` of the classes implementing interface `iface`, which takes `name` from another
+        package's interface (Slim's `MiddlewareDispatcherInterface extends RequestHandlerInterface`: its `handle`
+        runs `MiddlewareDispatcher.handle`), as an override is (0.5); for the package's own caller, never its tests'."""
+        if self.class_kind.get(iface) != "interface" or not self._open(iface):
+            return None
+        impls = {m for m in self._overrides(iface, name) if (caller in self.auxiliary or m not in self.auxiliary)
+                 and self._implements(self.owner.get(m), iface)}
+        return (impls.pop(), OVERRIDE) if len(impls) == 1 else None
+
+    def _implements(self, cls: str | None, iface: str, depth: int = 0) -> bool:
+        """`cls` (or a base of it) says it implements `iface` or an interface extending it: not a Go struct that
+        only embeds the interface (a wrapper of some other implementation)."""
+        if self._implemented is None:
+            self._implemented = defaultdict(list)
+            for src, dst in self.edges["IMPLEMENTS"]:
+                self._implemented[src].append(dst)
+        if cls is None or depth > 4:
+            return False
+        return any(self._inherits(i, iface) for i in self._implemented.get(cls, ())) or any(
+            self._implements(b, iface, depth + 1) for b in self.bases.get(cls, ()))
+
+    def _namespaced(self, f: ParsedFile, sep: str, parts: list[str]) -> str | None:
+        """The class a qualified name names by its module (`A\\B\\C` is module `A\\B\\C`'s C), as written or relative
+        to the file's own namespace (`Sub\\C`, `C` inside namespace `A`)."""
+        names, own = self.modules.get(f.spec.group, {}), self.module_name.get(f.module_id, "").rpartition(sep)[0]
+        for qualified in ([own, *parts], parts) if own else (parts,):
+            if (mid := names.get(sep.join(qualified))) is not None:
+                hits = self.classes[mid].get(parts[-1], [])
+                return hits[0] if len(hits) == 1 else None
+        return None
+
+    def _namespace_parts(self, group: str, sep: str) -> set[str]:
+        """Every part of the namespaces of a family's modules (`GuzzleHttp`, `Handler` of `GuzzleHttp\\Handler\\X`)."""
+        if group not in self._parts:
+            self._parts[group] = {p for name in self.modules.get(group, {}) for p in name.split(sep)[:-1]}
+        return self._parts[group]
+
+    def _open(self, cls: str, depth: int = 0) -> bool:
+        """`cls` or a base of it (four levels up) has a base this repository does not define."""
+        return cls in self.open_classes or (depth < 4 and any(self._open(b, depth + 1) for b in self.bases.get(cls, ())))
+
     def _constructor(self, spec: LanguageSpec, cls: str) -> str | None:
         for name in (*spec.constructors, self.class_name[cls]):
             hit = self.method(cls, name)
@@ -543,6 +599,8 @@ class Resolver:
             return None
         target = (self.find_class(f, name)
                   if new or (recv is None and spec.bare_constructors and name[:1].isupper()) else None)
+        if new and target is None and name in spec.self_names:  # PHP's `new self()`, `new static()`
+            target = cls
         if new or target is not None:
             ctor = self._constructor(spec, target) if target else None
             if ctor:
@@ -659,6 +717,8 @@ class Resolver:
                     return hit[0], VARIABLE
                 if hit := self._extension(spec, held, name):
                     return hit
+                if hit := self._implementation(held, name, caller):
+                    return hit
                 # not defined on the class here: inherited from another package's base, or dynamic
                 self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
                 return None
@@ -689,6 +749,8 @@ class Resolver:
             # `self.router.mount()`: Router's mount (an interface without the method, Go's, goes on to the guesses)
             if held is not None and (hit := self.method(held, name)):
                 return hit[0], ATTRIBUTE
+            if held is not None and (hit := self._implementation(held, name, caller)):
+                return hit
             if held is None and cls is not None and self.foreign_attribute(spec, cls, m[2]):
                 self.stats["calls_external"] += 1
                 return None
@@ -760,24 +822,30 @@ class Resolver:
         if (not rest and typ in f.spec.builtin_values and typ not in b.symbols and typ not in self.file_top[f.path]
                 and not self.top[f.module_id].get(typ)):
             return EXTERNAL  # `with open(p) as fh`: a built-in value (a name the file neither defines nor imports)
-        if f.spec.declared_types and self.foreign_type(f, typ):  # `String s`, `List<Foo> xs`, `T value`
-            return EXTERNAL
-        if rest and "." not in rest and (caller, head) in self.var_types[f.path]:
-            # `r = client.get(...)`: a method of another package's object, or one our class only inherits
-            # from another package's base (starlette's `TestClient(httpx.Client)`), returns another
-            # package's object
-            obj = self.var_held(f, caller, head, at, depth + 1)
-            if obj == EXTERNAL or (obj is not None and obj in self.open_classes and self.method(obj, rest) is None):
-                return EXTERNAL
         if (fn := self._callee(f, caller, typ, at, depth)) is not None and fn in self.returns:
-            # `app = make_app()` where `def make_app() -> App`: what the function declares it returns
+            # `app = make_app()` where `def make_app() -> App`, PHP's `$this->getRouter()->m()` where
+            # `getRouter(): Router`: what the function declares it returns (before the declared types
+            # below: `this.getRouter` is a call, no type)
             return self.declared_class(fn)
+        # `$x = $this->make()`, `$x = $y->get()`, `$x = Foo::create()` (PHP): a call, no declared type
+        call = rest[:1].islower() and (head in f.spec.self_names or (caller, head) in self.var_types[f.path]
+                                       or self.find_class(f, head) is not None)
+        if f.spec.declared_types and not call and self.foreign_type(f, typ):  # `String s`, `List<Foo> xs`, `T value`
+            return EXTERNAL
+        own = head in f.spec.self_names and caller != _MODULE
+        if rest and "." not in rest and (own or (caller, head) in self.var_types[f.path]):
+            # `r = client.get(...)`: a method of another package's object, or one our class only inherits
+            # from another package's base (starlette's `TestClient(httpx.Client)`; a PHPUnit test's
+            # `$this->prophesize(...)`), returns another package's object
+            obj = self.owner.get(f.def_ids[caller]) if own else self.var_held(f, caller, head, at, depth + 1)
+            if obj == EXTERNAL or (obj is not None and self._open(obj) and self.method(obj, rest) is None):
+                return EXTERNAL
         return None
 
     def declared_class(self, fn: str) -> str | None:
         """The class function `fn` declares it returns (`-> App`, `-> Self`), EXTERNAL, or None."""
         path, declared = self.returns[fn]
-        if declared in ("Self", "typing.Self", "this"):
+        if declared in ("Self", "typing.Self", "this", "static", "self"):  # PHP's `: static`, `: self`
             return self.owner.get(fn)
         head = declared.partition(".")[0]
         if head in self.bindings[path].external or declared in self.bindings[path].external:
