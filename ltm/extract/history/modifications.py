@@ -4,11 +4,13 @@ Deleted lines are matched against the spans of the old blob and added lines agai
 the new blob (the rule of PyDriller's `changed_methods`), so entities added, removed and modified
 are all caught. A file rename carries every entity across (`RENAMED_FROM` old -> new path); an
 entity that disappeared while one with the same body appeared is a rename of that entity, and so is one
-that left an owner while one of its name and kind arrived under another (`_moved`).
+that left an owner while one of its name and kind arrived under another (`_moved`), and one rewritten in
+place under a related name (`_replaced`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ltm.extract.history.changes import ChangeKind, FileChange
@@ -112,6 +114,8 @@ def entity_changes(
         if match is not None:
             renamed_from[key] = match
     _moved(gone, born, renamed_from, old_by, new_by)
+    _replaced(gone, born, renamed_from, old_by, new_by, fc.hunks)
+    _follow(gone, born, renamed_from)
     renames += [EntityRename(k[0], fc.path, k[1], old_path, renamed_from[k][1]) for k in born if k in renamed_from]
     born_set = set(born)
     touched = born_set | added.keys() | (deleted.keys() & new_by.keys())
@@ -137,8 +141,7 @@ def _moved(gone: list[tuple[str, str]], born: list[tuple[str, str]], renamed_fro
     A test method become a module function (`TestX.test_a` -> `test_a`), a method moved between classes, each
     with its body edited on the way: where one definition of that kind and name left and one arrived in this
     change, the new one continues the old. Only a top-level definition or a class's member counts by its name
-    (a function's inner `index` is one of many); what a moved definition encloses follows it
-    (`TestX.test_a.index` -> `test_a.index`).
+    (a function's inner `index` is one of many: those follow their owner, `_follow`).
     """
     taken = set(renamed_from.values())
     left: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -152,7 +155,11 @@ def _moved(gone: list[tuple[str, str]], born: list[tuple[str, str]], renamed_fro
         news = came.get(name, [])
         if len(olds) == 1 and len(news) == 1:
             renamed_from[news[0]] = olds[0]
-            taken.add(olds[0])
+
+
+def _follow(gone: list[tuple[str, str]], born: list[tuple[str, str]], renamed_from: dict) -> None:
+    """What a renamed or moved definition encloses follows it (`TestX.test_a.index` -> `test_a.index`)."""
+    taken = set(renamed_from.values())
     gone_set = set(gone)
     for key in born:  # source order: an owner before what it encloses
         if key in renamed_from:
@@ -165,3 +172,62 @@ def _moved(gone: list[tuple[str, str]], born: list[tuple[str, str]], renamed_fro
                     renamed_from[key] = old
                     taken.add(old)
                     break
+
+
+_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def _words(name: str) -> set[str]:
+    """The words of an identifier, lower case, three letters or more (`initHelpCmd` -> init, help, cmd)."""
+    return {w.lower() for w in _WORD.findall(name) if len(w) >= 3}
+
+
+def _old_line(line: int, hunks: list[tuple[int, int, int, int]]) -> int:
+    """Where a line of the new blob was in the old one: shifted past the hunks above it; a line a hunk added
+    sits where the lines that hunk removed were."""
+    shift = 0
+    for old_start, old_count, new_start, new_count in hunks:
+        if new_count and new_start <= line < new_start + new_count:
+            return old_start + min(line - new_start, max(old_count - 1, 0))
+        if line <= (new_start + new_count - 1 if new_count else new_start):
+            break
+        shift = (old_start + old_count) - (new_start + new_count)
+    return line + shift
+
+
+def _replaced(gone: list[tuple[str, str]], born: list[tuple[str, str]], renamed_from: dict, old_by: dict,
+              new_by: dict, hunks: list[tuple[int, int, int, int]]) -> None:
+    """Add to `renamed_from` the definitions rewritten in place under a related name.
+
+    `initHelpCmd` rewritten as `InitDefaultHelpCmd`, `merge_kwargs` as `merge_setting`: one of a kind left its
+    owner and one arrived in the same owner, over the same lines (the new one, mapped through the hunks, covers
+    at least half of the old one or of itself), sharing a word of their names. Each pairs once, with its
+    best.
+    """
+    taken = set(renamed_from.values())
+    olds: dict[tuple[str, str], list[tuple[tuple[str, str], set[str]]]] = {}  # (kind, owner) -> gone, its words
+    for old in gone:
+        if old not in taken:
+            owner, _, name = old[1].rpartition(".")
+            olds.setdefault((old[0], owner), []).append((old, _words(name)))
+    best: dict[tuple[str, str], tuple[int, tuple[str, str]]] = {}
+    for key in born:
+        owner, _, name = key[1].rpartition(".")
+        if key in renamed_from or (key[0], owner) not in olds:
+            continue
+        span = new_by[key]
+        lo, hi = _old_line(span.line_start, hunks), _old_line(span.line_end, hunks)
+        words = _words(name)
+        for old, old_words in olds[(key[0], owner)]:
+            if not words & old_words:
+                continue
+            o = old_by[old]
+            cover = min(hi, o.line_end) - max(lo, o.line_start) + 1
+            if cover * 2 >= min(hi - lo + 1, o.line_end - o.line_start + 1) and cover > best.get(key, (0,))[0]:
+                best[key] = (cover, old)
+    chosen: dict[tuple[str, str], tuple[int, tuple[str, str]]] = {}
+    for key, (cover, old) in best.items():
+        if cover > chosen.get(old, (0,))[0]:
+            chosen[old] = (cover, key)
+    for old, (_, key) in chosen.items():
+        renamed_from[key] = old

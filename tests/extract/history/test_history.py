@@ -140,6 +140,46 @@ def test_a_test_method_become_a_function_continues_the_method(tmp_path):
         p + "test_filter", p + "test_filter.index", p + "test_global"}
 
 
+KWARGS = """def merge_kwargs(local, default):
+    if default is None:
+        return local
+    merged = dict(default)
+    merged.update(local)
+    return merged
+
+
+def unrelated(x):
+    return x
+"""
+SETTING = """def merge_setting(request_setting, session_setting, dict_class=dict):
+    if session_setting is None:
+        return request_setting
+    if request_setting is None:
+        return session_setting
+    merged = dict_class(session_setting)
+    merged.update(request_setting)
+    return merged
+
+
+def other(x):
+    return x + 1
+"""
+
+
+def test_a_function_rewritten_in_place_under_a_related_name_continues_the_old(tmp_path):
+    """`merge_kwargs` rewritten as `merge_setting` over the same lines is one function's history; `unrelated`,
+    replaced on its lines by `other` (no word of its name in common), is not."""
+    b = RepoBuilder(tmp_path / "r")
+    b.write("s.py", KWARGS)
+    b.commit("merge_kwargs")
+    b.write("s.py", SETTING)
+    rewrite = b.commit("Refactor merge_kwargs for clarity")
+    out = mine(b, "h")
+    assert {(r["src"], r["dst"]) for r in out.renamed_from} == {("fn:h:s.py:merge_setting", "fn:h:s.py:merge_kwargs")}
+    kinds = {d: kind for d, kind, *_ in _mods(out, rewrite)}
+    assert kinds["fn:h:s.py:merge_setting"] == "renamed" and kinds["fn:h:s.py:other"] == "added"
+
+
 def test_commit_kind_and_change_type_come_from_message_and_paths(tmp_path):
     b, s = history_repo(tmp_path)
     b.write("docs/guide.md", "# guide\n")
