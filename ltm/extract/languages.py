@@ -135,7 +135,8 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      m.c_module, declared_types=True, **_C),
         LanguageSpec("ruby", (".rb",), tree_sitter_ruby.language, m.ruby_module, resolve_import=m.ruby_import,
                      self_names=("self",), implicit_self=True, constructors=("initialize",),
-                     comment_prefixes=("#",), attribute_prefixes=()),
+                     comment_prefixes=("#",), attribute_prefixes=(), builtin_methods=builtin_names.RUBY_METHODS,
+                     builtin_functions=builtin_names.RUBY_FUNCTIONS),
     ]
 }
 
