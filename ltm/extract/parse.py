@@ -28,7 +28,7 @@ _DEF_KINDS = ("class", "function")
 _BASE_CAPTURES = ("extends", "implements", "base", "requires")
 _XML_TAGS = re.compile(r"</?(summary|remarks|para)>")  # C# XML doc comments
 _OPENER = re.compile(r"^(?:/\*\*|/\*|///|//!|//|#)")  # a comment line's opening marker
-_CLASS_KINDS = ("interface", "trait", "struct", "enum", "union", "record")
+_CLASS_KINDS = ("interface", "trait", "struct", "enum", "union", "record", "module")  # Ruby's module
 
 
 def _text(node: Node | None) -> str | None:

@@ -1,6 +1,6 @@
 """Ruby fixture projects: the language's rules a sweep of sinatra found wrong, written from the source."""
 
-from tests.extract.graphs import confidences, extract
+from tests.extract.graphs import confidences, extract, graph
 
 
 CORE_NAMES = {
@@ -37,3 +37,117 @@ def test_ruby_core_method_names_on_unknown_receivers_are_no_guess(tmp_path):
     conf = confidences(extract(tmp_path, CORE_NAMES))
     assert not any(src == "fn:lib/app.rb:lookup" for src, _ in conf)
     assert conf[("fn:lib/app.rb:own", "fn:lib/bag.rb:Bag.new")] == 0.9
+
+
+MIXINS = {
+    "lib/web/helpers.rb": '''module Web
+  module Helpers
+    def redirect(uri)
+      status(302)
+      halt 302
+    end
+
+    def status(code)
+      code
+    end
+  end
+end
+''',
+    "lib/web/base.rb": '''require 'web/helpers'
+
+module Web
+  class Base
+    include Helpers
+
+    def call(env)
+      redirect('/')
+      Rack::Utils.escape(env)
+    end
+
+    def halt(code)
+      throw :halt, code
+    end
+
+    def self.register(ext)
+      ext
+    end
+  end
+
+  def self.new(app)
+    Base.register(app)
+  end
+end
+''',
+    "lib/guard/base.rb": '''module Guard
+  class Base
+    def react(env)
+      env
+    end
+  end
+end
+''',
+    "lib/guard/token.rb": '''require 'guard/base'
+
+module Guard
+  class Token < Base
+    def call(env)
+      react(env)
+    end
+  end
+end
+''',
+    "lib/guard/escape.rb": '''module Guard
+  class Escape
+    def escape(s)
+      s
+    end
+  end
+end
+''',
+    "lib/app.rb": '''require 'web/base'
+
+class App < Web::Base
+  def run
+    Web.new(self)
+  end
+end
+''',
+}
+
+
+def test_ruby_modules_are_class_like_and_mixins_are_ancestors(tmp_path):
+    """A module's methods are methods; `include Helpers` makes Helpers an ancestor of Base (EXTENDS), so a
+    Helpers method's bare `halt` is Base's; a class or module reopened in several files is one (`Web`), so
+    `Web.new` and `Web::Base` resolve from another file, though another `Base` exists; `Base` inside `module
+    Guard` is Guard's; `Rack::Utils.escape` names no class here: another package's, no guess."""
+    out = extract(tmp_path, MIXINS)
+    g = graph(out)
+    h, b = "fn:lib/web/helpers.rb:Web.Helpers.", "fn:lib/web/base.rb:Web.Base."
+    helpers, base = "cls:lib/web/helpers.rb:Web.Helpers", "cls:lib/web/base.rb:Web.Base"
+    assert {(helpers, h + "redirect"), (helpers, h + "status")} <= g["HAS_METHOD"]
+    assert {(base, helpers), ("cls:lib/app.rb:App", base),
+            ("cls:lib/guard/token.rb:Guard.Token", "cls:lib/guard/base.rb:Guard.Base")} <= g["EXTENDS"]
+    conf = confidences(out)
+    assert conf[(h + "redirect", h + "status")] == 1.0
+    assert conf[(h + "redirect", b + "halt")] == 0.9
+    assert conf[(b + "call", h + "redirect")] == 0.9
+    assert conf[("fn:lib/app.rb:App.run", "fn:lib/web/base.rb:Web.new")] == 0.9
+    assert conf[("fn:lib/web/base.rb:Web.new", b + "register")] == 0.9
+    assert conf[("fn:lib/guard/token.rb:Guard.Token.call", "fn:lib/guard/base.rb:Guard.Base.react")] == 0.9
+    assert not any(dst.endswith(".escape") for _, dst in conf)
+
+
+DELEGATE = {
+    "lib/wrapper.rb": '''class Wrapper
+  def render(page)
+    @engine.render(page)
+  end
+end
+''',
+}
+
+
+def test_a_guess_by_name_never_lands_on_the_caller_itself(tmp_path):
+    """`def render(page); @engine.render(page); end` delegates to another object's `render`: the repository's
+    only `render` is the caller itself, which is no callee of its own."""
+    assert confidences(extract(tmp_path, DELEGATE)) == {}
