@@ -151,3 +151,19 @@ def test_a_guess_by_name_never_lands_on_the_caller_itself(tmp_path):
     """`def render(page); @engine.render(page); end` delegates to another object's `render`: the repository's
     only `render` is the caller itself, which is no callee of its own."""
     assert confidences(extract(tmp_path, DELEGATE)) == {}
+
+
+MONOREPO = {
+    "lib/web.rb": "require 'guard/token'\n\nmodule Web\nend\n",
+    "guard/lib/guard/token.rb": "module Guard\n  class Token\n  end\nend\n",
+    "guard/spec/lib/guard/token_spec.rb": "require 'guard/token'\n",
+}
+
+
+def test_ruby_require_reaches_a_gem_of_the_monorepo(tmp_path):
+    """Each gem of a monorepo has its own `lib` on the load path: `require 'guard/token'` is
+    `guard/lib/guard/token.rb`, from the main gem and from the gem's specs (whose own paths stay whole)."""
+    g = graph(extract(tmp_path, MONOREPO))
+    assert {("file:lib/web.rb", "mod:guard/token"),
+            ("file:guard/spec/lib/guard/token_spec.rb", "mod:guard/token")} == g["IMPORTS"]
+    assert "mod:guard/spec/lib/guard/token_spec" in g["modules"]
