@@ -4,6 +4,7 @@ Capture names are the contract between the `.scm` files and this module (see que
 `@class`, `@function` (with `.name`, `.doc`, `.owner`, `.self`), `@scope` (a namespace that
 qualifies names), `@impl` (a block whose functions are methods of `@impl.type`), `@import`
 (`.module`, `.name`, `.alias`, `.kind`), `@call.name` or `@call.new` (one per call site) with `@call.receiver`,
+`@call.read` (a bare name read as a value, Ruby's `settings`: a call of self's method unless `@local` binds it),
 `@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
 `@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@local` (a
 name a function binds itself), `@extends`,
@@ -184,6 +185,7 @@ _ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements
           "local", "declares")
 _PARSERS: dict[str, Parser] = {}
 _CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
+_READ = "call.read"  # a bare name read as a value that calls a method unless it is a local variable (Ruby)
 _AWAIT = "await"
 # what a call site is: a call, one whose result is awaited or handed on (where the query marks them: a
 # plain CALL there runs no coroutine), a constructor call, a function passed as a value
@@ -213,6 +215,8 @@ def _pattern_roles(language: str) -> tuple[str, ...]:
             roles.append(_VAR)
         elif "await.call" in caps:
             roles.append(_AWAIT)
+        elif "call.read" in caps:
+            roles.append(_READ)
         elif "call.name" in caps:
             roles.append(_CALL_RECV if "call.receiver" in caps else _CALL)
         else:
@@ -311,6 +315,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     # or the variable it is assigned from)
     raw_vars: list[tuple[int, str, str, int]] = []  # (start, variable, type as written, where it takes effect)
     awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
+    reads: set[int] = set()  # where a bare name read as a value starts (Ruby's `settings`)
     add_call = raw_calls.append
     for shown, pattern, caps in _matches(spec, passes):
         if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
@@ -320,6 +325,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             found_first = [d for d in found if d[3] == "function"]
         if role is _CALL:
             n = caps["call.name"][0]
+            add_call((n.start_byte, n.text, None, CALL))
+        elif role is _READ:
+            n = caps["call.read"][0]
+            reads.add(n.start_byte)
             add_call((n.start_byte, n.text, None, CALL))
         elif role is _CALL_RECV or role is _REF:
             n = caps["call.name" if role is _CALL_RECV else "ref.name"][0]
@@ -409,7 +418,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
              if kind is not REF or recv is not None or not _is_bound(shadowed, parents, caller, name)]
     # `new Promise((resolve) => ... resolve())`, `function f(next) { next() }`: a call of a variable, never
     # of a function elsewhere that has the name
-    bound_calls = _variable_calls(calls, scoped, {d["name_start"] for d in found})
+    # where the query marks bare reads (Ruby), only they can be a variable: `uri(x)` calls a method though `uri` is
+    # a parameter
+    bound_calls = _variable_calls(calls, scoped, {d["name_start"] for d in found}, reads if _READ in roles else None)
     raw_bases.sort(key=lambda b: b[0].start_byte)
     owners = _innermost([b[0].start_byte for b in raw_bases], spans)
     bases = []
@@ -449,7 +460,8 @@ def _binding_function(node: Node) -> Node | None:
     return p
 
 
-_FUNCTION_NODES = ("lambda", "arrow_function", "method_definition")
+_FUNCTION_NODES = ("lambda", "arrow_function", "method_definition",
+                   "method", "singleton_method", "block", "do_block")  # Ruby's methods and blocks
 _IMPORTING = re.compile(rb"^(?:await\s+)?(?:require|import)\s*\(")
 
 
@@ -464,9 +476,11 @@ def _imported(node: Node) -> bool:
     return value is not None and _IMPORTING.match(value.text or b"") is not None
 
 
-def _variable_calls(calls: list[tuple], scoped: list[tuple[int, bytes, int, int]], def_names: set[int]) -> list[int]:
+def _variable_calls(calls: list[tuple], scoped: list[tuple[int, bytes, int, int]], def_names: set[int],
+                    reads: set[int] | None = None) -> list[int]:
     """Indices of the bare calls whose name a function around them binds as a variable or parameter
-    (`new Promise((resolve) => resolve())`); a function's own name (`const f = () => f()`) is no variable."""
+    (`new Promise((resolve) => resolve())`); a function's own name (`const f = () => f()`) is no variable.
+    `reads`: where given, only the calls at these offsets (bare names read as values) can be a variable."""
     spans: dict[str, list[tuple[int, int]]] = {}
     for start, name, lo, hi in scoped:
         if start not in def_names:
@@ -474,7 +488,7 @@ def _variable_calls(calls: list[tuple], scoped: list[tuple[int, bytes, int, int]
     if not spans:
         return []
     return [i for i, (name, recv, kind, caller, at) in enumerate(calls)
-            if recv is None and kind in (CALL, AWAIT) and caller is not None
+            if recv is None and kind in (CALL, AWAIT) and caller is not None and (reads is None or at in reads)
             and any(lo <= at < hi for lo, hi in spans.get(name, ()))]
 
 

@@ -607,13 +607,14 @@ class Resolver:
         if recv is None:
             if (local := self._nested(f, d, name)) is not None:
                 return local, SCOPE
+            if variable:  # `resolve()` of `new Promise((resolve) => ...)`, Ruby's bare `env` read where a method
+                # or block around it binds `env`: a variable, not a function or method of the name
+                self.stats["calls_to_variables"] += 1
+                return None
             if spec.implicit_self and cls is not None and (hit := self.method(cls, name)):
                 return hit
             if spec.implicit_self and self.class_kind.get(cls) == "module" and (hit := self._host_method(cls, name)):
                 return hit  # Ruby's `include Helpers` in Base: a Helpers method's bare `settings` is Base's
-            if variable:  # `resolve()` of `new Promise((resolve) => ...)`: a variable's function, not one of the name
-                self.stats["calls_to_variables"] += 1
-                return None
             if name in self.file_top[f.path]:
                 return self.file_top[f.path][name], SCOPE
             if len(same := self.top[f.module_id].get(name, [])) == 1:
@@ -631,10 +632,11 @@ class Resolver:
                 return None
             # `jq.h` declares `jq_next`, `execute.c` defines it: an included header's prototype makes the
             # repository's only definition of the name as sure as an import
-            if spec.implicit_self and self.class_kind.get(cls) == "module" and (
+            if spec.implicit_self and self.class_kind.get(cls) == "module" and not self.subclasses.get(cls) and (
                     hit := self._unique(self.global_methods, spec.group, name, UNIQUE, f.path, awaited)):
                 # a mixin's bare call of a method its host class defines, where nothing here includes it (a
-                # module handed to a DSL, `helpers JSON`): the repository's only method of the name
+                # module handed to a DSL, `helpers JSON`): the repository's only method of the name. Where a
+                # class includes it and lacks the method, the host has it from elsewhere (`attr_reader`, Rack)
                 return hit
             declared = any(name in self.declared.get(mid, ()) for mid in b.wildcards)
             return self._unique(self.global_top, spec.group, name, IMPORTED if declared else UNIQUE, f.path, awaited)

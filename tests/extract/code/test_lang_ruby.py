@@ -167,3 +167,46 @@ def test_ruby_require_reaches_a_gem_of_the_monorepo(tmp_path):
     assert {("file:lib/web.rb", "mod:guard/token"),
             ("file:guard/spec/lib/guard/token_spec.rb", "mod:guard/token")} == g["IMPORTS"]
     assert "mod:guard/spec/lib/guard/token_spec" in g["modules"]
+
+
+BARE_READS = {
+    "lib/app.rb": '''class App
+  def call(env)
+    request = build(env)
+    uri = uri(request)
+    [settings, request, uri, env]
+  end
+
+  def route
+    settings.routes
+  end
+
+  def settings
+    self.class
+  end
+
+  def request
+    nil
+  end
+
+  def uri(x)
+    x
+  end
+
+  def build(env)
+    env
+  end
+end
+''',
+}
+
+
+def test_ruby_bare_name_is_a_call_of_self_unless_a_local(tmp_path):
+    """`settings` and `settings.routes` read a method of self (no parentheses, no arguments); `request` where
+    `request = ...` binds a local is the variable, not the method `request`; `uri(request)` has arguments, so it
+    calls the method though `uri` is a local too."""
+    conf = confidences(extract(tmp_path, BARE_READS))
+    a = "fn:lib/app.rb:App."
+    assert conf[(a + "call", a + "settings")] == 1.0 and conf[(a + "route", a + "settings")] == 1.0
+    assert conf[(a + "call", a + "uri")] == 1.0 and conf[(a + "call", a + "build")] == 1.0
+    assert (a + "call", a + "request") not in conf
