@@ -113,7 +113,8 @@ GO_METHODS: frozenset[str] = frozenset(("Error",))
 # Ruby's core methods, as Ruby 3.3 lists them (`(Object.instance_methods + Kernel.private_instance_methods +
 # Array.instance_methods + Hash.instance_methods + String.instance_methods + Symbol.instance_methods +
 # Integer.instance_methods + Float.instance_methods + Range.instance_methods + Proc.instance_methods +
-# Enumerable.instance_methods + IO.instance_methods + Module.instance_methods + Class.instance_methods).uniq`),
+# Enumerable.instance_methods + Exception.instance_methods + IO.instance_methods + Module.instance_methods +
+# Class.instance_methods).uniq`),
 # written out here since the interpreter is not installed where this runs: `env.key?(k)`, `list.compact`,
 # `@app.call(env)` and `klass.new` on a receiver of unknown type are the language's, not sinatra's
 # `IndifferentHash#key?` or `Base.new`
@@ -166,6 +167,9 @@ RUBY_METHODS: frozenset[str] = frozenset((
     # Proc, Method
     "arity", "call", "curry", "lambda?", "parameters", "source_location", "yield", "owner", "receiver",
     "unbind", "bind", "bind_call",
+    # Exception
+    "backtrace", "backtrace_locations", "cause", "detailed_message", "exception", "full_message", "message",
+    "set_backtrace",
     # IO, File
     "binmode", "close", "close_read", "close_write", "closed?", "eof?", "fileno", "flush", "fsync", "getc",
     "gets", "print", "printf", "putc", "puts", "read", "read_nonblock", "readline", "readlines",

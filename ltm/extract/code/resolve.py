@@ -303,7 +303,8 @@ class Resolver:
                 if d["kind"] != "class":
                     continue
                 if f.spec.open_classes:  # Ruby: any file reopens it; the package's opening with most methods stands
-                    own = sum(1 for x in defs if x["kind"] == "function" and x["parent_qualified"] == d["qualified_name"])
+                    own = sum(1 for x in defs
+                              if x["kind"] == "function" and x["parent_qualified"] == d["qualified_name"])
                     key, rank = (f.spec.group, "", d["qualified_name"]), (f.path in self.auxiliary_paths, -own)
                 else:
                     key, rank = (f.spec.group, f.module_id, d["qualified_name"]), (stem != d["name"],)

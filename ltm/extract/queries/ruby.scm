@@ -4,8 +4,10 @@
 (class name: [(constant) (scope_resolution)] @class.name) @class
 (module name: [(constant) (scope_resolution)] @class.name) @class
 (class superclass: (superclass [(constant) (scope_resolution)] @extends))
-([(class body: (body_statement (call method: (identifier) @_mixin arguments: (argument_list [(constant) (scope_resolution)] @extends))))
-  (module body: (body_statement (call method: (identifier) @_mixin arguments: (argument_list [(constant) (scope_resolution)] @extends))))]
+([(class body: (body_statement
+     (call method: (identifier) @_mixin arguments: (argument_list [(constant) (scope_resolution)] @extends))))
+  (module body: (body_statement
+     (call method: (identifier) @_mixin arguments: (argument_list [(constant) (scope_resolution)] @extends))))]
  (#match? @_mixin "^(include|extend|prepend)$"))
 
 (method name: (_) @function.name) @function

@@ -210,3 +210,22 @@ def test_ruby_bare_name_is_a_call_of_self_unless_a_local(tmp_path):
     assert conf[(a + "call", a + "settings")] == 1.0 and conf[(a + "route", a + "settings")] == 1.0
     assert conf[(a + "call", a + "uri")] == 1.0 and conf[(a + "call", a + "build")] == 1.0
     assert (a + "call", a + "request") not in conf
+
+
+EXCEPTIONS = {
+    "lib/config.rb": '''class UnsupportedType < StandardError
+  def message
+    'unsupported'
+  end
+end
+''',
+    "lib/app.rb": '''def report(boom)
+  boom.message
+end
+''',
+}
+
+
+def test_ruby_exception_methods_are_the_language_s(tmp_path):
+    """`boom.message` on a rescued error is Exception#message, not the repository's only `message` override."""
+    assert confidences(extract(tmp_path, EXCEPTIONS)) == {}
