@@ -511,6 +511,8 @@ def _found(match: tuple) -> dict | None:
     """A definition match as the fields the naming rules need (None when its name is empty)."""
     start, neg_end, node, kind, name_node, caps = match
     raw = _text(name_node)
+    if raw and name_node.type == "simple_symbol":  # Ruby's `attr_reader :request` defines `request`
+        raw = raw[1:]
     if not raw:
         return None
     name_cap, owner_cap, self_cap, doc_cap = _DEF_CAPS[kind]

@@ -12,6 +12,11 @@
 
 (method name: (_) @function.name) @function
 (singleton_method name: (_) @function.name) @function
+; `attr_reader :request, :params` defines a reader method per name (`attr_accessor` a writer `request=` too)
+(call
+  method: (identifier) @_attr
+  arguments: (argument_list (simple_symbol) @function.name @function)
+  (#match? @_attr "^attr_(reader|accessor)$"))
 
 (call
   method: (identifier) @import.kind

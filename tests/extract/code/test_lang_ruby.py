@@ -229,3 +229,27 @@ end
 def test_ruby_exception_methods_are_the_language_s(tmp_path):
     """`boom.message` on a rescued error is Exception#message, not the repository's only `message` override."""
     assert confidences(extract(tmp_path, EXCEPTIONS)) == {}
+
+
+ATTRIBUTES = {
+    "lib/app.rb": '''class App
+  attr_accessor :env, :request
+  attr_reader :cache
+
+  def call(env)
+    request.path + cache.size.to_s
+  end
+end
+''',
+}
+
+
+def test_ruby_attr_reader_and_accessor_define_reader_methods(tmp_path):
+    """`attr_accessor :env, :request` defines the methods `env` and `request` (named without the colon, on their
+    own line), which the bare reads in the class call."""
+    out = extract(tmp_path, ATTRIBUTES)
+    fns = {r["qualified_name"]: (r["line_start"], r["line_end"]) for r in out.tables["Function"]}
+    assert fns["App.env"] == fns["App.request"] == (2, 2) and fns["App.cache"] == (3, 3)
+    conf = confidences(out)
+    assert conf[("fn:lib/app.rb:App.call", "fn:lib/app.rb:App.request")] == 1.0
+    assert conf[("fn:lib/app.rb:App.call", "fn:lib/app.rb:App.cache")] == 1.0
