@@ -5,6 +5,7 @@ Capture names are the contract between the `.scm` files and this module (see que
 qualifies names), `@impl` (a block whose functions are methods of `@impl.type`), `@import`
 (`.module`, `.name`, `.alias`, `.kind`), `@call.name` or `@call.new` (one per call site) with `@call.receiver`,
 `@call.read` (a bare name read as a value, Ruby's `settings`: a call of self's method unless `@local` binds it),
+`@call.setter` (the name of a call an assignment writes to, Ruby's `x.status = 1`: a call of `status=`),
 `@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
 `@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@local` (a
 name a function binds itself), `@extends`,
@@ -186,6 +187,7 @@ _ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements
 _PARSERS: dict[str, Parser] = {}
 _CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
 _READ = "call.read"  # a bare name read as a value that calls a method unless it is a local variable (Ruby)
+_SETTER = "call.setter"  # `x.status = 1` calls `status=` (Ruby's attribute writer), not the reader `status`
 _AWAIT = "await"
 # what a call site is: a call, one whose result is awaited or handed on (where the query marks them: a
 # plain CALL there runs no coroutine), a constructor call, a function passed as a value
@@ -217,6 +219,8 @@ def _pattern_roles(language: str) -> tuple[str, ...]:
             roles.append(_AWAIT)
         elif "call.read" in caps:
             roles.append(_READ)
+        elif "call.setter" in caps:
+            roles.append(_SETTER)
         elif "call.name" in caps:
             roles.append(_CALL_RECV if "call.receiver" in caps else _CALL)
         else:
@@ -316,6 +320,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     raw_vars: list[tuple[int, str, str, int]] = []  # (start, variable, type as written, where it takes effect)
     awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
     reads: set[int] = set()  # where a bare name read as a value starts (Ruby's `settings`)
+    setters: set[int] = set()  # where the name of a call that an assignment writes to starts (`x.status = 1`)
     add_call = raw_calls.append
     for shown, pattern, caps in _matches(spec, passes):
         if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
@@ -330,6 +335,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             n = caps["call.read"][0]
             reads.add(n.start_byte)
             add_call((n.start_byte, n.text, None, CALL))
+        elif role is _SETTER:
+            setters.add(caps["call.setter"][0].start_byte)
         elif role is _CALL_RECV or role is _REF:
             n = caps["call.name" if role is _CALL_RECV else "ref.name"][0]
             recv = caps.get("call.receiver" if role is _CALL_RECV else "ref.receiver")
@@ -409,6 +416,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         if d["kind"] == "class":
             own = sorted(members.get(i, []))
             d["outline"] = _outline(found[i]["node"], src, [(found[j]["node"], defs[j]["signature"]) for j in own])
+    if setters:  # the call pattern read `x.status = 1` as a call of `status`: it calls the writer `status=`
+        raw_calls = [(at, name + b"=", recv, kind) if at in setters else (at, name, recv, kind)
+                     for at, name, recv, kind in raw_calls]
     raw_calls.sort(key=_first_item)
     fn_spans = [(s, e, k) for s, e, k in spans if k >= 0 and found[k]["kind"] == "function"]
     callers = _innermost([c[0] for c in raw_calls], fn_spans)

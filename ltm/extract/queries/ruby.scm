@@ -24,6 +24,9 @@
   (#match? @import.kind "^require(_relative)?$")) @import
 
 (call receiver: (_)? @call.receiver method: (identifier) @call.name)
+; `response.status = 404`, `self.body += x`: the call above is of the writer `status=`
+[(assignment left: (call method: (identifier) @call.setter))
+ (operator_assignment left: (call method: (identifier) @call.setter))]
 
 ; a bare name read as a value is a call of a method of self (`settings`, `request.path_info`, `halt`), unless a
 ; method or block around it binds the name as a local variable (a parameter, an assignment: @local below)

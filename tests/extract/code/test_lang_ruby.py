@@ -253,3 +253,30 @@ def test_ruby_attr_reader_and_accessor_define_reader_methods(tmp_path):
     conf = confidences(out)
     assert conf[("fn:lib/app.rb:App.call", "fn:lib/app.rb:App.request")] == 1.0
     assert conf[("fn:lib/app.rb:App.call", "fn:lib/app.rb:App.cache")] == 1.0
+
+
+SETTERS = {
+    "lib/response.rb": '''class Response
+  def body=(value)
+    @body = value
+  end
+end
+''',
+    "lib/helpers.rb": '''module Helpers
+  def status(code)
+    response.status = code
+  end
+
+  def body(value)
+    response.body = value
+  end
+end
+''',
+}
+
+
+def test_ruby_assignment_to_a_call_is_a_call_of_its_writer(tmp_path):
+    """`response.status = code` calls `status=`, not the only `status` (the caller itself, a reader); `response.body
+    = value` calls the only `body=`."""
+    conf = confidences(extract(tmp_path, SETTERS))
+    assert conf == {("fn:lib/helpers.rb:Helpers.body", "fn:lib/response.rb:Response.body="): 0.3}
