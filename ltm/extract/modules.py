@@ -377,4 +377,8 @@ def ruby_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
         return [Target(ruby_module(rel + ".rb"), True)]
     if raw in known:
         return [Target(raw, True)]
+    if is_auxiliary(path):  # a spec's or test's own folder is on its load path: `require 'okjson'` beside it
+        local = ruby_module(posixpath.join(posixpath.dirname(path), raw) + ".rb")
+        if local in known:
+            return [Target(local, True)]
     return [Target(raw.split("/")[0], False)]

@@ -156,16 +156,19 @@ def test_a_guess_by_name_never_lands_on_the_caller_itself(tmp_path):
 MONOREPO = {
     "lib/web.rb": "require 'guard/token'\n\nmodule Web\nend\n",
     "guard/lib/guard/token.rb": "module Guard\n  class Token\n  end\nend\n",
-    "guard/spec/lib/guard/token_spec.rb": "require 'guard/token'\n",
+    "guard/spec/lib/guard/token_spec.rb": "require 'guard/token'\nrequire 'fake_json'\nrequire 'json'\n",
+    "guard/spec/lib/guard/fake_json.rb": "module FakeJson\nend\n",
 }
 
 
 def test_ruby_require_reaches_a_gem_of_the_monorepo(tmp_path):
     """Each gem of a monorepo has its own `lib` on the load path: `require 'guard/token'` is
-    `guard/lib/guard/token.rb`, from the main gem and from the gem's specs (whose own paths stay whole)."""
+    `guard/lib/guard/token.rb`, from the main gem and from the gem's specs (whose own paths stay whole); a spec's
+    own folder is on its load path too (`require 'fake_json'` beside it), never a library's (`json`)."""
     g = graph(extract(tmp_path, MONOREPO))
-    assert {("file:lib/web.rb", "mod:guard/token"),
-            ("file:guard/spec/lib/guard/token_spec.rb", "mod:guard/token")} == g["IMPORTS"]
+    spec = "file:guard/spec/lib/guard/token_spec.rb"
+    assert {("file:lib/web.rb", "mod:guard/token"), (spec, "mod:guard/token"),
+            (spec, "mod:guard/spec/lib/guard/fake_json"), (spec, "ext:json")} == g["IMPORTS"]
     assert "mod:guard/spec/lib/guard/token_spec" in g["modules"]
 
 
