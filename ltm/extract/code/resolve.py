@@ -81,6 +81,7 @@ _CAST = re.compile(r"\(\s*\(\s*([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\)")
 _AS_CAST = re.compile(r"\(.+\s+as\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\)", re.S)  # TypeScript's `(x as Foo)`
 _LEAD = re.compile(r"[A-Za-z_]\w*")
 _CONSTANT_PATH = re.compile(r"[A-Z]\w*(?:::[A-Z]\w*)+")  # Ruby's `Rack::Utils`
+_RUBY_NEW = re.compile(r"([A-Z]\w*(?:::[A-Z]\w*)*)\.new(?:\s*\(.*\))?", re.S)  # `Rack::Response.new(env)`
 
 
 def _closing(text: str, start: int) -> int | None:
@@ -150,6 +151,7 @@ class Resolver:
         self.file_qn: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified name -> id
         self.owner: dict[str, str] = {}  # fn id -> cls id of the method it is or is nested in
         self.class_name: dict[str, str] = {}
+        self.class_qualified: dict[str, str] = {}
         self.nested_classes: set[str] = set()  # classes defined inside another definition
         self.class_kind: dict[str, str] = {}
         self.bases: dict[str, list[str]] = defaultdict(list)
@@ -218,6 +220,7 @@ class Resolver:
                     self.file_classes[f.path].setdefault(d["qualified_name"], eid)
                     self.file_class_names[f.path].setdefault(d["name"], eid)
                     self.class_name[eid], self.class_kind[eid] = d["name"], d["class_kind"]
+                    self.class_qualified[eid] = d["qualified_name"]
                     parts = d["qualified_name"].split(".")
                     for i in range(len(parts) - 1):  # `Sinatra.Base`, `Protection.Base`: by what encloses it
                         self.qualified_classes[g][".".join(parts[i:])].append(eid)
@@ -425,6 +428,8 @@ class Resolver:
                 hits -= self.auxiliary
             if len(hits) == 1:
                 return hits.pop()
+            if f.spec.open_classes:  # Ruby: `Rack::Response` is Rack's, never our `Sinatra::Response`
+                return None
         if (cid := self.file_class_names[f.path].get(name)) is not None:
             return cid
         if not head and name in b.external:  # `from httpx import Response`: not our `Response`
@@ -442,6 +447,8 @@ class Resolver:
             if len(hits) == 1:
                 return hits[0]
         hits = self.global_classes[f.spec.group].get(name, [])
+        if f.spec.open_classes:  # Ruby: a bare constant is lexical (above) or top-level, never another module's
+            hits = [h for h in hits if self.class_qualified[h] == name]
         if hits and f.path not in self.auxiliary_paths:  # the package's `Task` is not its tests' class Task
             hits = [h for h in hits if h not in self.auxiliary]
         return hits[0] if len(hits) == 1 else None
@@ -644,6 +651,15 @@ class Resolver:
         if recv[:1] in ('"', "'", "`"):  # `"abc".length()`: a string literal's method is the language's
             self.stats["calls_builtin_name"] += 1
             return None
+        if spec.open_classes and (m := _RUBY_NEW.fullmatch(recv)):
+            # `Rack::Response.new(env).finish`, `Response.new.finish`: a method of the class just constructed; one
+            # no class or module here names is another package's
+            target = self.find_class(f, m[1], d["qualified_name"])
+            hit = self.method(target, name) if target is not None else None
+            if hit:
+                return hit[0], VARIABLE
+            self.stats["calls_external" if target is None or target in self.open_classes else "calls_unknown"] += 1
+            return None
         if (made := _constructed(recv, spec.declared_types)) is not None:
             # `requests.Request("GET", url).prepare()`, `new GsonBuilder().create()`, `((Foo) x).m()`: a method
             # of the class just constructed (or cast to)
@@ -812,8 +828,11 @@ class Resolver:
         head, _, rest = typ.partition(".")
         if head in b.external or typ in b.external:
             return EXTERNAL
-        if (cls := self.find_class(f, typ)) is not None:
+        scope = f.facts["defs"][caller]["qualified_name"] if caller != _MODULE else ""
+        if (cls := self.find_class(f, typ, scope)) is not None:
             return cls
+        if f.spec.open_classes and typ[:1].isupper():  # Ruby's `Rack::Response.new`: every class here is known
+            return EXTERNAL
         if (not rest and typ in f.spec.builtin_values and typ not in b.symbols and typ not in self.file_top[f.path]
                 and not self.top[f.module_id].get(typ)):
             return EXTERNAL  # `with open(p) as fh`: a built-in value (a name the file neither defines nor imports)

@@ -85,3 +85,9 @@
                        (destructured_left_assignment (identifier) @local)])
 (exception_variable (identifier) @local)
 (for pattern: (identifier) @local)
+
+; `hash = Sinatra::IndifferentHash.new(...)`: the local holds an object of that class (`hash.merge` is its method)
+(assignment
+  left: (identifier) @var.name
+  right: (call receiver: [(constant) (scope_resolution)] @var.type method: (identifier) @_new)
+  (#eq? @_new "new"))

@@ -283,3 +283,52 @@ def test_ruby_assignment_to_a_call_is_a_call_of_its_writer(tmp_path):
     = value` calls the only `body=`."""
     conf = confidences(extract(tmp_path, SETTERS))
     assert conf == {("fn:lib/helpers.rb:Helpers.body", "fn:lib/response.rb:Response.body="): 0.3}
+
+
+CONSTANTS = {
+    "lib/web/response.rb": '''module Web
+  class Response
+    def finish
+      self
+    end
+  end
+end
+''',
+    "lib/guard/token.rb": '''module Guard
+  class Token
+    def call(env)
+      response = Response.new(env)
+      response.finish
+    end
+
+    def deny(env)
+      Rack::Response.new(env).finish
+    end
+  end
+end
+''',
+    "lib/web/app.rb": '''module Web
+  class App
+    def call(env)
+      response = Response.new
+      response.finish
+    end
+
+    def other
+      made = Web::Response.new
+      made.finish
+    end
+  end
+end
+''',
+}
+
+
+def test_ruby_constants_are_lexical_or_top_level(tmp_path):
+    """`Response` inside `module Guard` is no class of Guard's or at the top level: Rack's, never `Web::Response`,
+    which `Response` inside `module Web` and `Web::Response` anywhere are; a local assigned `X.new` holds an X."""
+    conf = confidences(extract(tmp_path, CONSTANTS))
+    finish = "fn:lib/web/response.rb:Web.Response.finish"
+    assert conf[("fn:lib/web/app.rb:Web.App.call", finish)] == 0.8
+    assert conf[("fn:lib/web/app.rb:Web.App.other", finish)] == 0.8
+    assert not any(src.startswith("fn:lib/guard/") for src, _ in conf)
