@@ -17,6 +17,13 @@
   method: (identifier) @_attr
   arguments: (argument_list (simple_symbol) @function.name @function)
   (#match? @_attr "^attr_(reader|accessor)$"))
+; `alias has_key? key?`, `alias_method :call_without_check, :call`: a method of the new name that runs the old one
+(alias name: (_) @function.name) @function
+(alias alias: (identifier) @call.read)
+(call
+  method: (identifier) @_alias
+  arguments: (argument_list . (simple_symbol) @function.name @function)
+  (#eq? @_alias "alias_method"))
 
 (call
   method: (identifier) @import.kind

@@ -332,3 +332,31 @@ def test_ruby_constants_are_lexical_or_top_level(tmp_path):
     assert conf[("fn:lib/web/app.rb:Web.App.call", finish)] == 0.8
     assert conf[("fn:lib/web/app.rb:Web.App.other", finish)] == 0.8
     assert not any(src.startswith("fn:lib/guard/") for src, _ in conf)
+
+
+ALIASES = {
+    "lib/hash.rb": '''class Table
+  def key?(key)
+    true
+  end
+
+  alias has_key? key?
+  alias_method :member?, :key?
+
+  def lookup(k)
+    has_key?(k) && member?(k)
+  end
+end
+''',
+}
+
+
+def test_ruby_alias_defines_a_method_that_runs_the_original(tmp_path):
+    """`alias has_key? key?` and `alias_method :member?, :key?` define `has_key?` and `member?` on their line;
+    calling the alias runs the original."""
+    out = extract(tmp_path, ALIASES)
+    fns = {r["qualified_name"]: r["line_start"] for r in out.tables["Function"]}
+    assert fns["Table.has_key?"] == 6 and fns["Table.member?"] == 7
+    conf, t = confidences(out), "fn:lib/hash.rb:Table."
+    assert conf[(t + "lookup", t + "has_key?")] == 1.0 and conf[(t + "lookup", t + "member?")] == 1.0
+    assert conf[(t + "has_key?", t + "key?")] == 1.0
