@@ -399,6 +399,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         else:
             raw_bases.append((caps[role][0], role))
     found = [d for d in map(_found, sorted(found, key=_span_key)) if d is not None]
+    if any(d["node"].type == "module" for d in found):  # Ruby: a module of nothing but modules and classes
+        scopes += [(d["node"], "scope", f"{d['owner']}.{d['name']}" if d["owner"] else d["name"])
+                   for d in found if _namespace_only(d["node"])]  # `module Rackup::Handler` qualifies as both
+        found = [d for d in found if not _namespace_only(d["node"])]
 
     # Definitions and scopes as nested spans: keys >= 0 are defs (in source order), < 0 scopes.
     spans = sorted(
@@ -460,6 +464,31 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
             "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares}
+
+
+# what makes a Ruby module more than a namespace: a method of its own, a mixin it takes in, an attribute or alias
+_MODULE_MEMBERS = ("method", "singleton_method", "alias")
+_MODULE_CALLS = re.compile(rb"^(?:include|extend|prepend|attr_reader|attr_accessor|attr_writer|alias_method"
+                           rb"|define_method|module_function)$")
+
+
+def _namespace_only(node: Node) -> bool:
+    """A Ruby `module` whose body holds only classes, modules and constants (`module Rack`, `module Sinatra`
+    in a file of one class): a namespace that qualifies names, not a class-like node of its own."""
+    if node.type != "module":
+        return False
+    body = node.child_by_field_name("body")
+    for child in body.named_children if body is not None else ():
+        if child.type in _MODULE_MEMBERS:
+            return False
+        if child.type == "singleton_class":  # `class << self` with methods
+            inner = child.child_by_field_name("body")
+            if inner is not None and any(c.type in _MODULE_MEMBERS or c.type == "call" for c in inner.named_children):
+                return False
+        if child.type == "call" and (m := child.child_by_field_name("method")) is not None \
+                and _MODULE_CALLS.match(m.text or b""):
+            return False
+    return True
 
 
 def _binding_function(node: Node) -> Node | None:

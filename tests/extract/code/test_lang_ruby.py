@@ -360,3 +360,34 @@ def test_ruby_alias_defines_a_method_that_runs_the_original(tmp_path):
     conf, t = confidences(out), "fn:lib/hash.rb:Table."
     assert conf[(t + "lookup", t + "has_key?")] == 1.0 and conf[(t + "lookup", t + "member?")] == 1.0
     assert conf[(t + "has_key?", t + "key?")] == 1.0
+
+
+NAMESPACES = {
+    "lib/rack/guard/token.rb": '''module Rack
+  module Guard
+    class Token
+      def call(env)
+        env
+      end
+    end
+  end
+end
+''',
+    "test/handler_test.rb": '''module Rackup::Handler
+  class Mock
+    def run
+      true
+    end
+  end
+end
+''',
+}
+
+
+def test_ruby_module_of_only_classes_is_a_namespace(tmp_path):
+    """`module Rack` and `module Guard` hold nothing but a class: namespaces that qualify its name (no Class nodes
+    of their own, whose spans every commit to the file would touch); `module Rackup::Handler` qualifies with both."""
+    out = extract(tmp_path, NAMESPACES)
+    assert graph(out)["classes"] == {"cls:lib/rack/guard/token.rb:Rack.Guard.Token",
+                                     "cls:test/handler_test.rb:Rackup.Handler.Mock"}
+    assert {r["qualified_name"] for r in out.tables["Function"]} == {"Rack.Guard.Token.call", "Rackup.Handler.Mock.run"}
