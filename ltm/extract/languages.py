@@ -53,6 +53,7 @@ class LanguageSpec:
     `extension_method`: a pattern of a method's signature whose group 1 is the type it extends (C#'s
     `static T M(this C c)`, called as `c.M()`).
     `partial_classes`: one class may be declared in parts across files of its module (C#'s `partial`).
+    `bare_super`: `super` alone calls the caller's own method as an ancestor defines it (Ruby), not a constructor.
     `open_classes`: a class or module may be reopened in any file of the repository, and its openings with one
     qualified name are one class (Ruby's `module Sinatra` in every file of the gem); a receiver written as a
     constant path (`Rack::Utils`) that names none of them is another package's.
@@ -84,6 +85,7 @@ class LanguageSpec:
     extension_method: str = ""
     partial_classes: bool = False
     open_classes: bool = False
+    bare_super: bool = False
     hide_conditionals: bool = False
     hide_macros: bool = False
 
@@ -140,7 +142,8 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("ruby", (".rb",), tree_sitter_ruby.language, m.ruby_module, resolve_import=m.ruby_import,
                      self_names=("self",), implicit_self=True, constructors=("initialize",),
                      comment_prefixes=("#",), attribute_prefixes=(), builtin_methods=builtin_names.RUBY_METHODS,
-                     builtin_functions=builtin_names.RUBY_FUNCTIONS, open_classes=True),
+                     builtin_functions=builtin_names.RUBY_FUNCTIONS, open_classes=True,
+                     bare_super=True),
     ]
 }
 

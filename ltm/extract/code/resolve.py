@@ -575,6 +575,14 @@ class Resolver:
         d = f.facts["defs"][caller_index]
         caller = f.def_ids[caller_index]
         cls = self.owner.get(caller)
+        if recv is None and name == "super" and spec.bare_super:
+            # Ruby's `super` in `def call(env)`: the `call` of the nearest ancestor that defines one, the mixins
+            # a class includes (the last first) before its superclass; none here: another package's
+            hit = next((h for base in reversed(self.bases.get(cls, ())) if (h := self.method(base, d["name"]))), None)
+            if hit is not None:
+                return hit[0], IMPORTED
+            self.stats["calls_external" if cls in self.open_classes else "calls_unknown"] += 1
+            return None
         if recv is None and name in ("this", "super") and cls is not None and d["name"] == self.class_name.get(cls):
             # Java's `this(...)` / `super(...)` in a constructor (named as its class: Python's `super()` in
             # `__init__` is no call of a constructor): the caller's class's other overload, or its base's

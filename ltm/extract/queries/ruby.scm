@@ -31,6 +31,8 @@
   (#match? @import.kind "^require(_relative)?$")) @import
 
 (call receiver: (_)? @call.receiver method: (identifier) @call.name)
+; `super`, `super(a)`, `super.merge(x)`: a call of the caller's own method as an ancestor defines it
+(super) @call.name
 ; `response.status = 404`, `self.body += x`: the call above is of the writer `status=`
 [(assignment left: (call method: (identifier) @call.setter))
  (operator_assignment left: (call method: (identifier) @call.setter))]

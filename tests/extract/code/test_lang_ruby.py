@@ -391,3 +391,45 @@ def test_ruby_module_of_only_classes_is_a_namespace(tmp_path):
     assert graph(out)["classes"] == {"cls:lib/rack/guard/token.rb:Rack.Guard.Token",
                                      "cls:test/handler_test.rb:Rackup.Handler.Mock"}
     assert {r["qualified_name"] for r in out.tables["Function"]} == {"Rack.Guard.Token.call", "Rackup.Handler.Mock.run"}
+
+
+SUPER = {
+    "lib/stack.rb": '''class Base
+  def call(env)
+    env
+  end
+
+  def initialize(app)
+    @app = app
+  end
+end
+
+module Tracing
+  def call(env)
+    super
+  end
+end
+
+class Token < Base
+  include Tracing
+
+  def initialize(app, options = {})
+    super(app)
+  end
+
+  def call(env)
+    super.merge(token: 1)
+  end
+end
+''',
+}
+
+
+def test_ruby_super_calls_the_nearest_ancestor_s_method(tmp_path):
+    """`super` in `Token#call` is the included `Tracing#call` (a mixin comes before the superclass), whose own
+    `super` reaches no ancestor defined here; `super(app)` in `initialize` is Base's."""
+    conf = confidences(extract(tmp_path, SUPER))
+    s = "fn:lib/stack.rb:"
+    assert conf[(s + "Token.call", s + "Tracing.call")] == 0.9
+    assert conf[(s + "Token.initialize", s + "Base.initialize")] == 0.9
+    assert (s + "Token.call", s + "Base.call") not in conf
