@@ -629,7 +629,8 @@ class Resolver:
                 return None
             if spec.implicit_self and cls is not None and (hit := self.method(cls, name)):
                 return hit
-            if spec.implicit_self and self.class_kind.get(cls) == "module" and (hit := self._host_method(cls, name)):
+            if spec.implicit_self and self.class_kind.get(cls) == "module" and (
+                    hit := self._host_method(cls, name, f.path not in self.auxiliary_paths)):
                 return hit  # Ruby's `include Helpers` in Base: a Helpers method's bare `settings` is Base's
             if name in self.file_top[f.path]:
                 return self.file_top[f.path][name], SCOPE
@@ -805,9 +806,12 @@ class Resolver:
             return None
         return hit
 
-    def _host_method(self, module: str, name: str) -> tuple[str, float] | None:
-        """Method `name` of the one class (or module) that includes mixin `module` and defines it, IMPORTED."""
+    def _host_method(self, module: str, name: str, package: bool = False) -> tuple[str, float] | None:
+        """Method `name` of the one class (or module) that includes mixin `module` and defines it, IMPORTED; for
+        the `package`'s own code, never a class of its tests, examples or docs."""
         hits = {hit[0] for host in self.subclasses.get(module, ()) if (hit := self.method(host, name))}
+        if package:
+            hits -= self.auxiliary
         return (hits.pop(), IMPORTED) if len(hits) == 1 else None
 
     def _extension(self, spec: LanguageSpec, cls: str, name: str) -> tuple[str, float] | None:

@@ -433,3 +433,27 @@ def test_ruby_super_calls_the_nearest_ancestor_s_method(tmp_path):
     assert conf[(s + "Token.call", s + "Tracing.call")] == 0.9
     assert conf[(s + "Token.initialize", s + "Base.initialize")] == 0.9
     assert (s + "Token.call", s + "Base.call") not in conf
+
+
+TEST_HOST = {
+    "lib/helpers.rb": '''module Helpers
+  def redirect(uri)
+    halt(302)
+  end
+end
+''',
+    "test/helpers_test.rb": '''class HelpersTest
+  include Helpers
+
+  def halt(code)
+    code
+  end
+end
+''',
+}
+
+
+def test_ruby_a_mixin_of_the_package_never_calls_into_a_test_that_includes_it(tmp_path):
+    """The test class that includes `Helpers` defines `halt`; the package's `Helpers#redirect` runs in the
+    package's own classes, not in that test's."""
+    assert confidences(extract(tmp_path, TEST_HOST)) == {}
