@@ -499,8 +499,9 @@ def _binding_function(node: Node) -> Node | None:
     return p
 
 
-_FUNCTION_NODES = ("lambda", "arrow_function", "method_definition",
-                   "method", "singleton_method", "block", "do_block")  # Ruby's methods and blocks
+# Ruby's methods and `do` blocks; a `{ }` block is a `block`, which is also Python's body of any statement: a
+# name it binds belongs to the method around it
+_FUNCTION_NODES = ("lambda", "arrow_function", "method_definition", "method", "singleton_method", "do_block")
 _IMPORTING = re.compile(rb"^(?:await\s+)?(?:require|import)\s*\(")
 
 
