@@ -190,3 +190,94 @@ PHP_METHODS: frozenset[str] = frozenset((
     "getDocComment", "setAccessible", "getDeclaringClass", "isPublic", "isStatic", "getNumberOfParameters",
     "enqueue", "dequeue", "push", "pop", "shift", "unshift", "top", "isEmpty", "attach", "detach", "contains",
 ))
+
+# Ruby's core methods, as Ruby 3.3 lists them (`(Object.instance_methods + Kernel.private_instance_methods +
+# Array.instance_methods + Hash.instance_methods + String.instance_methods + Symbol.instance_methods +
+# Integer.instance_methods + Float.instance_methods + Range.instance_methods + Proc.instance_methods +
+# Enumerable.instance_methods + Exception.instance_methods + IO.instance_methods + Module.instance_methods +
+# Class.instance_methods).uniq`),
+# written out here since the interpreter is not installed where this runs: `env.key?(k)`, `list.compact`,
+# `@app.call(env)` and `klass.new` on a receiver of unknown type are the language's, not sinatra's
+# `IndifferentHash#key?` or `Base.new`
+RUBY_METHODS: frozenset[str] = frozenset((
+    # BasicObject, Object, Kernel
+    "!", "!=", "!~", "<=>", "==", "===", "=~", "__id__", "__send__", "class", "clone", "define_singleton_method",
+    "display", "dup", "enum_for", "eql?", "equal?", "extend", "freeze", "frozen?", "hash", "inspect",
+    "instance_eval", "instance_exec", "instance_of?", "instance_variable_defined?", "instance_variable_get",
+    "instance_variable_set", "instance_variables", "is_a?", "itself", "kind_of?", "method", "methods", "nil?",
+    "object_id", "public_method", "public_send", "respond_to?", "respond_to_missing?", "send", "singleton_class",
+    "singleton_method", "singleton_methods", "tap", "then", "to_enum", "to_s", "yield_self", "method_missing",
+    "initialize_copy", "instance_variable_names", "private_methods", "protected_methods", "public_methods",
+    # Comparable, Enumerable
+    "<", "<=", ">", ">=", "between?", "clamp", "all?", "any?", "chain", "chunk", "chunk_while", "collect",
+    "collect_concat", "compact", "count", "cycle", "detect", "drop", "drop_while", "each_cons", "each_entry",
+    "each_slice", "each_with_index", "each_with_object", "entries", "filter", "filter_map", "find",
+    "find_all", "find_index", "first", "flat_map", "grep", "grep_v", "group_by", "include?", "inject", "lazy",
+    "map", "max", "max_by", "member?", "min", "min_by", "minmax", "minmax_by", "none?", "one?", "partition",
+    "reduce", "reject", "reverse_each", "select", "slice_after", "slice_before", "slice_when", "sort",
+    "sort_by", "sum", "take", "take_while", "tally", "to_a", "to_h", "to_set", "uniq", "zip", "each",
+    # Array
+    "&", "*", "+", "-", "<<", "[]", "[]=", "|", "append", "assoc", "at", "bsearch", "bsearch_index", "clear",
+    "combination", "compact!", "concat", "delete", "delete_at", "delete_if", "difference", "dig", "each_index",
+    "empty?", "fetch", "fill", "flatten", "flatten!", "index", "insert", "intersect?", "intersection", "join",
+    "keep_if", "last", "length", "map!", "collect!", "pack", "permutation", "pop", "prepend", "product",
+    "push", "rassoc", "reject!", "repeated_combination", "replace", "reverse", "reverse!", "rindex", "rotate",
+    "rotate!", "sample", "select!", "filter!", "shift", "shuffle", "shuffle!", "size", "slice", "slice!",
+    "sort!", "sort_by!", "to_ary", "transpose", "union", "uniq!", "unshift", "values_at",
+    # Hash
+    "any?", "compare_by_identity", "compare_by_identity?", "default", "default=", "default_proc",
+    "default_proc=", "each_key", "each_pair", "each_value", "except", "fetch_values", "filter_map",
+    "has_key?", "has_value?", "invert", "keep_if", "key", "key?", "keys", "merge", "merge!", "rehash",
+    "store", "to_hash", "to_proc", "transform_keys", "transform_keys!", "transform_values",
+    "transform_values!", "update", "value?", "values",
+    # String, Symbol
+    "%", "+@", "-@", "=~", "ascii_only?", "b", "bytes", "bytesize", "byteslice", "capitalize",
+    "capitalize!", "casecmp", "casecmp?", "center", "chars", "chomp", "chomp!", "chop", "chop!", "chr",
+    "codepoints", "downcase", "downcase!", "dump", "each_byte", "each_char", "each_grapheme_cluster",
+    "each_line", "encode", "encode!", "encoding", "end_with?", "force_encoding", "getbyte", "gsub", "gsub!",
+    "hex", "intern", "lines", "ljust", "lstrip", "lstrip!", "match", "match?", "next", "oct", "ord",
+    "rjust", "rpartition", "rstrip", "rstrip!", "scan", "scrub", "setbyte", "split", "squeeze",
+    "start_with?", "strip", "strip!", "sub", "sub!", "succ", "swapcase", "to_c", "to_f", "to_i", "to_r",
+    "to_str", "to_sym", "tr", "tr_s", "unicode_normalize", "unpack", "unpack1", "upcase", "upcase!",
+    "upto", "valid_encoding?", "id2name", "name",
+    # Integer, Float, Numeric, Range
+    "**", "/", "abs", "ceil", "coerce", "digits", "div", "divmod", "downto", "even?", "fdiv", "finite?",
+    "floor", "gcd", "infinite?", "integer?", "lcm", "magnitude", "modulo", "nan?", "negative?", "nonzero?",
+    "odd?", "positive?", "pred", "round", "step", "times", "truncate", "zero?", "begin", "end",
+    "exclude_end?", "cover?",
+    # Proc, Method
+    "arity", "call", "curry", "lambda?", "parameters", "source_location", "yield", "owner", "receiver",
+    "unbind", "bind", "bind_call",
+    # Exception
+    "backtrace", "backtrace_locations", "cause", "detailed_message", "exception", "full_message", "message",
+    "set_backtrace",
+    # IO, File
+    "binmode", "close", "close_read", "close_write", "closed?", "eof?", "fileno", "flush", "fsync", "getc",
+    "gets", "print", "printf", "putc", "puts", "read", "read_nonblock", "readline", "readlines",
+    "readpartial", "rewind", "seek", "sync", "sync=", "sysread", "syswrite", "tell", "write", "path",
+    # Module, Class
+    "alias_method", "allocate", "ancestors", "attr", "attr_accessor", "attr_reader", "attr_writer",
+    "class_eval", "class_exec", "class_variable_get", "class_variable_set", "class_variables",
+    "const_defined?", "const_get", "const_missing", "const_set", "constants", "define_method", "include",
+    "included_modules", "instance_method", "instance_methods", "method_defined?", "module_eval",
+    "module_exec", "module_function", "new", "private", "private_class_method", "private_constant",
+    "private_instance_methods", "private_method_defined?", "protected", "public", "public_class_method",
+    "public_instance_method", "public_method_defined?", "remove_method", "superclass", "undef_method",
+))
+
+# Kernel's module functions and the private methods every class body and method sees: a bare `raise`, `puts`
+# or `require` that no method of the class, its file or its imports defines is the language's
+RUBY_FUNCTIONS: frozenset[str] = frozenset((
+    "Array", "Complex", "Float", "Hash", "Integer", "Rational", "String", "__callee__", "__dir__", "__method__",
+    "abort", "at_exit", "autoload", "autoload?", "binding", "block_given?", "caller", "caller_locations",
+    "catch", "eval", "exec", "exit", "exit!", "fail", "fork", "format", "gets", "global_variables", "lambda",
+    "load", "local_variables", "loop", "open", "p", "pp", "print", "printf", "proc", "putc", "puts", "raise",
+    "rand", "readline", "readlines", "require", "require_relative", "select", "sleep", "spawn", "sprintf",
+    "srand", "syscall", "system", "throw", "trap", "warn", "attr", "attr_accessor", "attr_reader", "attr_writer",
+    "alias_method", "define_method", "include", "extend", "prepend", "private", "protected", "public",
+    "module_function", "private_constant", "private_class_method", "public_class_method", "freeze",
+    "instance_variable_get", "instance_variable_set", "respond_to?", "send", "public_send", "tap", "then",
+    "is_a?", "kind_of?", "instance_of?", "nil?", "class", "dup", "clone", "inspect", "to_s", "hash",
+    "object_id", "instance_eval", "instance_exec", "class_eval", "method", "methods", "singleton_class",
+    "define_singleton_method", "extend", "frozen?", "new", "allocate", "superclass", "ancestors",
+))

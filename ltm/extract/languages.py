@@ -54,6 +54,10 @@ class LanguageSpec:
     `extension_method`: a pattern of a method's signature whose group 1 is the type it extends (C#'s
     `static T M(this C c)`, called as `c.M()`).
     `partial_classes`: one class may be declared in parts across files of its module (C#'s `partial`).
+    `bare_super`: `super` alone calls the caller's own method as an ancestor defines it (Ruby), not a constructor.
+    `open_classes`: a class or module may be reopened in any file of the repository, and its openings with one
+    qualified name are one class (Ruby's `module Sinatra` in every file of the gem); a receiver written as a
+    constant path (`Rack::Utils`) that names none of them is another package's.
     `hide_conditionals`: the parser reads `#if`/`#else`/`#endif` lines as blank (`conditionals.py`).
     `hide_macros`: the parser reads C/C++ annotation macros as blank (`macros.py`: `class LEVELDB_EXPORT DB {`,
     `void Get() LOCKS_EXCLUDED(mu_);`), which the grammar would take for a function `DB` or an error.
@@ -85,6 +89,8 @@ class LanguageSpec:
     bare_constructors: bool = True
     extension_method: str = ""
     partial_classes: bool = False
+    open_classes: bool = False
+    bare_super: bool = False
     hide_conditionals: bool = False
     hide_macros: bool = False
     written: Callable[[str], str] | None = None
@@ -142,7 +148,9 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      m.c_module, declared_types=True, **_C),
         LanguageSpec("ruby", (".rb",), tree_sitter_ruby.language, m.ruby_module, resolve_import=m.ruby_import,
                      self_names=("self",), implicit_self=True, constructors=("initialize",),
-                     comment_prefixes=("#",), attribute_prefixes=()),
+                     comment_prefixes=("#",), attribute_prefixes=(), builtin_methods=builtin_names.RUBY_METHODS,
+                     builtin_functions=builtin_names.RUBY_FUNCTIONS, open_classes=True,
+                     bare_super=True),
         # `language_php` reads a file's `<?php` code with the HTML around it (`language_php_only`: no tags)
         LanguageSpec("php", (".php",), tree_sitter_php.language_php, m.php_module, resolve_import=m.php_import,
                      self_names=("this", "self", "static"), constructors=("__construct",), base_receiver="parent",

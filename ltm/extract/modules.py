@@ -16,6 +16,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from ltm.code_paths import is_auxiliary
+
 
 @dataclass(frozen=True)
 class Target:
@@ -220,9 +222,14 @@ def c_module(path: str, declared: str | None = None, ctx: RepoContext | None = N
 
 
 def ruby_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
-    """The require path: `lib/a/b.rb` -> `a/b`."""
+    """The require path: `lib/a/b.rb` -> `a/b`; a gem of a monorepo has its own `lib` on the load path,
+    `rack-protection/lib/rack/protection.rb` -> `rack/protection`; a test's path stays whole
+    (`spec/lib/rack/x_spec.rb`)."""
     stem = _stem(path)
-    return stem[4:] if stem.startswith("lib/") else stem
+    if stem.startswith("lib/"):
+        return stem[4:]
+    gem, sep, rest = stem.partition("/lib/")
+    return rest if sep and "/" not in gem and not is_auxiliary(gem + "/") else stem
 
 
 def php_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
@@ -425,6 +432,10 @@ def ruby_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
         return [Target(ruby_module(rel + ".rb"), True)]
     if raw in known:
         return [Target(raw, True)]
+    if is_auxiliary(path):  # a spec's or test's own folder is on its load path: `require 'okjson'` beside it
+        local = ruby_module(posixpath.join(posixpath.dirname(path), raw) + ".rb")
+        if local in known:
+            return [Target(local, True)]
     return [Target(raw.split("/")[0], False)]
 
 

@@ -4,6 +4,8 @@ Capture names are the contract between the `.scm` files and this module (see que
 `@class`, `@function` (with `.name`, `.doc`, `.owner`, `.self`), `@scope` (a namespace that
 qualifies names), `@impl` (a block whose functions are methods of `@impl.type`), `@import`
 (`.module`, `.name`, `.alias`, `.kind`), `@call.name` or `@call.new` (one per call site) with `@call.receiver`,
+`@call.read` (a bare name read as a value, Ruby's `settings`: a call of self's method unless `@local` binds it),
+`@call.setter` (the name of a call an assignment writes to, Ruby's `x.status = 1`: a call of `status=`),
 `@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
 `@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@var.name` with
 `@var.type` (and `@var.member`, the method called on it when the call is written in parts), `@local` (a
@@ -29,7 +31,7 @@ _DEF_KINDS = ("class", "function")
 _BASE_CAPTURES = ("extends", "implements", "base", "requires")
 _XML_TAGS = re.compile(r"</?(summary|remarks|para)>")  # C# XML doc comments
 _OPENER = re.compile(r"^(?:/\*\*|/\*|///|//!|//|#)")  # a comment line's opening marker
-_CLASS_KINDS = ("interface", "trait", "struct", "enum", "union", "record")
+_CLASS_KINDS = ("interface", "trait", "struct", "enum", "union", "record", "module")  # Ruby's module
 
 
 def _text(node: Node | None) -> str | None:
@@ -185,6 +187,8 @@ _ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements
           "local", "declares")
 _PARSERS: dict[str, Parser] = {}
 _CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
+_READ = "call.read"  # a bare name read as a value that calls a method unless it is a local variable (Ruby)
+_SETTER = "call.setter"  # `x.status = 1` calls `status=` (Ruby's attribute writer), not the reader `status`
 _AWAIT = "await"
 # what a call site is: a call, one whose result is awaited or handed on (where the query marks them: a
 # plain CALL there runs no coroutine), a constructor call, a function passed as a value
@@ -214,6 +218,10 @@ def _pattern_roles(language: str) -> tuple[str, ...]:
             roles.append(_VAR)
         elif "await.call" in caps:
             roles.append(_AWAIT)
+        elif "call.read" in caps:
+            roles.append(_READ)
+        elif "call.setter" in caps:
+            roles.append(_SETTER)
         elif "call.name" in caps:
             roles.append(_CALL_RECV if "call.receiver" in caps else _CALL)
         else:
@@ -312,6 +320,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     # or the variable it is assigned from)
     raw_vars: list[tuple[int, str, str, int]] = []  # (start, variable, type as written, where it takes effect)
     awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
+    reads: set[int] = set()  # where a bare name read as a value starts (Ruby's `settings`)
+    setters: set[int] = set()  # where the name of a call that an assignment writes to starts (`x.status = 1`)
     add_call = raw_calls.append
     written = spec.written  # PHP's `$this->a`, `Foo::`, `\A\B` as `this.a`, `Foo`, `A.B`
     for shown, pattern, caps in _matches(spec, passes):
@@ -323,6 +333,12 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         if role is _CALL:
             n = caps["call.name"][0]
             add_call((n.start_byte, n.text, None, CALL))
+        elif role is _READ:
+            n = caps["call.read"][0]
+            reads.add(n.start_byte)
+            add_call((n.start_byte, n.text, None, CALL))
+        elif role is _SETTER:
+            setters.add(caps["call.setter"][0].start_byte)
         elif role is _CALL_RECV or role is _REF:
             n = caps["call.name" if role is _CALL_RECV else "ref.name"][0]
             recv = caps.get("call.receiver" if role is _CALL_RECV else "ref.receiver")
@@ -393,6 +409,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         else:
             raw_bases.append((caps[role][0], role))
     found = [d for d in map(_found, sorted(found, key=_span_key)) if d is not None]
+    if any(d["node"].type == "module" for d in found):  # Ruby: a module of nothing but modules and classes
+        scopes += [(d["node"], "scope", f"{d['owner']}.{d['name']}" if d["owner"] else d["name"])
+                   for d in found if _namespace_only(d["node"])]  # `module Rackup::Handler` qualifies as both
+        found = [d for d in found if not _namespace_only(d["node"])]
 
     # Definitions and scopes as nested spans: keys >= 0 are defs (in source order), < 0 scopes.
     spans = sorted(
@@ -410,6 +430,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         if d["kind"] == "class":
             own = sorted(members.get(i, []))
             d["outline"] = _outline(found[i]["node"], src, [(found[j]["node"], defs[j]["signature"]) for j in own])
+    if setters:  # the call pattern read `x.status = 1` as a call of `status`: it calls the writer `status=`
+        raw_calls = [(at, name + b"=", recv, kind) if at in setters else (at, name, recv, kind)
+                     for at, name, recv, kind in raw_calls]
     raw_calls.sort(key=_first_item)
     fn_spans = [(s, e, k) for s, e, k in spans if k >= 0 and found[k]["kind"] == "function"]
     callers = _innermost([c[0] for c in raw_calls], fn_spans)
@@ -419,7 +442,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
              if kind is not REF or recv is not None or not _is_bound(shadowed, parents, caller, name)]
     # `new Promise((resolve) => ... resolve())`, `function f(next) { next() }`: a call of a variable, never
     # of a function elsewhere that has the name
-    bound_calls = _variable_calls(calls, scoped, {d["name_start"] for d in found})
+    # where the query marks bare reads (Ruby), only they can be a variable: `uri(x)` calls a method though `uri` is
+    # a parameter
+    bound_calls = _variable_calls(calls, scoped, {d["name_start"] for d in found}, reads if _READ in roles else None)
     raw_bases.sort(key=lambda b: b[0].start_byte)
     owners = _innermost([b[0].start_byte for b in raw_bases], spans)
     bases = []
@@ -451,6 +476,31 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares}
 
 
+# what makes a Ruby module more than a namespace: a method of its own, a mixin it takes in, an attribute or alias
+_MODULE_MEMBERS = ("method", "singleton_method", "alias")
+_MODULE_CALLS = re.compile(rb"^(?:include|extend|prepend|attr_reader|attr_accessor|attr_writer|alias_method"
+                           rb"|define_method|module_function)$")
+
+
+def _namespace_only(node: Node) -> bool:
+    """A Ruby `module` whose body holds only classes, modules and constants (`module Rack`, `module Sinatra`
+    in a file of one class): a namespace that qualifies names, not a class-like node of its own."""
+    if node.type != "module":
+        return False
+    body = node.child_by_field_name("body")
+    for child in body.named_children if body is not None else ():
+        if child.type in _MODULE_MEMBERS:
+            return False
+        if child.type == "singleton_class":  # `class << self` with methods
+            inner = child.child_by_field_name("body")
+            if inner is not None and any(c.type in _MODULE_MEMBERS or c.type == "call" for c in inner.named_children):
+                return False
+        if child.type == "call" and (m := child.child_by_field_name("method")) is not None \
+                and _MODULE_CALLS.match(m.text or b""):
+            return False
+    return True
+
+
 def _binding_function(node: Node) -> Node | None:
     """The function (named or not: a lambda, an arrow function) whose variable or parameter `node` is."""
     p = node.parent
@@ -459,7 +509,9 @@ def _binding_function(node: Node) -> Node | None:
     return p
 
 
-_FUNCTION_NODES = ("lambda", "arrow_function", "method_definition")
+# Ruby's methods and `do` blocks; a `{ }` block is a `block`, which is also Python's body of any statement: a
+# name it binds belongs to the method around it
+_FUNCTION_NODES = ("lambda", "arrow_function", "method_definition", "method", "singleton_method", "do_block")
 _IMPORTING = re.compile(rb"^(?:await\s+)?(?:require|import)\s*\(")
 
 
@@ -474,9 +526,11 @@ def _imported(node: Node) -> bool:
     return value is not None and _IMPORTING.match(value.text or b"") is not None
 
 
-def _variable_calls(calls: list[tuple], scoped: list[tuple[int, bytes, int, int]], def_names: set[int]) -> list[int]:
+def _variable_calls(calls: list[tuple], scoped: list[tuple[int, bytes, int, int]], def_names: set[int],
+                    reads: set[int] | None = None) -> list[int]:
     """Indices of the bare calls whose name a function around them binds as a variable or parameter
-    (`new Promise((resolve) => resolve())`); a function's own name (`const f = () => f()`) is no variable."""
+    (`new Promise((resolve) => resolve())`); a function's own name (`const f = () => f()`) is no variable.
+    `reads`: where given, only the calls at these offsets (bare names read as values) can be a variable."""
     spans: dict[str, list[tuple[int, int]]] = {}
     for start, name, lo, hi in scoped:
         if start not in def_names:
@@ -484,7 +538,7 @@ def _variable_calls(calls: list[tuple], scoped: list[tuple[int, bytes, int, int]
     if not spans:
         return []
     return [i for i, (name, recv, kind, caller, at) in enumerate(calls)
-            if recv is None and kind in (CALL, AWAIT) and caller is not None
+            if recv is None and kind in (CALL, AWAIT) and caller is not None and (reads is None or at in reads)
             and any(lo <= at < hi for lo, hi in spans.get(name, ()))]
 
 
@@ -507,6 +561,8 @@ def _found(match: tuple) -> dict | None:
     """A definition match as the fields the naming rules need (None when its name is empty)."""
     start, neg_end, node, kind, name_node, caps = match
     raw = _text(name_node)
+    if raw and name_node.type == "simple_symbol":  # Ruby's `attr_reader :request` defines `request`
+        raw = raw[1:]
     if not raw:
         return None
     name_cap, owner_cap, self_cap, doc_cap = _DEF_CAPS[kind]

@@ -24,7 +24,7 @@ Prefer = Literal["code", "history", "memory"]
 _Where = Literal["x", "after", "before"]
 
 _Q = r"[`'\"]?"
-_NAME = (rf"{_Q}(?P<x>[A-Za-z_][\w.]*(?:/[\w.\-]+)*)(?:\(\))?{_Q}"
+_NAME = (rf"{_Q}(?P<x>[A-Za-z_][\w.]*(?:/[\w.\-]+)*!?)(?:\(\))?{_Q}"
          r"(?:\s+(?:function|method|class|module|package|file|struct|type|interface))?")
 _PATH = rf"{_Q}(?P<x>[\w.\-/]+?){_Q}"
 # a few words between "which" and its verb ("which functions of the package does X call", "which files
@@ -111,7 +111,8 @@ _DESCRIBED = re.compile(r"\b(?:the|a|an|any)\s+(?:\w+\s+)?(?:functions?|methods?
                        r"(?:that|which)\b", re.I)
 _DESCRIBES = re.compile(r"\b(?:that|which|who|whose)\b", re.I)  # what follows describes, not names
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose|where|when|to|for|of|in|with)\b", re.I)  # a description goes on
-_TOKEN = re.compile(r"`(?P<bt>[^`]+)`|(?P<id>[A-Za-z_][\w.]*(?:/[\w.\-]+)*[\w]|[A-Za-z_])(?P<call>\(\))?")
+_TOKEN = re.compile(r"`(?P<bt>[^`]+)`|(?P<id>[A-Za-z_][\w.]*(?:/[\w.\-]+)*[\w][!?]?|[A-Za-z_])(?P<call>\(\))?")
+_PATH_SEP = re.compile(r"(?<=\w)::(?=[A-Za-z_])")  # `Sinatra::Base`, `crate::io::read`: a dotted name
 _IDENT = re.compile(r"[A-Za-z_][\w.]*[\w]|[A-Za-z_]")
 _PATHLIKE = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+|[\w\-]+\.(?:py|js|mjs|cjs|ts|tsx|go|java|rs|c|h|cpp|hpp|rb|cs|md)\b")
 _BUGREF = re.compile(r"#\d+")
@@ -210,7 +211,7 @@ def _tokens(text: str) -> list[tuple[int, str, int]]:
             continue
         if m.group("call") or _looks_like_code(name):
             out.append((m.start(), name, 2))
-        elif name.lower() not in STOPWORDS:
+        elif name.rstrip("?!").lower() not in STOPWORDS:
             out.append((m.start(), name, 1 if name[0].isupper() and m.start() > 0 else 0))
     return out
 
@@ -222,7 +223,7 @@ def _candidates(text: str, kind: IntentKind, cue: re.Match[str] | None, where: _
     A plain word ("echo") is a candidate only right at the cue ("what calls echo"), never inside a
     description ("the helper that lists the commands"), where it is a word, not a name.
     """
-    toks = [t for t in _tokens(text) if t[1].lower() not in STOPWORDS]
+    toks = [t for t in _tokens(text) if t[1].rstrip("?!").lower() not in STOPWORDS]
     first: list[str] = []
     if cue is not None and where == "x" and cue.groupdict().get("x"):
         x = cue.group("x").strip().strip("`'\"").removesuffix("()")
@@ -243,8 +244,17 @@ def _candidates(text: str, kind: IntentKind, cue: re.Match[str] | None, where: _
     rest = [n for _, n, strength in sorted(toks, key=lambda t: (-t[2], t[0])) if strength > 0]
     names = first + rest
     if kind not in ("author", "file_memories"):
-        names = [n.rstrip("?.,;:!") for n in names]
+        # a Ruby method's own `!` (`dispatch!`) before the name without it; a `?` is the question's mark before
+        # it is a method's (`valid?`): both are tried, the first the graph knows answers
+        names = [v for n in names for v in _suffixed(n.rstrip(".,;:"))]
     return list(dict.fromkeys(n for n in names if n))
+
+
+def _suffixed(name: str) -> tuple[str, ...]:
+    bare = name.rstrip("?!")
+    if name == bare:
+        return (name,)
+    return (name, bare) if name.endswith("!") else (bare, name)
 
 
 def _is_plain(name: str) -> bool:
@@ -270,7 +280,7 @@ def _about_tests(text: str, long: bool) -> bool:
 
 def parse(text: str) -> Intent:
     """The intent of a question; `search` with its names, paths and bug refs when no relation fits."""
-    t = " ".join(text.strip().split())
+    t = _PATH_SEP.sub(".", " ".join(text.strip().split()))
     kind: IntentKind = "search"
     cue: re.Match[str] | None = None
     where: _Where = "after"

@@ -130,3 +130,20 @@ def test_a_long_description_is_searched_not_parsed_as_a_relation():
 def test_an_import_question_names_the_module_imported_from(text, subject, source):
     intent = parse(text)
     assert (intent.kind, intent.subject, intent.source) == ("imports", subject, source)
+
+
+@pytest.mark.parametrize(
+    "text, kind, candidates",
+    [
+        # a `::` path is a dotted name: the class the graph knows as `Sinatra.Base`, not the module `Sinatra`
+        ("what does Sinatra::Base inherit from", "bases", ("Sinatra.Base",)),
+        ("which classes extend Rack::Protection::Base", "subclasses", ("Rack.Protection.Base",)),
+        # a Ruby method's `!` is its name's; a `?` may be the question's mark, so both are candidates
+        ("what calls dispatch!", "callers", ("dispatch!", "dispatch")),
+        ("what calls valid?", "callers", ("valid", "valid?")),
+        ("where is Context.invoke used?", "callers", ("Context.invoke",)),
+    ],
+)
+def test_ruby_names_with_paths_and_method_suffixes(text, kind, candidates):
+    intent = parse(text)
+    assert (intent.kind, intent.candidates) == (kind, candidates)

@@ -80,6 +80,8 @@ _CONSTRUCTION = re.compile(r"(new\s+)?([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\(")
 _CAST = re.compile(r"\(\s*\(\s*([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\)")
 _AS_CAST = re.compile(r"\(.+\s+as\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\)", re.S)  # TypeScript's `(x as Foo)`
 _LEAD = re.compile(r"[A-Za-z_]\w*")
+_CONSTANT_PATH = re.compile(r"[A-Z]\w*(?:::[A-Z]\w*)+")  # Ruby's `Rack::Utils`
+_RUBY_NEW = re.compile(r"([A-Z]\w*(?:::[A-Z]\w*)*)\.new(?:\s*\(.*\))?", re.S)  # `Rack::Response.new(env)`
 
 
 def _closing(text: str, start: int) -> int | None:
@@ -149,6 +151,7 @@ class Resolver:
         self.file_qn: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified name -> id
         self.owner: dict[str, str] = {}  # fn id -> cls id of the method it is or is nested in
         self.class_name: dict[str, str] = {}
+        self.class_qualified: dict[str, str] = {}
         self.nested_classes: set[str] = set()  # classes defined inside another definition
         self.class_kind: dict[str, str] = {}
         self.bases: dict[str, list[str]] = defaultdict(list)
@@ -173,6 +176,7 @@ class Resolver:
         self.auxiliary = {eid for f in files if f.path in self.auxiliary_paths for eid in f.def_ids}
         self.method_qn: dict[str, str] = {}  # method id -> its qualified name (`app.render`)
         self.global_classes = defaultdict(lambda: defaultdict(list))
+        self.qualified_classes = defaultdict(lambda: defaultdict(list))  # group -> `A.B` -> [cls id of a B in A]
         self.extensions = defaultdict(lambda: defaultdict(list))  # group -> name -> [(fn id, type it extends)]
         self.whole: dict[str, str] = {}  # cls id of a part of a partial class -> the part that stands for it
         self.edges: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
@@ -218,6 +222,10 @@ class Resolver:
                     self.file_classes[f.path].setdefault(d["qualified_name"], eid)
                     self.file_class_names[f.path].setdefault(d["name"], eid)
                     self.class_name[eid], self.class_kind[eid] = d["name"], d["class_kind"]
+                    self.class_qualified[eid] = d["qualified_name"]
+                    parts = d["qualified_name"].split(".")
+                    for i in range(len(parts) - 1):  # `Sinatra.Base`, `Protection.Base`: by what encloses it
+                        self.qualified_classes[g][".".join(parts[i:])].append(eid)
                     if d["parent_kind"] is not None:
                         self.nested_classes.add(eid)
                 elif d["parent_kind"] is None:  # a later definition (or an overload's body) wins
@@ -287,24 +295,34 @@ class Resolver:
     def _join_partial_classes(self) -> None:
         """C#'s `partial class Reader` in Reader.cs and Reader.Async.cs is one class: calls, bases and
         fields resolve against one part (the file named after the class, else the first path) that
-        holds every part's methods; each part keeps its own node and HAS_METHOD edges."""
-        parts: dict[tuple[str, str, str], list[tuple[bool, str, str]]] = defaultdict(list)
+        holds every part's methods; each part keeps its own node and HAS_METHOD edges. A Ruby class or
+        module reopened in any file of the repository (`module Sinatra` in every file of the gem) is one
+        the same way: the part in the package's code with the most methods stands for it."""
+        parts: dict[tuple[str, str, str], list[tuple[tuple, str, str, str]]] = defaultdict(list)
         for f in self.files:
-            if not f.spec.partial_classes:
+            if not (f.spec.partial_classes or f.spec.open_classes):
                 continue
             stem = f.path.rpartition("/")[2].rpartition(".")[0]
-            for d, eid in zip(f.facts["defs"], f.def_ids):
-                if d["kind"] == "class":
-                    parts[(f.spec.group, f.module_id, d["qualified_name"])].append((stem != d["name"], f.path, eid))
-        for (group, mid, _), found in parts.items():
-            if len({path for _, path, _ in found}) < 2:  # one file: a duplicate under `#if`/`#else`, not parts
+            defs = f.facts["defs"]
+            for d, eid in zip(defs, f.def_ids):
+                if d["kind"] != "class":
+                    continue
+                if f.spec.open_classes:  # Ruby: any file reopens it; the package's opening with most methods stands
+                    own = sum(1 for x in defs
+                              if x["kind"] == "function" and x["parent_qualified"] == d["qualified_name"])
+                    key, rank = (f.spec.group, "", d["qualified_name"]), (f.path in self.auxiliary_paths, -own)
+                else:
+                    key, rank = (f.spec.group, f.module_id, d["qualified_name"]), (stem != d["name"],)
+                parts[key].append((rank, f.path, eid, f.module_id))
+        for (group, _, _), found in parts.items():
+            if len({path for _, path, _, _ in found}) < 2:  # one file: a duplicate under `#if`/`#else`, not parts
                 continue
             whole = min(found)[2]
-            ids = {eid for _, _, eid in found}
+            ids = {eid for _, _, eid, _ in found}
             for eid in ids - {whole}:
                 self.whole[eid] = whole
             name = self.class_name[whole]
-            for table in (self.classes[mid], self.global_classes[group]):
+            for table in (*(self.classes[mid] for mid in {mid for *_, mid in found}), self.global_classes[group]):
                 table[name] = [c for c in table[name] if c not in ids or c == whole]
 
     def attribute_class(self, cls: str, name: str, depth: int = 0) -> str | None:
@@ -376,10 +394,24 @@ class Resolver:
 
     # ---- classes -------------------------------------------------------------------------
 
-    def find_class(self, f: ParsedFile, raw: str) -> str | None:
-        """A type name as written in a file -> the class it names, or None."""
-        cls = self._find_class(f, raw)
+    def find_class(self, f: ParsedFile, raw: str, scope: str = "") -> str | None:
+        """A type name as written in a file -> the class it names, or None. `scope`: the qualified name of the
+        definition it is written in, whose enclosing classes and modules are searched first (`Base` inside
+        `module Sinatra` is `Sinatra.Base`, though `Rack.Protection.Base` is a class too)."""
+        cls = self._lexical_class(f, scope, raw) if scope else None
+        cls = cls if cls is not None else self._find_class(f, raw)
         return self.whole.get(cls, cls) if cls is not None else None
+
+    def _lexical_class(self, f: ParsedFile, scope: str, raw: str) -> str | None:
+        written = raw.replace("::", ".").strip(".")
+        if not written[:1].isupper() or _GENERIC.search(written):
+            return None
+        while scope:
+            hits = {self.whole.get(h, h) for h in self.qualified_classes[f.spec.group].get(f"{scope}.{written}", ())}
+            if len(hits) == 1:
+                return hits.pop()
+            scope = scope.rpartition(".")[0]
+        return None
 
     def _find_class(self, f: ParsedFile, raw: str) -> str | None:
         head, name = _base_name(raw)
@@ -399,6 +431,15 @@ class Resolver:
                     return cid
                 if root not in self._namespace_parts(f.spec.group, sep):
                     return None
+            # `Sinatra::Base`, `Rack::Protection::Base`: the class B that a class or module A encloses (any
+            # file's opening of it), before a class that is only named B
+            hits = {self.whole.get(h, h) for h in self.qualified_classes[f.spec.group].get(f"{head}.{name}", ())}
+            if len(hits) > 1 and f.path not in self.auxiliary_paths:
+                hits -= self.auxiliary
+            if len(hits) == 1:
+                return hits.pop()
+            if f.spec.open_classes:  # Ruby: `Rack::Response` is Rack's, never our `Sinatra::Response`
+                return None
         if (cid := self.file_class_names[f.path].get(name)) is not None:
             return cid
         if not head and name in b.external:  # `from httpx import Response`: not our `Response`
@@ -418,6 +459,8 @@ class Resolver:
             if len(hits) == 1:
                 return hits[0]
         hits = self.global_classes[f.spec.group].get(name, [])
+        if f.spec.open_classes:  # Ruby: a bare constant is lexical (above) or top-level, never another module's
+            hits = [h for h in hits if self.class_qualified[h] == name]
         if hits and f.path not in self.auxiliary_paths:  # the package's `Task` is not its tests' class Task
             hits = [h for h in hits if h not in self.auxiliary]
         return hits[0] if len(hits) == 1 else None
@@ -431,10 +474,10 @@ class Resolver:
                         requires[f.def_ids[base["owner"]]].add(base["name"])
                     continue
                 if base["owner"] is not None:
-                    src = f.def_ids[base["owner"]]
+                    src, scope = f.def_ids[base["owner"]], f.facts["defs"][base["owner"]]["qualified_name"]
                 else:
-                    src = self._owner_class(f, base["owner_name"])
-                target = self.find_class(f, base["name"])
+                    src, scope = self._owner_class(f, base["owner_name"]), ""
+                target = self.find_class(f, base["name"], scope)
                 whole = self.whole.get(src, src) if src is not None else None
                 if src is None or target is None or whole == target:
                     self.stats["bases_unresolved"] += 1
@@ -588,6 +631,14 @@ class Resolver:
         d = f.facts["defs"][caller_index]
         caller = f.def_ids[caller_index]
         cls = self.owner.get(caller)
+        if recv is None and name == "super" and spec.bare_super:
+            # Ruby's `super` in `def call(env)`: the `call` of the nearest ancestor that defines one, the mixins
+            # a class includes (the last first) before its superclass; none here: another package's
+            hit = next((h for base in reversed(self.bases.get(cls, ())) if (h := self.method(base, d["name"]))), None)
+            if hit is not None:
+                return hit[0], IMPORTED
+            self.stats["calls_external" if cls in self.open_classes else "calls_unknown"] += 1
+            return None
         if recv is None and name in ("this", "super") and cls is not None and d["name"] == self.class_name.get(cls):
             # Java's `this(...)` / `super(...)` in a constructor (named as its class: Python's `super()` in
             # `__init__` is no call of a constructor): the caller's class's other overload, or its base's
@@ -630,11 +681,15 @@ class Resolver:
         if recv is None:
             if (local := self._nested(f, d, name)) is not None:
                 return local, SCOPE
-            if spec.implicit_self and cls is not None and (hit := self.method(cls, name)):
-                return hit
-            if variable:  # `resolve()` of `new Promise((resolve) => ...)`: a variable's function, not one of the name
+            if variable:  # `resolve()` of `new Promise((resolve) => ...)`, Ruby's bare `env` read where a method
+                # or block around it binds `env`: a variable, not a function or method of the name
                 self.stats["calls_to_variables"] += 1
                 return None
+            if spec.implicit_self and cls is not None and (hit := self.method(cls, name)):
+                return hit
+            if spec.implicit_self and self.class_kind.get(cls) == "module" and (
+                    hit := self._host_method(cls, name, f.path not in self.auxiliary_paths)):
+                return hit  # Ruby's `include Helpers` in Base: a Helpers method's bare `settings` is Base's
             if name in self.file_top[f.path]:
                 return self.file_top[f.path][name], SCOPE
             if len(same := self.top[f.module_id].get(name, [])) == 1:
@@ -652,10 +707,25 @@ class Resolver:
                 return None
             # `jq.h` declares `jq_next`, `execute.c` defines it: an included header's prototype makes the
             # repository's only definition of the name as sure as an import
+            if spec.implicit_self and self.class_kind.get(cls) == "module" and not self.subclasses.get(cls) and (
+                    hit := self._unique(self.global_methods, spec.group, name, UNIQUE, f.path, awaited)):
+                # a mixin's bare call of a method its host class defines, where nothing here includes it (a
+                # module handed to a DSL, `helpers JSON`): the repository's only method of the name. Where a
+                # class includes it and lacks the method, the host has it from elsewhere (`attr_reader`, Rack)
+                return hit
             declared = any(name in self.declared.get(mid, ()) for mid in b.wildcards)
             return self._unique(self.global_top, spec.group, name, IMPORTED if declared else UNIQUE, f.path, awaited)
         if recv[:1] in ('"', "'", "`"):  # `"abc".length()`: a string literal's method is the language's
             self.stats["calls_builtin_name"] += 1
+            return None
+        if spec.open_classes and (m := _RUBY_NEW.fullmatch(recv)):
+            # `Rack::Response.new(env).finish`, `Response.new.finish`: a method of the class just constructed; one
+            # no class or module here names is another package's
+            target = self.find_class(f, m[1], d["qualified_name"])
+            hit = self.method(target, name) if target is not None else None
+            if hit:
+                return hit[0], VARIABLE
+            self.stats["calls_external" if target is None or target in self.open_classes else "calls_unknown"] += 1
             return None
         if (made := _constructed(recv, spec.declared_types)) is not None:
             # `requests.Request("GET", url).prepare()`, `new GsonBuilder().create()`, `((Foo) x).m()`: a method
@@ -729,7 +799,7 @@ class Resolver:
             if held is None and self.foreign_attribute(spec, cls, recv):  # `String name`: `name.length()`
                 self.stats["calls_external"] += 1
                 return None
-        target = self.find_class(f, recv) if recv[:1].isupper() else None
+        target = self.find_class(f, recv, d["qualified_name"]) if recv[:1].isupper() else None
         if target is not None:
             hit = self.method(target, name)
             if hit is None and name == "new":  # Ruby's Foo.new runs initialize
@@ -737,10 +807,12 @@ class Resolver:
                 hit = (ctor, IMPORTED) if ctor else None
             if hit:
                 return hit[0], IMPORTED
-        elif (spec.capitalized_types and recv[:1].isupper() and recv.isidentifier()
-              and recv not in b.aliases and recv not in b.symbols):
+        elif ((spec.capitalized_types and recv[:1].isupper() and recv.isidentifier()
+               and recv not in b.aliases and recv not in b.symbols)
+              or (spec.open_classes and _CONSTANT_PATH.fullmatch(recv))):
             # `Object.create()`, `Math.max()`: a class-like name that no class here or import binds is
-            # a built-in or another package's; a method of the same name here is a coincidence
+            # a built-in or another package's; a method of the same name here is a coincidence. So is a
+            # constant path where every class and module is one (Ruby's `Rack::Utils.secure_compare`)
             self.stats["calls_external"] += 1
             return None
         m = _SELF_ATTRIBUTE.fullmatch(recv)
@@ -782,6 +854,11 @@ class Resolver:
             self.stats["calls_builtin_name"] += 1
             return None
         hit = self._unique(self.global_methods, spec.group, name, UNIQUE_METHOD, f.path, awaited)
+        if hit and hit[0] == caller:
+            # `def close; @io.close; end`: a method that calls its own name on an object of unknown type delegates
+            # to that object, whose class has the method too (a recursion would not need the receiver)
+            self.stats["calls_unknown"] += 1
+            return None
         if (hit and head in (*spec.self_names, d["self_name"]) and _ATTRIBUTE.fullmatch(recv)
                 and self._own_method(f, d, cls, name, hit[0])):
             # `self.file.write()`: an attribute of self is another object; the caller's own class
@@ -790,6 +867,14 @@ class Resolver:
             self.stats["calls_unknown"] += 1
             return None
         return hit
+
+    def _host_method(self, module: str, name: str, package: bool = False) -> tuple[str, float] | None:
+        """Method `name` of the one class (or module) that includes mixin `module` and defines it, IMPORTED; for
+        the `package`'s own code, never a class of its tests, examples or docs."""
+        hits = {hit[0] for host in self.subclasses.get(module, ()) if (hit := self.method(host, name))}
+        if package:
+            hits -= self.auxiliary
+        return (hits.pop(), IMPORTED) if len(hits) == 1 else None
 
     def _extension(self, spec: LanguageSpec, cls: str, name: str) -> tuple[str, float] | None:
         """An extension method `name` callable on class `cls`: the one that extends `cls` or a base of it
@@ -817,8 +902,11 @@ class Resolver:
         head, _, rest = typ.partition(".")
         if head in b.external or typ in b.external:
             return EXTERNAL
-        if (cls := self.find_class(f, typ)) is not None:
+        scope = f.facts["defs"][caller]["qualified_name"] if caller != _MODULE else ""
+        if (cls := self.find_class(f, typ, scope)) is not None:
             return cls
+        if f.spec.open_classes and typ[:1].isupper():  # Ruby's `Rack::Response.new`: every class here is known
+            return EXTERNAL
         if (not rest and typ in f.spec.builtin_values and typ not in b.symbols and typ not in self.file_top[f.path]
                 and not self.top[f.module_id].get(typ)):
             return EXTERNAL  # `with open(p) as fh`: a built-in value (a name the file neither defines nor imports)

@@ -22,7 +22,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor, QueryError, Tree
 from ltm.extract.conditionals import error_size, first_branches
 from ltm.extract.parse import parse_definitions
 from ltm.extract.languages import LANGUAGES, LanguageSpec, query_text, read_as, ts_language
-from ltm.extract.parse import _DEF_KINDS, _first, _split_name, _text
+from ltm.extract.parse import _DEF_KINDS, _first, _namespace_only, _split_name, _text
 
 _VERSION = "3"  # bump when the cached fields change
 _MEMORY_ENTRIES = 65536
@@ -134,8 +134,14 @@ def collect(query: Query, root: Node, byte_ranges: list[tuple[int, int]] | None 
             for kind, name_cap, owner_cap in _DEF_CAPTURES:
                 if kind in caps and (raw := _text(_first(caps, name_cap))):
                     holder = caps[kind][0]
+                    if caps[name_cap][0].type == "simple_symbol":  # Ruby's `attr_reader :request`
+                        raw = raw.removeprefix(":")
                     owner, name = _split_name(raw)
-                    m.found[holder.id] = (kind, holder, name, _text(_first(caps, owner_cap)) or owner)
+                    owner = _text(_first(caps, owner_cap)) or owner
+                    if _namespace_only(holder):  # Ruby's `module Rack`: a scope, as parse_source reads it
+                        m.scopes[holder.id] = f"{owner}.{name}" if owner else name
+                    else:
+                        m.found[holder.id] = (kind, holder, name, owner)
             if "scope" in caps and (name := _text(_first(caps, "scope.name"))):
                 holder = caps["scope"][0]
                 m.scopes[holder.id] = _split_name(name)[1]

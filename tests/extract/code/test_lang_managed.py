@@ -178,7 +178,7 @@ def test_ruby_graph(tmp_path):
     b, c = "fn:lib/geo/base.rb:Geo.Base.", "fn:lib/geo/circle.rb:Geo.Circle."
     base, circle = "cls:lib/geo/base.rb:Geo.Base", "cls:lib/geo/circle.rb:Geo.Circle"
     assert_graph(out, {
-        "classes": {base, circle},
+        "classes": {base, circle},  # `module Geo`, holding only classes, is a namespace
         "functions": {b + "greet", b + "label", c + "initialize", c + "area", c + "scale", c + "unit", "fn:lib/app.rb:run"},
         "modules": {"mod:geo/base", "mod:geo/circle", "mod:app", "ext:json"},
         "HAS_METHOD": {(base, b + "greet"), (base, b + "label"),

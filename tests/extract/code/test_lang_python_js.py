@@ -658,3 +658,11 @@ export function parse(request: unknown, r: unknown): number {
 ''',
     })
     assert confidences(out) == {("fn:src/body.ts:parse", "fn:src/router.ts:Router.add"): 0.8}
+
+
+def test_a_python_name_bound_inside_an_if_block_is_a_variable_of_the_whole_function(tmp_path):
+    """`resolve = items.pop` inside an `if` binds `resolve` for all of `f` (Python's `block` is a statement's body,
+    not a function): `resolve()` after the `if` calls the variable, not the module's function `resolve`."""
+    out = extract(tmp_path, {"pkg/a.py": "def resolve():\n    return 1\n\n\ndef f(items):\n    if items:\n"
+                                         "        resolve = items.pop\n    return resolve()\n"})
+    assert confidences(out) == {}
