@@ -177,9 +177,17 @@ def _follow(gone: list[tuple[str, str]], born: list[tuple[str, str]], renamed_fr
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
+_MARKERS = {"test", "tests", "spec"}  # say what kind of function, not which: `TestBindingForm`, `TestContextType`
+
+
 def _words(name: str) -> set[str]:
     """The words of an identifier, lower case, three letters or more (`initHelpCmd` -> init, help, cmd)."""
-    return {w.lower() for w in _WORD.findall(name) if len(w) >= 3}
+    return {w.lower() for w in _WORD.findall(name) if len(w) >= 3} - _MARKERS
+
+
+def _related(a: set[str], b: set[str]) -> bool:
+    """Names that share at least half the words of the shorter one (`merge_kwargs`, `merge_setting`)."""
+    return 2 * len(a & b) >= min(len(a), len(b)) > 0
 
 
 def _old_line(line: int, hunks: list[tuple[int, int, int, int]]) -> int:
@@ -201,8 +209,8 @@ def _replaced(gone: list[tuple[str, str]], born: list[tuple[str, str]], renamed_
 
     `initHelpCmd` rewritten as `InitDefaultHelpCmd`, `merge_kwargs` as `merge_setting`: one of a kind left its
     owner and one arrived in the same owner, over the same lines (the new one, mapped through the hunks, covers
-    at least half of the old one or of itself), sharing a word of their names. Each pairs once, with its
-    best.
+    at least half of the old one or of itself), their names sharing half the words of the shorter (`_related`).
+    Each pairs once, with its best.
     """
     taken = set(renamed_from.values())
     olds: dict[tuple[str, str], list[tuple[tuple[str, str], set[str]]]] = {}  # (kind, owner) -> gone, its words
@@ -219,7 +227,7 @@ def _replaced(gone: list[tuple[str, str]], born: list[tuple[str, str]], renamed_
         lo, hi = _old_line(span.line_start, hunks), _old_line(span.line_end, hunks)
         words = _words(name)
         for old, old_words in olds[(key[0], owner)]:
-            if not words & old_words:
+            if not _related(words, old_words):
                 continue
             o = old_by[old]
             cover = min(hi, o.line_end) - max(lo, o.line_start) + 1

@@ -150,6 +150,10 @@ KWARGS = """def merge_kwargs(local, default):
 
 def unrelated(x):
     return x
+
+
+def test_binding_form():
+    assert form()
 """
 SETTING = """def merge_setting(request_setting, session_setting, dict_class=dict):
     if session_setting is None:
@@ -163,12 +167,17 @@ SETTING = """def merge_setting(request_setting, session_setting, dict_class=dict
 
 def other(x):
     return x + 1
+
+
+def test_content_type():
+    assert content_type()
 """
 
 
 def test_a_function_rewritten_in_place_under_a_related_name_continues_the_old(tmp_path):
     """`merge_kwargs` rewritten as `merge_setting` over the same lines is one function's history; `unrelated`,
-    replaced on its lines by `other` (no word of its name in common), is not."""
+    replaced on its lines by `other` (no word of its name in common), is not, nor a test replaced by another
+    (`test` says what kind of function, not which)."""
     b = RepoBuilder(tmp_path / "r")
     b.write("s.py", KWARGS)
     b.commit("merge_kwargs")
@@ -178,6 +187,7 @@ def test_a_function_rewritten_in_place_under_a_related_name_continues_the_old(tm
     assert {(r["src"], r["dst"]) for r in out.renamed_from} == {("fn:h:s.py:merge_setting", "fn:h:s.py:merge_kwargs")}
     kinds = {d: kind for d, kind, *_ in _mods(out, rewrite)}
     assert kinds["fn:h:s.py:merge_setting"] == "renamed" and kinds["fn:h:s.py:other"] == "added"
+    assert kinds["fn:h:s.py:test_content_type"] == "added"
 
 
 def test_commit_kind_and_change_type_come_from_message_and_paths(tmp_path):
