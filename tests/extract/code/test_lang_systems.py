@@ -300,6 +300,39 @@ def test_rust_calls_on_struct_fields_parameters_and_constructed_locals_go_to_tha
     assert conf[(p + "local", engine)] == 0.8 and (p + "local", pump) not in conf
 
 
+RUST_STD_METHODS = {
+    "src/lib.rs": "pub mod batch;\npub mod run;\n",
+    "src/batch.rs": '''pub struct Batch { items: Vec<u8> }
+
+impl Batch {
+    pub fn lock(&self) -> &Vec<u8> { &self.items }
+    pub fn depth(&self) -> usize { 0 }
+}
+
+impl IntoIterator for Batch {
+    type Item = u8;
+    type IntoIter = std::vec::IntoIter<u8>;
+    fn into_iter(self) -> Self::IntoIter { self.items.into_iter() }
+}
+''',
+    "src/run.rs": '''pub fn run(results: Vec<u8>, entry: &walker::Entry) -> usize {
+    let out = std::io::stdout();
+    let _guard = out.lock();
+    drop(_guard);
+    results.into_iter().count() + entry.depth()
+}
+''',
+}
+
+
+def test_rust_methods_of_the_standard_library_are_no_guesses(tmp_path):
+    # `results.into_iter()` on a Vec and `out.lock()` on Stdout are the standard library's, not the
+    # repository's only `into_iter` or `lock`; a name std does not define (`depth`) is still guessed
+    conf = confidences(extract(tmp_path, RUST_STD_METHODS))
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/run.rs:run"} == {
+        "fn:src/batch.rs:Batch.depth": 0.3}
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
