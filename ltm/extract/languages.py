@@ -82,6 +82,9 @@ class LanguageSpec:
     partial_classes: bool = False
     hide_conditionals: bool = False
     hide_macros: bool = False
+    # a file's child modules are in scope by their names, and `crate` names its crate's root (Rust: `mod walk;`,
+    # then `walk::scan()` and `crate::error::print_error()`)
+    child_modules: bool = False
 
     def parser_text(self, src: bytes) -> bytes:
         """The text the grammar parses: `src` itself, or with conditional directive lines or annotation
@@ -130,7 +133,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("rust", (".rs",), tree_sitter_rust.language, m.rust_module, resolve_import=m.rust_import,
                      self_names=("self", "Self"), constructors=("new",), comment_prefixes=("//",),
                      attribute_prefixes=("#[", "#!["), builtin_methods=builtin_names.RUST_METHODS,
-                     builtin_functions=builtin_names.RUST_FUNCTIONS),
+                     builtin_functions=builtin_names.RUST_FUNCTIONS, child_modules=True),
         LanguageSpec("c", (".c", ".h"), tree_sitter_c.language, m.c_module, **_C),
         LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), tree_sitter_cpp.language,
                      m.c_module, declared_types=True, **_C),

@@ -340,8 +340,14 @@ def rust_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
                 if parts.pop(0) == "super":
                     base = base[:-1] or base
             parts = base + parts
+        elif f"{module}::{parts[0]}" in known or parts[0][:1].isupper():
+            # Rust 2018 reads a path from the current module first: a child module (`mod walk;` then
+            # `use walk::scan;`) or an item of its own (`use Token::*` of the enum it defines)
+            parts = module.split("::") + parts
         hit = _longest_known(parts, "::", known)
-        if hit:
+        if hit and hit[1] == ["*"]:  # `use super::*`: every name of the module is visible here
+            targets.append(Target(hit[0], True))
+        elif hit:
             symbol = hit[1][0] if hit[1] else None
             targets.append(Target(hit[0], True, symbol, alias or symbol or hit[0].rsplit("::", 1)[-1]))
         else:

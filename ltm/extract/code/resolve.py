@@ -634,7 +634,9 @@ class Resolver:
         head, _, rest = recv.replace("::", ".").partition(".")
         mid = b.aliases.get(recv)
         if mid is None and head in b.aliases:  # `pkg.sub.f()` after `import pkg`; not `pkg.codes.get()`
-            mid = self.modules.get(spec.group, {}).get(f"{self.module_name.get(b.aliases[head])}.{rest}")
+            base, known = self.module_name.get(b.aliases[head]), self.modules.get(spec.group, {})
+            # Rust's module paths are written `crate::exec::job`
+            mid = known.get(f"{base}.{rest}") or known.get(f"{base}::{rest.replace('.', '::')}")
         if mid is not None:  # the receiver is one of our modules
             if hit := self.exported(mid, name):
                 return hit, IMPORTED

@@ -333,6 +333,51 @@ def test_rust_methods_of_the_standard_library_are_no_guesses(tmp_path):
         "fn:src/batch.rs:Batch.depth": 0.3}
 
 
+RUST_MODULE_PATHS = {
+    "src/main.rs": '''mod error;
+mod fmt;
+mod other;
+mod util;
+mod walk;
+
+use crate::util::*;
+
+fn main() {
+    walk::scan();
+    crate::error::print_error("x");
+    helper();
+}
+''',
+    "src/walk.rs": "pub struct WorkerState {}\n\nimpl WorkerState {\n    pub fn scan(&self) {}\n}\n\npub fn scan() {}\n",
+    "src/error.rs": "pub fn print_error(m: &str) {}\n",
+    "src/util.rs": "pub fn helper() {}\n",
+    "src/other.rs": "pub fn helper() {}\n",
+    "src/fmt/mod.rs": '''pub enum Token { Text, Placeholder }
+
+impl Token {
+    pub fn make() -> Token { Token::Text }
+}
+
+pub fn parse() -> Token {
+    use Token::*;
+    Token::make()
+}
+''',
+}
+
+
+def test_rust_paths_read_from_the_current_module_its_child_modules_and_the_crate_root(tmp_path):
+    # `mod walk;` puts `walk` in scope (`walk::scan()` is the function, not a guess at WorkerState.scan),
+    # `crate::error::print_error()` is the crate's module, `use crate::util::*` makes util's names visible,
+    # and `use Token::*` names the enum this module defines, not another crate
+    out = extract(tmp_path, RUST_MODULE_PATHS)
+    conf = confidences(out)
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/main.rs:main"} == {
+        "fn:src/walk.rs:scan": 0.9, "fn:src/error.rs:print_error": 0.9, "fn:src/util.rs:helper": 0.9}
+    assert conf[("fn:src/fmt/mod.rs:parse", "fn:src/fmt/mod.rs:Token.make")] == 0.9
+    assert "ext:Token" not in graph(out)["modules"]
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
