@@ -335,7 +335,7 @@ def rust_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
         if parts[0] == "crate":
             parts[0] = crate
         elif parts[0] in ("self", "super"):
-            base = module.split("::")
+            base = module.split("::") + list(imp.get("scope") or ())  # inside `mod tests { ... }`: its own path
             while parts and parts[0] in ("self", "super"):
                 if parts.pop(0) == "super":
                     base = base[:-1] or base

@@ -346,7 +346,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 row = {
                     "module": mod, "name": _text(_first(caps, "import.name")),
                     "alias": _text(_first(caps, "import.alias")), "kind": _text(_first(caps, "import.kind")),
-                    "line": caps["import"][0].start_point[0] + 1,
+                    "line": caps["import"][0].start_point[0] + 1, "at": caps["import"][0].start_byte,
                 }
                 # JavaScript's bare `require(...)` pattern also matches the requires that a declarator
                 # pattern names: one row per import, the named one
@@ -391,6 +391,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         key=lambda t: (t[0], -t[1]),
     )
     parents = _innermost_parents(spans)
+    _place_imports(imports, spans, parents, scopes)
     defs = [_definition(spec, src, d, _chain(found, scopes, parents, i, spec.self_names)) for i, d in enumerate(found)]
     members: dict[int, list[int]] = {}
     for j, parent in parents.items():
@@ -439,6 +440,20 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
             "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares}
+
+
+def _place_imports(imports: list[dict], spans: list[tuple[int, int, int]], parents: dict[int, int],
+                   scopes: list[tuple[Node, str, str]]) -> None:
+    """Each import's `scope`: the names of the naming scopes around it, outermost first (Rust's `use super::*`
+    inside `mod tests { ... }` reads from the file's own module, not its parent)."""
+    ordered = sorted(imports, key=lambda r: r["at"])
+    for row, key in zip(ordered, _innermost([r.pop("at") for r in ordered], spans)):
+        names = []
+        while key is not None:
+            if key < 0 and scopes[-1 - key][1] == "scope":
+                names.append(scopes[-1 - key][2])
+            key = parents.get(key)
+        row["scope"] = names[::-1]
 
 
 def _binding_function(node: Node) -> Node | None:

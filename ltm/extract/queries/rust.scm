@@ -6,6 +6,9 @@
  (trait_item name: (type_identifier) @class.name)] @class
 (trait_item bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @extends))
 
+; an inline module (`mod tests { ... }`) qualifies the names in it; `use super::*` there reads the file's module
+(mod_item name: (identifier) @scope.name body: (declaration_list)) @scope
+
 (impl_item type: [(type_identifier) @impl.type (generic_type type: (type_identifier) @impl.type)]) @impl
 (impl_item trait: (_) @implements)
 

@@ -378,6 +378,32 @@ def test_rust_paths_read_from_the_current_module_its_child_modules_and_the_crate
     assert "ext:Token" not in graph(out)["modules"]
 
 
+RUST_INLINE_TESTS = {
+    "src/lib.rs": "pub mod walk;\n\npub fn search_str() {}\n",
+    "src/walk.rs": '''pub fn search_str(x: &str) -> &str { x }
+
+#[cfg(test)]
+mod tests {
+    use super::search_str;
+    use super::*;
+
+    #[test]
+    fn finds() { let found = search_str("a"); }
+}
+''',
+}
+
+
+def test_rust_super_inside_an_inline_module_is_the_file_s_own_module(tmp_path):
+    # `use super::*` in `mod tests { ... }` reads the module the file is, not the crate above it; the
+    # test module's functions are named under it
+    g = graph(extract(tmp_path, RUST_INLINE_TESTS))
+    assert "fn:src/walk.rs:tests.finds" in g["functions"]
+    assert {dst for src, dst in g["IMPORTS"] if src == "file:src/walk.rs"} == {"mod:crate::walk"}
+    assert {(src, dst) for src, dst in g["DEPENDS_ON"] if src == "mod:crate::walk"} == set()
+    assert ("fn:src/walk.rs:tests.finds", "fn:src/walk.rs:search_str") in g["CALLS"]
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
