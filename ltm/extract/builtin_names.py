@@ -139,7 +139,7 @@ RUST_METHODS: frozenset[str] = frozenset((
     # str, String, char
     "is_char_boundary", "as_bytes", "as_bytes_mut", "chars", "char_indices", "bytes", "split_whitespace",
     "split_ascii_whitespace", "lines", "encode_utf16", "find", "rfind", "split_inclusive", "split_terminator",
-    "rsplit_terminator", "split_once", "rsplit_once", "matches", "rmatches", "match_indices", "rmatch_indices",
+    "rsplit_terminator", "split_once", "rsplit_once", "match_indices", "rmatch_indices",
     "trim", "trim_start", "trim_end", "trim_matches", "trim_start_matches", "trim_end_matches", "parse",
     "is_ascii", "eq_ignore_ascii_case", "make_ascii_uppercase", "make_ascii_lowercase", "escape_debug",
     "escape_default", "escape_unicode", "replacen", "to_lowercase", "to_uppercase", "to_ascii_uppercase",

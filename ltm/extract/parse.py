@@ -4,7 +4,7 @@ Capture names are the contract between the `.scm` files and this module (see que
 `@class`, `@function` (with `.name`, `.doc`, `.owner`, `.self`), `@scope` (a namespace that
 qualifies names), `@impl` (a block whose functions are methods of `@impl.type`), `@import`
 (`.module`, `.name`, `.alias`, `.kind`), `@call.name` or `@call.new` (one per call site) with `@call.receiver`,
-`@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
+`@call.args` (arguments that must follow the name directly: a Rust macro's tokens), `@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
 `@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@local` (a
 name a function binds itself), `@extends`,
 `@implements`, `@base`, `@requires` (a method an interface requires: Go's are implemented without saying
@@ -316,6 +316,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
             continue  # the first branches' pass found it
         role = roles[pattern]
+        if "call.args" in caps and src[caps["call.name"][0].end_byte:caps["call.args"][0].start_byte].strip():
+            continue  # a macro's tokens: `x * (y + 1)` is no call of `x`, only `x(y)` is
         if shown is not None and found_first is None:
             found_first = [d for d in found if d[3] == "function"]
         if role is _CALL:

@@ -19,6 +19,16 @@
 (call_expression function: (identifier) @call.name)
 (call_expression function: (scoped_identifier path: (_) @call.receiver name: (identifier) @call.name))
 (call_expression function: (field_expression value: (_) @call.receiver field: (field_identifier) @call.name))
+; a call inside a macro's arguments (`assert_eq!(search(x), y)`, `format!("{}", p.render())`, three token trees
+; deep): the grammar keeps them as tokens, so a name right before a parenthesized token tree is called (not one
+; after `.` or `::` that the other patterns here read, nor `x * (y)`: @call.args follows the name directly); an
+; attribute's `cfg(not(unix))` and a `macro_rules!` body are no calls
+(macro_invocation (token_tree _ @_prev . (identifier) @call.name . (token_tree . "(") @call.args) (#not-match? @_prev "^(\\.|::)$"))
+(macro_invocation (token_tree (token_tree _ @_prev . (identifier) @call.name . (token_tree . "(") @call.args)) (#not-match? @_prev "^(\\.|::)$"))
+(macro_invocation (token_tree (token_tree (token_tree _ @_prev . (identifier) @call.name . (token_tree . "(") @call.args))) (#not-match? @_prev "^(\\.|::)$"))
+(macro_invocation (token_tree _ @_prev . [(identifier) (self)] @call.receiver . ["." "::"] . (identifier) @call.name . (token_tree . "(") @call.args) (#not-match? @_prev "^(\\.|::)$"))
+(macro_invocation (token_tree (token_tree _ @_prev . [(identifier) (self)] @call.receiver . ["." "::"] . (identifier) @call.name . (token_tree . "(") @call.args)) (#not-match? @_prev "^(\\.|::)$"))
+(macro_invocation (token_tree (token_tree (token_tree _ @_prev . [(identifier) (self)] @call.receiver . ["." "::"] . (identifier) @call.name . (token_tree . "(") @call.args))) (#not-match? @_prev "^(\\.|::)$"))
 ; a struct's fields, a parameter's or a local's type: what `self.engine.start()` and `e.start()` call
 ; (`let x = Engine::new()` takes the type whose constructor it is)
 (field_declaration

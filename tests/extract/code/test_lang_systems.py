@@ -404,6 +404,36 @@ def test_rust_super_inside_an_inline_module_is_the_file_s_own_module(tmp_path):
     assert ("fn:src/walk.rs:tests.finds", "fn:src/walk.rs:search_str") in g["CALLS"]
 
 
+RUST_MACRO_CALLS = {
+    "src/lib.rs": '''pub fn search(x: u8) -> u8 { x }
+
+pub struct Finder {}
+
+impl Finder {
+    pub fn new() -> Finder { Finder {} }
+    pub fn render(&self) -> u8 { 1 }
+}
+
+pub fn total() -> u8 { 3 }
+
+pub fn report(f: &Finder) -> String {
+    let total = 3;
+    assert_eq!(search(1), 1);
+    assert!(total * (total + 1) > 0);
+    format!("{} {:?}", f.render(), vec![Finder::new()].len())
+}
+''',
+}
+
+
+def test_rust_calls_inside_a_macro_s_arguments_are_calls(tmp_path):
+    # the grammar reads `assert_eq!(...)` and `format!(...)` as tokens: the calls in them are still calls, and
+    # `total * (total + 1)` is none
+    conf = confidences(extract(tmp_path, RUST_MACRO_CALLS))
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/lib.rs:report"} == {
+        "fn:src/lib.rs:search": 1.0, "fn:src/lib.rs:Finder.render": 0.8, "fn:src/lib.rs:Finder.new": 0.9}
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
