@@ -165,11 +165,15 @@ def dotted_module(path: str, declared: str | None = None, ctx: RepoContext | Non
     return posixpath.dirname(path).replace("/", ".") or _stem(path)
 
 
+_CARGO_TARGET_FOLDERS = ("tests", "benches", "examples")
+
+
 def rust_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
     """`src/a/b.rs` -> `crate::a::b` (`lib.rs`, `main.rs`, `mod.rs` name their folder); a crate
     in a workspace folder `x/src/...` is named as other crates `use` it (its Cargo.toml: ripgrep's
     `crates/searcher/` is `grep_searcher::...`), else by its folder, `x::...`; a crate a Cargo.toml
-    roots outside a `src/` folder is named from that folder (`rust_crates`)."""
+    roots outside a `src/` folder is named from that folder (`rust_crates`); the integration tests, benches and
+    examples beside the root's `src/` are crates named by their folder (`tests/testenv/mod.rs`: `tests::testenv`)."""
     parts = list(PurePosixPath(path).with_suffix("").parts)
     roots = ctx.rust_crates if ctx is not None else {}
     # the innermost crate folder holding the file, unless through its `src/`: a crate whose sources a
@@ -183,6 +187,10 @@ def rust_module(path: str, declared: str | None = None, ctx: RepoContext | None 
         if i > 0:
             crate = roots.get("/".join(parts[:i]), crate)
         rest = parts[i + 1 :]
+    elif len(parts) > 1 and parts[0] in _CARGO_TARGET_FOLDERS:
+        # `tests/cli.rs` is a crate of its own (Cargo's integration tests, benches, examples), whose `crate::testenv`
+        # is `tests/testenv/mod.rs`, never the library's module of that name
+        crate, rest = parts[0], parts[1:]
     else:
         crate, rest = "crate", parts
     if rest and rest[-1] in ("mod", "lib", "main"):

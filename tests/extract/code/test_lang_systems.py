@@ -434,6 +434,23 @@ def test_rust_calls_inside_a_macro_s_arguments_are_calls(tmp_path):
         "fn:src/lib.rs:search": 1.0, "fn:src/lib.rs:Finder.render": 0.8, "fn:src/lib.rs:Finder.new": 0.9}
 
 
+RUST_INTEGRATION_TESTS = {
+    "Cargo.toml": '[package]\nname = "finder"\n',
+    "src/lib.rs": "pub mod testenv;\n",
+    "src/testenv.rs": "pub struct TestEnv {}\n\nimpl TestEnv {\n    pub fn new() -> TestEnv { TestEnv {} }\n}\n",
+    "tests/cli.rs": "mod testenv;\n\nuse crate::testenv::TestEnv;\n\nfn it_works() {\n    TestEnv::new();\n}\n",
+    "tests/testenv/mod.rs": "pub struct TestEnv {}\n\nimpl TestEnv {\n    pub fn new() -> TestEnv { TestEnv {} }\n}\n",
+}
+
+
+def test_rust_an_integration_test_is_a_crate_of_its_own(tmp_path):
+    # Cargo builds `tests/cli.rs` as a crate: its `crate::testenv` is `tests/testenv/mod.rs`, not the library's
+    g = graph(extract(tmp_path, RUST_INTEGRATION_TESTS))
+    assert {dst for src, dst in g["IMPORTS"] if src == "file:tests/cli.rs"} == {"mod:tests::testenv"}
+    assert {dst for src, dst in g["CALLS"] if src == "fn:tests/cli.rs:it_works"} == {
+        "fn:tests/testenv/mod.rs:TestEnv.new"}
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
