@@ -29,19 +29,22 @@
 (macro_invocation (token_tree _ @_prev . [(identifier) (self)] @call.receiver . ["." "::"] . (identifier) @call.name . (token_tree . "(") @call.args) (#not-match? @_prev "^(\\.|::)$"))
 (macro_invocation (token_tree (token_tree _ @_prev . [(identifier) (self)] @call.receiver . ["." "::"] . (identifier) @call.name . (token_tree . "(") @call.args)) (#not-match? @_prev "^(\\.|::)$"))
 (macro_invocation (token_tree (token_tree (token_tree _ @_prev . [(identifier) (self)] @call.receiver . ["." "::"] . (identifier) @call.name . (token_tree . "(") @call.args))) (#not-match? @_prev "^(\\.|::)$"))
-; a struct's fields, a parameter's or a local's type: what `self.engine.start()` and `e.start()` call
+; a struct's fields, a parameter's or a local's type, generic or not (`Check<u32>`: Check's): what `self.engine.start()`
+; and `e.start()` call
 ; (`let x = Engine::new()` takes the type whose constructor it is)
 (field_declaration
   name: (field_identifier) @attr.name
-  type: [(type_identifier) (scoped_type_identifier)] @attr.type)
+  type: [(type_identifier) (scoped_type_identifier) (generic_type type: (type_identifier))] @attr.type)
 (parameter
   pattern: (identifier) @var.name
   type: [(type_identifier) @var.type
          (scoped_type_identifier) @var.type
-         (reference_type type: [(type_identifier) (scoped_type_identifier)] @var.type)])
+         (generic_type type: (type_identifier)) @var.type
+         (reference_type type: [(type_identifier) (scoped_type_identifier) (generic_type type: (type_identifier))] @var.type)])
 (let_declaration
   pattern: (identifier) @var.name
-  type: [(type_identifier) @var.type (reference_type type: (type_identifier) @var.type)])
+  type: [(type_identifier) @var.type (generic_type type: (type_identifier)) @var.type
+         (reference_type type: [(type_identifier) (generic_type type: (type_identifier))] @var.type)])
 (let_declaration
   pattern: (identifier) @var.name
   !type

@@ -451,6 +451,35 @@ def test_rust_an_integration_test_is_a_crate_of_its_own(tmp_path):
         "fn:tests/testenv/mod.rs:TestEnv.new"}
 
 
+RUST_GENERIC_TYPES = {
+    "src/lib.rs": '''pub enum Check<T> { Equal(T), Ignore }
+
+impl<T> Check<T> {
+    pub fn check(&self) -> bool { true }
+}
+
+pub struct Audit {}
+
+impl Audit {
+    pub fn check(&self) -> bool { false }
+}
+
+pub struct OwnerFilter { uid: Check<u32> }
+
+impl OwnerFilter {
+    pub fn matches(&self, other: &Check<u8>) -> bool { self.uid.check() && other.check() }
+}
+''',
+}
+
+
+def test_rust_a_generic_field_or_parameter_type_is_its_type(tmp_path):
+    # `uid: Check<u32>` and `other: &Check<u8>` hold a Check: `check()` is Check's, not Audit's
+    conf = confidences(extract(tmp_path, RUST_GENERIC_TYPES))
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/lib.rs:OwnerFilter.matches"} == {
+        "fn:src/lib.rs:Check.check": 0.8}
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
