@@ -597,7 +597,24 @@ def _return_type(node: Node) -> str | None:
         return None
     if m := _OPTIONAL.match(typ):
         typ = next(g for g in m.groups() if g)
+    for _ in range(3):  # Rust: `Result<Option<Self>, E>` holds a Self where `?` or `unwrap()` takes it out
+        if not (m := _WRAPPED.match(typ)):
+            break
+        typ = _first_argument(m[1])
     return typ.strip().strip("'\"").lstrip("*") or None
+
+
+_WRAPPED = re.compile(r"^(?:\w+::)*(?:Option|Result|Box|Rc|Arc)\s*<(.+)>$", re.S)
+
+
+def _first_argument(args: str) -> str:
+    """`Config, io::Error` -> `Config`; `HashMap<K, V>, E` -> `HashMap<K, V>`."""
+    depth = 0
+    for i, ch in enumerate(args):
+        depth += (ch == "<") - (ch == ">")
+        if ch == "," and depth == 0:
+            return args[:i].strip()
+    return args.strip()
 
 
 def _innermost_parents(spans: list[tuple[int, int, int]]) -> dict[int, int]:

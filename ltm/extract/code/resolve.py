@@ -262,7 +262,8 @@ class Resolver:
         for f in self.files:  # attributes need every method's class
             types = self.var_types[f.path]
             for owner, name, typ, after in f.facts.get("vars", ()):
-                types.setdefault((owner, name), []).append((after, typ.lstrip("*&")))
+                # Rust's `Config::from_env` is called as C++'s `Config::load` and Python's `Config.load` are
+                types.setdefault((owner, name), []).append((after, typ.lstrip("*&").replace("::", ".")))
             for name, typ, after in f.facts.get("module_vars", ()):
                 types.setdefault((_MODULE, name), []).append((after, typ.lstrip("*&")))
             self.module_reads[f.path] = set(f.facts.get("module_reads", ()))
@@ -599,9 +600,9 @@ class Resolver:
         if recv[:1] in ('"', "'", "`"):  # `"abc".length()`: a string literal's method is the language's
             self.stats["calls_builtin_name"] += 1
             return None
-        if (made := _constructed(recv, spec.declared_types)) is not None:
-            # `requests.Request("GET", url).prepare()`, `new GsonBuilder().create()`, `((Foo) x).m()`: a method
-            # of the class just constructed (or cast to)
+        if (made := _constructed(recv.replace("::", "."), spec.declared_types)) is not None:
+            # `requests.Request("GET", url).prepare()`, `new GsonBuilder().create()`, `((Foo) x).m()`, Rust's
+            # `Buffer::new(rx).process()`: a method of the class just constructed (or cast to)
             written, explicit = made
             target = self.find_class(f, written)
             if target is not None:

@@ -50,3 +50,10 @@
   !type
   value: (call_expression function: (scoped_identifier path: (identifier) @var.type name: (identifier) @_ctor))
   (#match? @_ctor "^(new|default)$"))
+; `let cfg = Config::from_env(...)?`, `let cfg = construct_config(...)`: what the function declares it returns
+(let_declaration
+  pattern: (identifier) @var.name
+  !type
+  value: [(call_expression function: [(identifier) (scoped_identifier path: (identifier) name: (identifier) @_fn)] @var.type)
+          (try_expression (call_expression function: [(identifier) (scoped_identifier path: (identifier) name: (identifier) @_fn)] @var.type))]
+  (#not-match? @_fn "^(new|default)$"))

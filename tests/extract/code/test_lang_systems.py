@@ -480,6 +480,50 @@ def test_rust_a_generic_field_or_parameter_type_is_its_type(tmp_path):
         "fn:src/lib.rs:Check.check": 0.8}
 
 
+RUST_RETURNED_TYPES = {
+    "src/lib.rs": '''pub struct Config {}
+
+impl Config {
+    pub fn from_env(n: u8) -> anyhow::Result<Self> { Ok(Config {}) }
+    pub fn is_printing(&self) -> bool { true }
+}
+
+pub struct Buffer {}
+
+impl Buffer {
+    pub fn new(n: u8) -> Self { Buffer {} }
+    pub fn process(&self) -> u8 { 1 }
+}
+
+pub struct Other {}
+
+impl Other {
+    pub fn is_printing(&self) -> bool { false }
+    pub fn process(&self) -> u8 { 2 }
+}
+
+pub fn construct(n: u8) -> Option<Config> { None }
+
+pub fn run() -> anyhow::Result<u8> {
+    let cfg = Config::from_env(1)?;
+    let built = construct(2);
+    cfg.is_printing();
+    built.unwrap().is_printing();
+    Ok(Buffer::new(3).process())
+}
+''',
+}
+
+
+def test_rust_a_local_holds_what_its_function_returns_and_a_constructed_value_is_its_type(tmp_path):
+    # `let cfg = Config::from_env(1)?` where `-> anyhow::Result<Self>` holds a Config, and
+    # `Buffer::new(3).process()` is Buffer's `process`, not a guess between two of the name
+    conf = confidences(extract(tmp_path, RUST_RETURNED_TYPES))
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/lib.rs:run"} == {
+        "fn:src/lib.rs:Config.from_env": 0.9, "fn:src/lib.rs:construct": 1.0, "fn:src/lib.rs:Config.is_printing": 0.8,
+        "fn:src/lib.rs:Buffer.new": 0.9, "fn:src/lib.rs:Buffer.process": 0.8}
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
