@@ -85,6 +85,9 @@ class LanguageSpec:
     # a file's child modules are in scope by their names, and `crate` names its crate's root (Rust: `mod walk;`,
     # then `walk::scan()` and `crate::error::print_error()`)
     child_modules: bool = False
+    # a variable's binding hides the ones before it (Rust's `let mut tx = BatchSender::new(tx)` after a parameter
+    # `tx: Sender<Batch>`), rather than the bindings before a call site having to agree
+    shadowing: bool = False
 
     def parser_text(self, src: bytes) -> bytes:
         """The text the grammar parses: `src` itself, or with conditional directive lines or annotation
@@ -133,7 +136,8 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("rust", (".rs",), tree_sitter_rust.language, m.rust_module, resolve_import=m.rust_import,
                      self_names=("self", "Self"), constructors=("new",), comment_prefixes=("//",),
                      attribute_prefixes=("#[", "#!["), builtin_methods=builtin_names.RUST_METHODS,
-                     builtin_functions=builtin_names.RUST_FUNCTIONS, child_modules=True),
+                     builtin_functions=builtin_names.RUST_FUNCTIONS, child_modules=True,
+                     shadowing=True),
         LanguageSpec("c", (".c", ".h"), tree_sitter_c.language, m.c_module, **_C),
         LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), tree_sitter_cpp.language,
                      m.c_module, declared_types=True, **_C),

@@ -798,6 +798,8 @@ class Resolver:
         before = tuple(i for i, (after, _) in enumerate(bindings) if after < at)
         if not before and first:
             before = tuple(range(len(bindings)))
+        elif before and f.spec.shadowing:  # Rust: the last `let` before the site hides the ones before it
+            before = before[-1:]
         if not before or depth > _VAR_DEPTH:
             return None
         key = (f.path, caller, name, before)

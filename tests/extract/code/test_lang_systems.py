@@ -524,6 +524,28 @@ def test_rust_a_local_holds_what_its_function_returns_and_a_constructed_value_is
         "fn:src/lib.rs:Buffer.new": 0.9, "fn:src/lib.rs:Buffer.process": 0.8}
 
 
+RUST_SHADOWING = {
+    "src/lib.rs": '''pub struct BatchSender {}
+
+impl BatchSender {
+    pub fn new(tx: Sender<u8>) -> Self { BatchSender {} }
+    pub fn send(&self) -> u8 { 1 }
+}
+
+pub fn spawn(tx: Sender<u8>) -> u8 {
+    let mut tx = BatchSender::new(tx);
+    tx.send()
+}
+''',
+}
+
+
+def test_rust_a_let_hides_the_bindings_of_its_name_before_it(tmp_path):
+    # the parameter `tx: Sender<u8>` is shadowed by `let mut tx = BatchSender::new(tx)`: `tx.send()` is BatchSender's
+    conf = confidences(extract(tmp_path, RUST_SHADOWING))
+    assert conf[("fn:src/lib.rs:spawn", "fn:src/lib.rs:BatchSender.send")] == 0.8
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
