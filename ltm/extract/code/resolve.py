@@ -646,7 +646,11 @@ class Resolver:
                     return ctor, IMPORTED
                 self.stats["calls_to_classes"] += 1
                 return None
-        if head in b.external or recv in b.external:
+        if head in b.external or recv in b.external or (
+                spec.child_modules and "::" in recv and head[:1].islower() and head not in b.aliases
+                and head not in ("crate", "self", "super") and "(" not in recv):
+            # Rust: a path whose head is no module in scope names another crate (`nix::unistd::gethostname()`,
+            # `tempfile::Builder::new()`), which needs no `use`
             self.stats["calls_external"] += 1
             return None
         if recv.isidentifier() and ((local := (caller_index, recv) in self.var_types[f.path])

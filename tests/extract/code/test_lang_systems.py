@@ -546,6 +546,29 @@ def test_rust_a_let_hides_the_bindings_of_its_name_before_it(tmp_path):
     assert conf[("fn:src/lib.rs:spawn", "fn:src/lib.rs:BatchSender.send")] == 0.8
 
 
+RUST_CRATE_PATHS = {
+    "src/lib.rs": '''pub struct Env {}
+
+impl Env {
+    pub fn new() -> Env { Env {} }
+    pub fn prefix(&self) -> u8 { 1 }
+}
+
+pub fn host() -> u8 {
+    let dir = tempfile::Builder::new();
+    nix::unistd::prefix();
+    0
+}
+''',
+}
+
+
+def test_rust_a_path_into_another_crate_is_no_guess_at_the_repository_s_only_method(tmp_path):
+    # `tempfile::Builder::new()` and `nix::unistd::prefix()` need no `use`: another crate's, not Env's `new` or `prefix`
+    conf = confidences(extract(tmp_path, RUST_CRATE_PATHS))
+    assert {dst for src, dst in conf if src == "fn:src/lib.rs:host"} == set()
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
