@@ -18,7 +18,7 @@ from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
 from ltm.retrieval.intent import CLASS_KINDS, MODULE_KINDS, Intent
 from ltm.visibility import Scope
-from ltm.code_paths import is_auxiliary
+from ltm.code_paths import is_auxiliary_entity
 
 CODE_LABELS = ("Function", "Class")
 MAX_HISTORY_COMMITS = 200  # commits read per subject for co-change
@@ -116,7 +116,8 @@ class _Matcher:
             elif label == "File" and ("/" in name or "." in name):
                 found += self.files(name)
         return self.g.live_first(sorted(dict.fromkeys(found),
-                                        key=lambda i: is_auxiliary(path_from_id(i) or name_from_id(i) or "")))
+                                        key=lambda i: is_auxiliary_entity(path_from_id(i) or name_from_id(i) or "",
+                                                                          name_from_id(i) if path_from_id(i) else None)))
 
     def subject(self, intent: Intent, labels: tuple[str, ...]) -> tuple[str | None, list[str]]:
         """The first of the question's candidate names that names something of `labels`, and its ids."""

@@ -23,7 +23,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from ltm.code_paths import is_auxiliary
+from ltm.code_paths import is_auxiliary, is_auxiliary_entity
 from ltm.extract.languages import LanguageSpec
 from ltm.extract.code.references import resolve_reference
 from ltm.extract.parse import AWAIT, EACH, NEW, REF, marks_awaits
@@ -168,7 +168,8 @@ class Resolver:
         self.global_methods = defaultdict(lambda: defaultdict(list))
         # functions of tests, examples, docs and benchmarks: never a guess for the package's own code
         self.auxiliary_paths = {f.path for f in files if is_auxiliary(f.path)}
-        self.auxiliary = {eid for f in files if f.path in self.auxiliary_paths for eid in f.def_ids}
+        self.auxiliary = {eid for f in files for d, eid in zip(f.facts["defs"], f.def_ids)
+                          if f.path in self.auxiliary_paths or is_auxiliary_entity(f.path, d["qualified_name"])}
         self.method_qn: dict[str, str] = {}  # method id -> its qualified name (`app.render`)
         self.global_classes = defaultdict(lambda: defaultdict(list))
         self.extensions = defaultdict(lambda: defaultdict(list))  # group -> name -> [(fn id, type it extends)]

@@ -569,6 +569,27 @@ def test_rust_a_path_into_another_crate_is_no_guess_at_the_repository_s_only_met
     assert {dst for src, dst in conf if src == "fn:src/lib.rs:host"} == set()
 
 
+RUST_TEST_MODULE = {
+    "src/lib.rs": '''pub fn advance(c: &Clock) -> u8 { c.tick() }
+
+#[cfg(test)]
+mod tests {
+    pub struct FakeClock {}
+
+    impl FakeClock {
+        pub fn tick(&self) -> u8 { 0 }
+    }
+}
+''',
+}
+
+
+def test_rust_the_package_never_guesses_into_its_test_module(tmp_path):
+    # the only `tick` is a test double's, in `mod tests`: the package's `c.tick()` on another crate's Clock is not it
+    conf = confidences(extract(tmp_path, RUST_TEST_MODULE))
+    assert {dst for src, dst in conf if src == "fn:src/lib.rs:advance"} == set()
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
