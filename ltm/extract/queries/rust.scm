@@ -57,3 +57,12 @@
   value: [(call_expression function: [(identifier) (scoped_identifier path: (identifier) name: (identifier) @_fn)] @var.type)
           (try_expression (call_expression function: [(identifier) (scoped_identifier path: (identifier) name: (identifier) @_fn)] @var.type))]
   (#not-match? @_fn "^(new|default)$"))
+; `let f = SizeFilter::from_string(s).unwrap()`: the value inside what the function returns
+(let_declaration
+  pattern: (identifier) @var.name
+  !type
+  value: (call_expression
+    function: (field_expression
+      value: (call_expression function: [(identifier) (scoped_identifier path: (identifier) name: (identifier))] @var.type)
+      field: (field_identifier) @_unwrap))
+  (#match? @_unwrap "^(unwrap|expect|unwrap_or_default)$"))

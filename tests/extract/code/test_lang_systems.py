@@ -508,20 +508,27 @@ pub fn run() -> anyhow::Result<u8> {
     let cfg = Config::from_env(1)?;
     let built = construct(2);
     cfg.is_printing();
-    built.unwrap().is_printing();
     Ok(Buffer::new(3).process())
+}
+
+pub fn unwrapped() -> bool {
+    let built = construct(2).unwrap();
+    built.is_printing()
 }
 ''',
 }
 
 
 def test_rust_a_local_holds_what_its_function_returns_and_a_constructed_value_is_its_type(tmp_path):
-    # `let cfg = Config::from_env(1)?` where `-> anyhow::Result<Self>` holds a Config, and
+    # `let cfg = Config::from_env(1)?` where `-> anyhow::Result<Self>` holds a Config, `construct(2).unwrap()` where
+    # `-> Option<Config>` a Config, and
     # `Buffer::new(3).process()` is Buffer's `process`, not a guess between two of the name
     conf = confidences(extract(tmp_path, RUST_RETURNED_TYPES))
     assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/lib.rs:run"} == {
         "fn:src/lib.rs:Config.from_env": 0.9, "fn:src/lib.rs:construct": 1.0, "fn:src/lib.rs:Config.is_printing": 0.8,
         "fn:src/lib.rs:Buffer.new": 0.9, "fn:src/lib.rs:Buffer.process": 0.8}
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/lib.rs:unwrapped"} == {
+        "fn:src/lib.rs:construct": 1.0, "fn:src/lib.rs:Config.is_printing": 0.8}
 
 
 RUST_SHADOWING = {
