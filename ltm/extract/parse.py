@@ -4,7 +4,7 @@ Capture names are the contract between the `.scm` files and this module (see que
 `@class`, `@function` (with `.name`, `.doc`, `.owner`, `.self`), `@scope` (a namespace that
 qualifies names), `@impl` (a block whose functions are methods of `@impl.type`), `@import`
 (`.module`, `.name`, `.alias`, `.kind`), `@call.name` or `@call.new` (one per call site) with `@call.receiver`,
-`@call.args` (arguments that must follow the name directly: a Rust macro's tokens), `@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
+`@call.path` (the receiver is a path: `regex::escape(s)`), `@call.args` (arguments that must follow the name directly: a Rust macro's tokens), `@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
 `@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@local` (a
 name a function binds itself), `@extends`,
 `@implements`, `@base`, `@requires` (a method an interface requires: Go's are implemented without saying
@@ -279,7 +279,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     receiver is such a module variable that no function around the call binds), `declares` (functions the
     file declares without defining them: a C prototype's name),
     `bound_calls` (indices into `calls` of calls of a name that a function around the call, named or not,
-    binds as a variable or parameter).
+    binds as a variable or parameter), `path_calls` (offsets of the calls whose receiver is a path, not a value:
+    `@call.path`, Rust's `regex::escape(s)`).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -311,6 +312,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     # or the variable it is assigned from)
     raw_vars: list[tuple[int, str, str, int]] = []  # (start, variable, type as written, where it takes effect)
     awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
+    path_calls: list[int] = []  # where the name of a call through a path starts (Rust's `regex::escape(s)`)
     add_call = raw_calls.append
     for shown, pattern, caps in _matches(spec, passes):
         if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
@@ -332,6 +334,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 recv = r.text[:_MAX_RECEIVER].decode("utf-8", "replace") + (
                     "" if r.end_byte - r.start_byte <= _MAX_RECEIVER else "(...)")
             add_call((n.start_byte, n.text, recv or None, CALL if role is _CALL_RECV else REF))
+            if "call.path" in caps:
+                path_calls.append(n.start_byte)
         elif role is _CALL_NEW:
             n = caps["call.new"][0]
             add_call((n.start_byte, n.text, None, NEW))
@@ -441,7 +445,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                         and not _is_bound(shadowed, parents, caller, recv.encode("utf-8"))]
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
-            "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares}
+            "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares,
+            "path_calls": sorted(path_calls)}
 
 
 def _place_imports(imports: list[dict], spans: list[tuple[int, int, int]], parents: dict[int, int],

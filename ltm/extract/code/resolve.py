@@ -162,6 +162,7 @@ class Resolver:
         self.var_types: dict[str, dict[tuple[int, str], list[tuple[int, str]]]] = defaultdict(dict)
         self._var_cache: dict[tuple, str | None] = {}
         self.module_reads: dict[str, set[int]] = {}  # path -> offsets of calls on a module's variable
+        self.path_calls: dict[str, set[int]] = {}  # path -> offsets of calls through a path (`regex::escape(s)`)
         self.open_classes: set[str] = set()  # classes with a base this repository does not define
         self._override_cache: dict[str, list[str]] = {}
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
@@ -268,6 +269,7 @@ class Resolver:
             for name, typ, after in f.facts.get("module_vars", ()):
                 types.setdefault((_MODULE, name), []).append((after, typ.lstrip("*&")))
             self.module_reads[f.path] = set(f.facts.get("module_reads", ()))
+            self.path_calls[f.path] = set(f.facts.get("path_calls", ()))
             for owner, obj, name, typ, variable in f.facts.get("attrs", ()):
                 if variable:  # `self._transport = transport`: the type its bindings agree on, as written
                     typs = {t for _, t in types.get((owner, typ), ())}
@@ -648,10 +650,10 @@ class Resolver:
                 self.stats["calls_to_classes"] += 1
                 return None
         if head in b.external or recv in b.external or (
-                spec.child_modules and "::" in recv and head[:1].islower() and head not in b.aliases
-                and head not in ("crate", "self", "super") and "(" not in recv):
+                spec.child_modules and ("::" in recv or at in self.path_calls[f.path]) and head[:1].islower()
+                and head not in b.aliases and head not in ("crate", "self", "super") and "(" not in recv):
             # Rust: a path whose head is no module in scope names another crate (`nix::unistd::gethostname()`,
-            # `tempfile::Builder::new()`), which needs no `use`
+            # `tempfile::Builder::new()`, `regex::escape(s)`), which needs no `use`
             self.stats["calls_external"] += 1
             return None
         if recv.isidentifier() and ((local := (caller_index, recv) in self.var_types[f.path])

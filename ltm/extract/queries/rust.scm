@@ -17,7 +17,8 @@
 (use_declaration argument: (_) @import.module) @import
 
 (call_expression function: (identifier) @call.name)
-(call_expression function: (scoped_identifier path: (_) @call.receiver name: (identifier) @call.name))
+; `regex::escape(s)`: @call.path says the receiver is a path, not a value (`builder.escape(s)`)
+(call_expression function: (scoped_identifier path: (_) @call.receiver name: (identifier) @call.name) @call.path)
 (call_expression function: (field_expression value: (_) @call.receiver field: (field_identifier) @call.name))
 ; a call inside a macro's arguments (`assert_eq!(search(x), y)`, `format!("{}", p.render())`, three token trees
 ; deep): the grammar keeps them as tokens, so a name right before a parenthesized token tree is called (not one

@@ -559,11 +559,13 @@ RUST_CRATE_PATHS = {
 impl Env {
     pub fn new() -> Env { Env {} }
     pub fn prefix(&self) -> u8 { 1 }
+    pub fn quote(&self) -> u8 { 2 }
 }
 
 pub fn host() -> u8 {
     let dir = tempfile::Builder::new();
     nix::unistd::prefix();
+    regex::quote("a.b");
     0
 }
 ''',
@@ -571,7 +573,8 @@ pub fn host() -> u8 {
 
 
 def test_rust_a_path_into_another_crate_is_no_guess_at_the_repository_s_only_method(tmp_path):
-    # `tempfile::Builder::new()` and `nix::unistd::prefix()` need no `use`: another crate's, not Env's `new` or `prefix`
+    # `tempfile::Builder::new()`, `nix::unistd::prefix()` and `regex::quote()` need no `use`: another crate's, not
+    # Env's `new`, `prefix` or `quote`
     conf = confidences(extract(tmp_path, RUST_CRATE_PATHS))
     assert {dst for src, dst in conf if src == "fn:src/lib.rs:host"} == set()
 
