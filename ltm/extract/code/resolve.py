@@ -438,7 +438,8 @@ class Resolver:
                     rel = "implements" if self.class_kind.get(target) == "interface" else "extends"
                 self._edge("EXTENDS" if rel == "extends" else "IMPLEMENTS", src, target)
                 self.subclasses[target].append(whole)
-                if rel == "extends":
+                if rel == "extends" or self.class_kind.get(target) == "trait":
+                    # a Rust trait's provided methods are its implementors' too (`self.describe()`)
                     self.bases[whole].append(target)
         if requires:
             self._implement_interfaces(requires)

@@ -600,6 +600,34 @@ def test_rust_the_package_never_guesses_into_its_test_module(tmp_path):
     assert {dst for src, dst in conf if src == "fn:src/lib.rs:advance"} == set()
 
 
+RUST_TRAIT_DEFAULTS = {
+    "src/lib.rs": '''pub trait Shape {
+    fn area(&self) -> f64;
+    fn describe(&self) -> String { format!("{}", self.area()) }
+}
+
+pub struct Circle { r: f64 }
+
+impl Shape for Circle {
+    fn area(&self) -> f64 { self.r }
+}
+
+impl Circle {
+    pub fn show(&self) -> String { self.describe() }
+}
+
+pub fn print(c: &Circle) -> String { c.describe() }
+''',
+}
+
+
+def test_rust_a_trait_s_provided_method_is_its_implementors_method(tmp_path):
+    # `describe` has a body in the trait: `self.describe()` on a Circle and `c.describe()` on `c: &Circle` run it
+    conf = confidences(extract(tmp_path, RUST_TRAIT_DEFAULTS))
+    assert conf[("fn:src/lib.rs:Circle.show", "fn:src/lib.rs:Shape.describe")] == 0.9
+    assert conf[("fn:src/lib.rs:print", "fn:src/lib.rs:Shape.describe")] == 0.8
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
