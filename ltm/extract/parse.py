@@ -132,11 +132,11 @@ _STUB_STATEMENTS = {"pass_statement", "ellipsis", "raise_statement"}
 def _is_stub(node_type: str, body: Node | None) -> bool:
     """An abstract, interface or placeholder method: subclasses supply the code a call runs.
 
-    Java and C# methods without a body, C++'s pure virtual methods; Python functions whose body is only a docstring and
+    Java and C# methods without a body, C++'s pure virtual methods, a Rust trait's required methods; Python functions whose body is only a docstring and
     `...`, `pass` or a `raise` (NotImplementedError, by convention).
     """
-    if node_type in ("method_declaration", "field_declaration"):  # C++'s only function field: `virtual f() = 0;`
-        return body is None
+    if node_type in ("method_declaration", "field_declaration", "function_signature_item"):
+        return body is None  # C++'s only function field: `virtual f() = 0;`; a Rust trait's `fn area(&self);`
     if node_type != "function_definition" or body is None or body.type != "block" or body.named_child_count > 2:
         return False
     stmts = body.named_children

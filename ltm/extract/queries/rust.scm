@@ -13,6 +13,8 @@
 (impl_item trait: (_) @implements)
 
 (function_item name: (identifier) @function.name) @function
+; a trait's required method (`fn area(&self) -> f64;`): a stub whose implementations calls through the trait reach
+(trait_item body: (declaration_list (function_signature_item name: (identifier) @function.name) @function))
 
 (use_declaration argument: (_) @import.module) @import
 
@@ -41,7 +43,10 @@
   type: [(type_identifier) @var.type
          (scoped_type_identifier) @var.type
          (generic_type type: (type_identifier)) @var.type
-         (reference_type type: [(type_identifier) (scoped_type_identifier) (generic_type type: (type_identifier))] @var.type)])
+         (reference_type type: [(type_identifier) (scoped_type_identifier) (generic_type type: (type_identifier))] @var.type)
+         ; `s: &dyn Shape`, `s: impl Shape`: the trait's methods
+         (reference_type type: (dynamic_type trait: (type_identifier) @var.type))
+         (abstract_type trait: (type_identifier) @var.type)])
 (let_declaration
   pattern: (identifier) @var.name
   type: [(type_identifier) @var.type (generic_type type: (type_identifier)) @var.type

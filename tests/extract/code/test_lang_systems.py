@@ -113,9 +113,10 @@ def test_rust_graph(tmp_path):
     assert_graph(out, {
         "classes": {"cls:src/shapes.rs:Shape", "cls:src/shapes.rs:Circle"},
         "functions": {s + "Circle.new", s + "Circle.scale", s + "Circle.area", s + "helper", s + "unit",
-                      "fn:src/util.rs:twice"},
+                      s + "Shape.area", "fn:src/util.rs:twice"},  # the trait's required method: a stub
         "modules": {"mod:crate", "mod:crate::util", "mod:crate::shapes", "ext:std"},
-        "HAS_METHOD": {("cls:src/shapes.rs:Circle", s + f"Circle.{m}") for m in ("new", "scale", "area")},
+        "HAS_METHOD": {("cls:src/shapes.rs:Circle", s + f"Circle.{m}") for m in ("new", "scale", "area")}
+        | {("cls:src/shapes.rs:Shape", s + "Shape.area")},
         "IMPORTS": {("file:src/shapes.rs", "mod:crate::util"), ("file:src/shapes.rs", "ext:std")},
         "DEPENDS_ON": {("mod:crate::shapes", "mod:crate::util"), ("mod:crate::shapes", "ext:std")},
         "EXTENDS": set(),  # fmt::Debug is outside the repository
@@ -617,6 +618,8 @@ impl Circle {
 }
 
 pub fn print(c: &Circle) -> String { c.describe() }
+
+pub fn total(s: &dyn Shape) -> f64 { s.area() }
 ''',
 }
 
@@ -626,6 +629,14 @@ def test_rust_a_trait_s_provided_method_is_its_implementors_method(tmp_path):
     conf = confidences(extract(tmp_path, RUST_TRAIT_DEFAULTS))
     assert conf[("fn:src/lib.rs:Circle.show", "fn:src/lib.rs:Shape.describe")] == 0.9
     assert conf[("fn:src/lib.rs:print", "fn:src/lib.rs:Shape.describe")] == 0.8
+
+
+def test_rust_a_call_through_a_trait_reaches_its_required_method_and_the_implementations(tmp_path):
+    # `fn area(&self) -> f64;` is a stub of the trait: `s.area()` on `s: &dyn Shape` runs an implementation
+    conf = confidences(extract(tmp_path, RUST_TRAIT_DEFAULTS))
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/lib.rs:total"} == {
+        "fn:src/lib.rs:Shape.area": 0.8, "fn:src/lib.rs:Circle.area": 0.5}
+    assert conf[("fn:src/lib.rs:Shape.describe", "fn:src/lib.rs:Circle.area")] == 0.5
 
 
 C_CONDITIONALS = {
