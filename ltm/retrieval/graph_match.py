@@ -87,9 +87,11 @@ class _Matcher:
 
     def modules(self, name: str) -> list[str]:
         dotted = "." + name.replace("/", ".").removesuffix(".py")
-        # `click.core` (Python), `internal/bytesconv` of `github.com/gin-gonic/gin/internal/bytesconv` (Go), paths
+        # `click.core` (Python), `internal/bytesconv` of `github.com/gin-gonic/gin/internal/bytesconv` (Go),
+        # `exit_codes` of `crate::exit_codes` (Rust), paths
         return self.ids("(m:Module)", "m", "m.name = $y OR m.name ENDS WITH $dy OR m.name ENDS WITH $sy "
-                        "OR m.path = $y OR m.path ENDS WITH $sy", {"y": name, "dy": dotted, "sy": "/" + name})
+                        "OR m.name ENDS WITH $cy OR m.path = $y OR m.path ENDS WITH $sy",
+                        {"y": name, "dy": dotted, "sy": "/" + name, "cy": "::" + name.replace(".", "::")})
 
     def commits_mentioning(self, needle: str, boundary: str, why: str, weight: float = 1.0) -> list[str]:
         """Commits whose message contains `needle` (CONTAINS, then `boundary`, a Python regex, on the hits)."""
