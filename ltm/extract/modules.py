@@ -335,6 +335,9 @@ def _expand_use(text: str) -> list[tuple[str, str | None]]:
 
 def rust_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     crate = module.split("::")[0]
+    if imp.get("kind") == "mod":  # `mod walk;`: the child module's file, when the repository has it
+        child = "::".join([*module.split("::"), *(imp.get("scope") or ()), imp["module"]])
+        return [Target(child, True, None, imp["module"])] if child in known else []
     targets = []
     for full, alias in _expand_use(imp["module"]):
         parts = [p for p in full.split("::") if p]

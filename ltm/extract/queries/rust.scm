@@ -17,6 +17,8 @@
 (trait_item body: (declaration_list (function_signature_item name: (identifier) @function.name) @function))
 
 (use_declaration argument: (_) @import.module) @import
+; `mod walk;` brings the file `walk.rs` (or `walk/mod.rs`) in: an import of that module
+(mod_item "mod" @import.kind name: (identifier) @import.module !body) @import
 
 (call_expression function: (identifier) @call.name)
 ; `regex::escape(s)`: @call.path says the receiver is a path, not a value (`builder.escape(s)`)

@@ -117,8 +117,11 @@ def test_rust_graph(tmp_path):
         "modules": {"mod:crate", "mod:crate::util", "mod:crate::shapes", "ext:std"},
         "HAS_METHOD": {("cls:src/shapes.rs:Circle", s + f"Circle.{m}") for m in ("new", "scale", "area")}
         | {("cls:src/shapes.rs:Shape", s + "Shape.area")},
-        "IMPORTS": {("file:src/shapes.rs", "mod:crate::util"), ("file:src/shapes.rs", "ext:std")},
-        "DEPENDS_ON": {("mod:crate::shapes", "mod:crate::util"), ("mod:crate::shapes", "ext:std")},
+        # `pub mod shapes;` brings `src/shapes.rs` in: lib.rs imports it
+        "IMPORTS": {("file:src/shapes.rs", "mod:crate::util"), ("file:src/shapes.rs", "ext:std"),
+                    ("file:src/lib.rs", "mod:crate::shapes"), ("file:src/lib.rs", "mod:crate::util")},
+        "DEPENDS_ON": {("mod:crate::shapes", "mod:crate::util"), ("mod:crate::shapes", "ext:std"),
+                       ("mod:crate", "mod:crate::shapes"), ("mod:crate", "mod:crate::util")},
         "EXTENDS": set(),  # fmt::Debug is outside the repository
         "IMPLEMENTS": {("cls:src/shapes.rs:Circle", "cls:src/shapes.rs:Shape")},
         "CALLS": {(s + "Circle.scale", "fn:src/util.rs:twice"), (s + "Circle.area", s + "Circle.scale"),
