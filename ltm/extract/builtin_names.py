@@ -187,4 +187,11 @@ RUST_METHODS: frozenset[str] = frozenset((
     "success", "code", "as_secs", "as_millis", "as_micros", "as_nanos", "as_secs_f64", "subsec_nanos",
     "elapsed", "duration_since", "checked_duration_since",
 ))
-RUST_FUNCTIONS: frozenset[str] = frozenset(("drop", "Some", "Ok", "Err", "Box"))
+# the prelude's functions and variants called bare, and the standard library's macros (`println!(...)`)
+RUST_FUNCTIONS: frozenset[str] = frozenset((
+    "drop", "Some", "Ok", "Err", "Box",
+    "println", "print", "eprintln", "eprint", "format", "format_args", "write", "writeln", "vec", "assert",
+    "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "panic", "unreachable",
+    "unimplemented", "todo", "matches", "concat", "stringify", "include", "include_str", "include_bytes", "env",
+    "option_env", "cfg", "line", "column", "file", "module_path", "dbg", "thread_local", "compile_error",
+))

@@ -280,7 +280,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     file declares without defining them: a C prototype's name),
     `bound_calls` (indices into `calls` of calls of a name that a function around the call, named or not,
     binds as a variable or parameter), `path_calls` (offsets of the calls whose receiver is a path, not a value:
-    `@call.path`, Rust's `regex::escape(s)`).
+    `@call.path`, Rust's `regex::escape(s)`), `macro_calls` (offsets of macro invocations, `@call.macro`: `check!(x)`,
+    which call only a definition captured `@function.macro`).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -313,6 +314,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     raw_vars: list[tuple[int, str, str, int]] = []  # (start, variable, type as written, where it takes effect)
     awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
     path_calls: list[int] = []  # where the name of a call through a path starts (Rust's `regex::escape(s)`)
+    macro_calls: list[int] = []  # where the name of a macro's invocation starts (Rust's `check!(x)`)
     add_call = raw_calls.append
     for shown, pattern, caps in _matches(spec, passes):
         if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
@@ -325,6 +327,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         if role is _CALL:
             n = caps["call.name"][0]
             add_call((n.start_byte, n.text, None, CALL))
+            if "call.macro" in caps:
+                macro_calls.append(n.start_byte)
         elif role is _CALL_RECV or role is _REF:
             n = caps["call.name" if role is _CALL_RECV else "ref.name"][0]
             recv = caps.get("call.receiver" if role is _CALL_RECV else "ref.receiver")
@@ -446,7 +450,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
             "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares,
-            "path_calls": sorted(path_calls)}
+            "path_calls": sorted(path_calls), "macro_calls": sorted(macro_calls)}
 
 
 def _place_imports(imports: list[dict], spans: list[tuple[int, int, int]], parents: dict[int, int],
@@ -526,7 +530,7 @@ def _found(match: tuple) -> dict | None:
     owner = _text(_first(caps, owner_cap)) or owner
     doc = _first(caps, doc_cap)
     return {"kind": kind, "node": node, "start": start, "end": -neg_end, "name": name, "owner": owner,
-            "name_start": name_node.start_byte,
+            "name_start": name_node.start_byte, "macro": "function.macro" in caps,
             "self": _text(_first(caps, self_cap)), "doc": _strip_docstring(_text(doc)) if doc is not None else None}
 
 
@@ -581,6 +585,7 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "class_kind": _class_kind(node) if d["kind"] == "class" else None,
         "self_name": d["self"],
         "impl_owner": impl_owner,
+        "macro": d["macro"],  # only `name!(...)` calls it (`@function.macro`: Rust's `macro_rules!`)
     }
 
 

@@ -163,6 +163,10 @@ class Resolver:
         self._var_cache: dict[tuple, str | None] = {}
         self.module_reads: dict[str, set[int]] = {}  # path -> offsets of calls on a module's variable
         self.path_calls: dict[str, set[int]] = {}  # path -> offsets of calls through a path (`regex::escape(s)`)
+        self.macro_calls: dict[str, set[int]] = {}  # path -> offsets of macro invocations (`check!(x)`)
+        self.file_macros: dict[str, dict[str, str]] = defaultdict(dict)  # path -> macro name -> id
+        self.macros = defaultdict(lambda: defaultdict(list))  # group -> macro name -> [id]
+        self.macro_ids: set[str] = set()
         self.open_classes: set[str] = set()  # classes with a base this repository does not define
         self._override_cache: dict[str, list[str]] = {}
         self.global_top = defaultdict(lambda: defaultdict(list))  # group -> name -> [fn id]
@@ -220,6 +224,11 @@ class Resolver:
                     self.class_name[eid], self.class_kind[eid] = d["name"], d["class_kind"]
                     if d["parent_kind"] is not None:
                         self.nested_classes.add(eid)
+                elif d.get("macro"):  # Rust's `macro_rules! check`: only `check!(...)` calls it
+                    self.macro_ids.add(eid)
+                    if d["parent_kind"] is None:  # one defined inside a function is that function's (`_macro`)
+                        self.file_macros[f.path].setdefault(d["name"], eid)
+                        self.macros[g][d["name"]].append(eid)
                 elif d["parent_kind"] is None:  # a later definition (or an overload's body) wins
                     self.file_top[f.path][d["name"]] = eid
                 elif d["parent_kind"] == "function":
@@ -270,6 +279,7 @@ class Resolver:
                 types.setdefault((_MODULE, name), []).append((after, typ.lstrip("*&")))
             self.module_reads[f.path] = set(f.facts.get("module_reads", ()))
             self.path_calls[f.path] = set(f.facts.get("path_calls", ()))
+            self.macro_calls[f.path] = set(f.facts.get("macro_calls", ()))
             for owner, obj, name, typ, variable in f.facts.get("attrs", ()):
                 if variable:  # `self._transport = transport`: the type its bindings agree on, as written
                     typs = {t for _, t in types.get((owner, typ), ())}
@@ -536,6 +546,8 @@ class Resolver:
         awaited = kind == AWAIT if marks_awaits(spec.name) else None
         d = f.facts["defs"][caller_index]
         caller = f.def_ids[caller_index]
+        if at in self.macro_calls.get(f.path, ()):
+            return self._macro(f, d, name, b)
         cls = self.owner.get(caller)
         if recv is None and name in ("this", "super") and cls is not None and d["name"] == self.class_name.get(cls):
             # Java's `this(...)` / `super(...)` in a constructor (named as its class: Python's `super()` in
@@ -739,6 +751,23 @@ class Resolver:
             self.stats["calls_unknown"] += 1
             return None
         return hit
+
+    def _macro(self, f: ParsedFile, d: dict, name: str, b: Bindings) -> tuple[str, float] | None:
+        """The macro `name!(...)` invokes: one the caller or a function around it defines, else the file's own
+        (SCOPE), else the repository's only macro of the name (IMPORTED: an exported macro is the crate's, wherever
+        it is defined); none for the standard library's (`println!`) or another crate's (`use anyhow::bail`), never
+        a function of the name."""
+        scope = d["qualified_name"]
+        while scope:
+            if (inner := self.file_qn[f.path].get(f"{scope}.{name}")) in self.macro_ids:
+                return inner, SCOPE
+            scope = scope.rpartition(".")[0]
+        if (own := self.file_macros[f.path].get(name)) is not None:
+            return own, SCOPE
+        if name in f.spec.builtin_functions or name in b.external:
+            self.stats["calls_builtin_name" if name in f.spec.builtin_functions else "calls_external"] += 1
+            return None
+        return self._unique(self.macros, f.spec.group, name, IMPORTED, f.path)
 
     def _extension(self, spec: LanguageSpec, cls: str, name: str) -> tuple[str, float] | None:
         """An extension method `name` callable on class `cls`: the one that extends `cls` or a base of it

@@ -13,6 +13,8 @@
 (impl_item trait: (_) @implements)
 
 (function_item name: (identifier) @function.name) @function
+; a `macro_rules!` macro, which only `name!(...)` calls (`@call.macro`); the standard library's `println!` is built in
+(macro_definition name: (identifier) @function.name) @function @function.macro
 ; a trait's required method (`fn area(&self) -> f64;`): a stub whose implementations calls through the trait reach
 (trait_item body: (declaration_list (function_signature_item name: (identifier) @function.name) @function))
 
@@ -21,6 +23,7 @@
 (mod_item "mod" @import.kind name: (identifier) @import.module !body) @import
 
 (call_expression function: (identifier) @call.name)
+(macro_invocation macro: (identifier) @call.name @call.macro)
 ; `regex::escape(s)`: @call.path says the receiver is a path, not a value (`builder.escape(s)`)
 (call_expression function: (scoped_identifier path: (_) @call.receiver name: (identifier) @call.name) @call.path)
 (call_expression function: (field_expression value: (_) @call.receiver field: (field_identifier) @call.name))

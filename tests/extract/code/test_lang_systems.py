@@ -642,6 +642,50 @@ def test_rust_a_call_through_a_trait_reaches_its_required_method_and_the_impleme
     assert conf[("fn:src/lib.rs:Shape.describe", "fn:src/lib.rs:Circle.area")] == 0.5
 
 
+RUST_MACROS = {
+    "src/lib.rs": "#[macro_use]\nmod macros;\nmod run;\n",
+    "src/macros.rs": '''#[macro_export]
+macro_rules! check {
+    ($x:expr) => { assert!($x > 0) };
+}
+''',
+    "src/run.rs": '''macro_rules! twice {
+    ($x:expr) => { $x * 2 };
+}
+
+pub fn check(x: u8) -> bool { x > 0 }
+
+pub fn format() -> String { String::new() }
+
+pub fn run(x: u8) -> String {
+    check!(x);
+    let y = twice!(x);
+    format!("{}", y)
+}
+
+pub fn first() -> u8 {
+    macro_rules! step { () => { 1 }; }
+    step!()
+}
+
+pub fn second() -> u8 {
+    macro_rules! step { () => { 2 }; }
+    step!()
+}
+''',
+}
+
+
+def test_rust_a_macro_is_a_definition_that_only_its_invocations_call(tmp_path):
+    # `check!(x)` is the crate's `macro_rules! check`, not the function `check`; `format!` is std's, not `fn format`
+    out = extract(tmp_path, RUST_MACROS)
+    assert {"fn:src/macros.rs:check", "fn:src/run.rs:twice"} <= graph(out)["functions"]
+    assert {dst: c for (src, dst), c in confidences(out).items() if src == "fn:src/run.rs:run"} == {
+        "fn:src/macros.rs:check": 0.9, "fn:src/run.rs:twice": 1.0}
+    # a macro a function defines is that function's
+    assert ("fn:src/run.rs:second", "fn:src/run.rs:second.step") in confidences(out)
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
