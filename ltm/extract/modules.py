@@ -356,8 +356,8 @@ def rust_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
             # `use walk::scan;`) or an item of its own (`use Token::*` of the enum it defines)
             parts = module.split("::") + parts
         hit = _longest_known(parts, "::", known)
-        if hit and hit[0] == module and imp.get("scope"):
-            continue  # `use super::*` in `mod tests { ... }`: the file's own names, which it sees without an import
+        if hit and hit[0] == module:
+            continue  # `use super::*` in `mod tests { ... }`, `use Token::*`: the module's own names, no import
         if hit and hit[1] == ["*"]:  # `use super::*`: every name of the module is visible here
             targets.append(Target(hit[0], True))
         elif hit:

@@ -380,6 +380,7 @@ def test_rust_paths_read_from_the_current_module_its_child_modules_and_the_crate
         "fn:src/walk.rs:scan": 0.9, "fn:src/error.rs:print_error": 0.9, "fn:src/util.rs:helper": 0.9}
     assert conf[("fn:src/fmt/mod.rs:parse", "fn:src/fmt/mod.rs:Token.make")] == 0.9
     assert "ext:Token" not in graph(out)["modules"]
+    assert {dst for src, dst in graph(out)["IMPORTS"] if src == "file:src/fmt/mod.rs"} == set()  # its own enum
 
 
 RUST_INLINE_TESTS = {
