@@ -639,13 +639,16 @@ class Resolver:
                 self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
                 return None
         lead = _LEAD.match(recv)
-        after = recv[lead.end():lead.end() + 1] if lead else ""
+        after = recv[lead.end():].lstrip()[:1] if lead else ""  # a chain may go on on the next line
         if lead and ((after == "(" and lead[0] in b.external) or (
                 after == "." and spec.capitalized_types and lead[0][:1].isupper() and not lead[0].isupper()
                 and "(" in recv and lead[0] not in b.aliases and lead[0] not in b.symbols
-                and self.find_class(f, lead[0]) is None)):
-            # `assertThat(x).isEqualTo(y)`, `Struct.newBuilder().build()`: what a function of another package,
-            # or a class no class here names, returns is another package's object too
+                and self.find_class(f, lead[0]) is None) or (
+                after == "." and "(" in recv and (caller_index, lead[0]) in self.var_types[f.path]
+                and self.var_held(f, caller_index, lead[0], at, first=True) == EXTERNAL)):
+            # `assertThat(x).isEqualTo(y)`, `Struct.newBuilder().build()`, `builder.hidden(h).max_depth(d)` on
+            # `let builder = WalkBuilder::new(p)`: what a function of another package, or a class no class here
+            # names, or another package's object returns is another package's object too
             self.stats["calls_external"] += 1
             return None
         head, _, rest = recv.replace("::", ".").partition(".")

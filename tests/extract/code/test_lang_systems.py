@@ -687,6 +687,32 @@ def test_rust_a_macro_is_a_definition_that_only_its_invocations_call(tmp_path):
     assert ("fn:src/run.rs:second", "fn:src/run.rs:second.step") in confidences(out)
 
 
+RUST_FOREIGN_CHAIN = {
+    "src/lib.rs": '''use ignore::WalkBuilder;
+
+pub struct Opts {}
+
+impl Opts {
+    pub fn max_depth(&self) -> u8 { 1 }
+}
+
+pub fn build(path: &str) -> u8 {
+    let mut builder = WalkBuilder::new(path);
+    builder
+        .hidden(true)
+        .max_depth(Some(3));
+    0
+}
+''',
+}
+
+
+def test_rust_a_chain_on_another_crate_s_object_is_that_crate_s(tmp_path):
+    # `builder.hidden(true).max_depth(..)` on ignore's WalkBuilder is not the repository's only `max_depth`
+    conf = confidences(extract(tmp_path, RUST_FOREIGN_CHAIN))
+    assert {dst for src, dst in conf if src == "fn:src/lib.rs:build"} == set()
+
+
 C_CONDITIONALS = {
     "src/run.c": '''#include "run.h"
 
