@@ -281,3 +281,89 @@ RUBY_FUNCTIONS: frozenset[str] = frozenset((
     "object_id", "instance_eval", "instance_exec", "class_eval", "method", "methods", "singleton_class",
     "define_singleton_method", "extend", "frozen?", "new", "allocate", "superclass", "ancestors",
 ))
+
+# Rust: the methods of its prelude's and standard library's everyday types and traits (Option, Result, Vec and
+# slices, str and String, char, the integers, Iterator, Clone, ToString, Into, AsRef, PartialEq/Ord, the
+# collections, Path and OsStr, fs and io, Rc/Arc/Cell/RefCell/Mutex, channels and threads, Duration), as the
+# standard library's documentation lists them: `results.into_iter()` on a Vec, `stdout.lock()` and
+# `path.file_name()` are the standard library's, not the repository's only `into_iter`, `lock` or
+# `file_name` (fd's `Batch.into_iter`, `Batch.lock`, `DirEntry.file_name`)
+RUST_METHODS: frozenset[str] = frozenset((
+    # Option and Result
+    "is_some", "is_some_and", "is_none", "is_none_or", "as_ref", "as_mut", "as_deref", "as_deref_mut", "expect",
+    "unwrap", "unwrap_or", "unwrap_or_else", "unwrap_or_default", "unwrap_unchecked", "map", "map_or",
+    "map_or_else", "inspect", "ok_or", "ok_or_else", "and", "and_then", "filter", "or", "or_else", "xor",
+    "get_or_insert", "get_or_insert_with", "take", "take_if", "replace", "zip", "unzip", "copied", "cloned",
+    "transpose", "flatten", "is_ok", "is_ok_and", "is_err", "is_err_and", "ok", "err", "map_err", "inspect_err",
+    "expect_err", "unwrap_err",
+    # Vec, slices, arrays
+    "capacity", "reserve", "reserve_exact", "shrink_to_fit", "shrink_to", "into_boxed_slice", "truncate",
+    "as_slice", "as_mut_slice", "as_ptr", "as_mut_ptr", "set_len", "swap_remove", "insert", "remove", "retain",
+    "retain_mut", "dedup", "dedup_by", "dedup_by_key", "push", "pop", "append", "drain", "clear", "len",
+    "is_empty", "split_off", "resize", "resize_with", "leak", "extend_from_slice", "extend_from_within", "splice",
+    "first", "first_mut", "last", "last_mut", "split_first", "split_last", "get", "get_mut", "get_unchecked",
+    "swap", "reverse", "iter", "iter_mut", "windows", "chunks", "chunks_exact", "rchunks", "split_at",
+    "split_at_mut", "split", "splitn", "rsplit", "rsplitn", "contains", "starts_with", "ends_with", "strip_prefix",
+    "strip_suffix", "binary_search", "binary_search_by", "binary_search_by_key", "sort", "sort_by", "sort_by_key",
+    "sort_unstable", "sort_unstable_by", "sort_unstable_by_key", "select_nth_unstable", "rotate_left",
+    "rotate_right", "fill", "fill_with", "clone_from_slice", "copy_from_slice", "to_vec", "into_vec", "repeat",
+    "concat", "join", "is_sorted", "partition_point",
+    # str, String, char
+    "is_char_boundary", "as_bytes", "as_bytes_mut", "chars", "char_indices", "bytes", "split_whitespace",
+    "split_ascii_whitespace", "lines", "encode_utf16", "find", "rfind", "split_inclusive", "split_terminator",
+    "rsplit_terminator", "split_once", "rsplit_once", "match_indices", "rmatch_indices",
+    "trim", "trim_start", "trim_end", "trim_matches", "trim_start_matches", "trim_end_matches", "parse",
+    "is_ascii", "eq_ignore_ascii_case", "make_ascii_uppercase", "make_ascii_lowercase", "escape_debug",
+    "escape_default", "escape_unicode", "replacen", "to_lowercase", "to_uppercase", "to_ascii_uppercase",
+    "to_ascii_lowercase", "into_string", "into_boxed_str", "into_bytes", "as_str", "as_mut_str", "push_str",
+    "insert_str", "replace_range", "is_alphabetic", "is_numeric", "is_alphanumeric", "is_whitespace",
+    "is_uppercase", "is_lowercase", "is_control", "is_digit", "to_digit", "len_utf8", "encode_utf8",
+    "is_ascii_digit", "is_ascii_alphabetic", "is_ascii_alphanumeric", "is_ascii_punctuation",
+    "is_ascii_whitespace", "is_ascii_uppercase", "is_ascii_lowercase", "is_ascii_hexdigit",
+    # integers and floats
+    "abs", "pow", "checked_add", "checked_sub", "checked_mul", "checked_div", "saturating_add", "saturating_sub",
+    "saturating_mul", "wrapping_add", "wrapping_sub", "wrapping_mul", "overflowing_add", "overflowing_sub",
+    "min", "max", "clamp", "signum", "is_positive", "is_negative", "to_be_bytes", "to_le_bytes", "to_ne_bytes",
+    "count_ones", "leading_zeros", "trailing_zeros", "rem_euclid", "div_euclid", "is_power_of_two",
+    "next_power_of_two", "sqrt", "floor", "ceil", "round", "trunc", "is_nan", "is_finite", "powi", "powf",
+    # Iterator, IntoIterator, DoubleEndedIterator, Peekable
+    "next", "size_hint", "count", "nth", "step_by", "chain", "for_each", "filter_map", "enumerate", "peekable",
+    "skip_while", "take_while", "map_while", "skip", "scan", "flat_map", "fuse", "by_ref", "collect", "partition",
+    "try_fold", "try_for_each", "fold", "reduce", "all", "any", "find_map", "position", "rposition", "max_by_key",
+    "max_by", "min_by_key", "min_by", "rev", "cycle", "sum", "product", "next_back", "nth_back", "rfold", "peek",
+    "next_if", "into_iter",
+    # the prelude's traits: Clone, ToString, ToOwned, Into, TryInto, AsRef, Borrow, PartialEq, Ord, Hash, Debug,
+    # Display, Deref, Extend
+    "clone", "clone_from", "to_string", "to_owned", "into", "try_into", "borrow", "borrow_mut", "eq", "ne", "cmp",
+    "partial_cmp", "lt", "le", "gt", "ge", "hash", "fmt", "deref", "deref_mut", "extend",
+    # HashMap, HashSet, BTreeMap, the entry API
+    "contains_key", "entry", "or_insert", "or_insert_with", "or_default", "and_modify", "keys", "values",
+    "values_mut", "into_keys", "into_values", "get_key_value", "first_key_value", "last_key_value", "range",
+    "union", "intersection", "difference", "symmetric_difference", "is_subset", "is_superset",
+    # Path, PathBuf, OsStr, OsString
+    "as_os_str", "to_str", "to_string_lossy", "to_path_buf", "is_absolute", "is_relative", "has_root", "parent",
+    "ancestors", "file_name", "file_stem", "extension", "with_file_name", "with_extension", "components",
+    "display", "canonicalize", "read_link", "read_dir", "exists", "try_exists", "is_file", "is_dir", "is_symlink",
+    "into_path_buf", "set_file_name", "set_extension", "into_os_string", "as_path", "to_os_string",
+    "as_encoded_bytes",
+    # fs and io: Metadata, fs::DirEntry, File, Read, Write, BufRead, Seek, Stdout
+    "metadata", "symlink_metadata", "file_type", "path", "modified", "accessed", "created", "permissions",
+    "sync_all", "read", "read_to_end", "read_to_string", "read_exact", "read_line", "write",
+    "write_all", "write_fmt", "write_str", "flush", "seek", "lock", "fill_buf", "consume",
+    # Rc, Arc, Cell, RefCell, Mutex, RwLock, atomics, OnceCell, LocalKey
+    "try_borrow", "try_borrow_mut", "set", "into_inner", "try_lock", "is_poisoned", "downgrade", "upgrade",
+    "load", "store", "fetch_add", "fetch_sub", "compare_exchange", "get_or_init", "with", "with_borrow",
+    "with_borrow_mut",
+    # threads, channels, processes, Duration and Instant
+    "send", "recv", "try_recv", "recv_timeout", "try_send", "spawn", "wait", "kill", "output", "status",
+    "success", "code", "as_secs", "as_millis", "as_micros", "as_nanos", "as_secs_f64", "subsec_nanos",
+    "elapsed", "duration_since", "checked_duration_since",
+))
+# the prelude's functions and variants called bare, and the standard library's macros (`println!(...)`)
+RUST_FUNCTIONS: frozenset[str] = frozenset((
+    "drop", "Some", "Ok", "Err", "Box",
+    "println", "print", "eprintln", "eprint", "format", "format_args", "write", "writeln", "vec", "assert",
+    "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "panic", "unreachable",
+    "unimplemented", "todo", "matches", "concat", "stringify", "include", "include_str", "include_bytes", "env",
+    "option_env", "cfg", "line", "column", "file", "module_path", "dbg", "thread_local", "compile_error",
+))

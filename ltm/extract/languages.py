@@ -95,6 +95,12 @@ class LanguageSpec:
     hide_macros: bool = False
     written: Callable[[str], str] | None = None
     qualified_names: str = ""
+    # a file's child modules are in scope by their names, and `crate` names its crate's root (Rust: `mod walk;`,
+    # then `walk::scan()` and `crate::error::print_error()`)
+    child_modules: bool = False
+    # a variable's binding hides the ones before it (Rust's `let mut tx = BatchSender::new(tx)` after a parameter
+    # `tx: Sender<Batch>`), rather than the bindings before a call site having to agree
+    shadowing: bool = False
 
     def parser_text(self, src: bytes) -> bytes:
         """The text the grammar parses: `src` itself, or with conditional directive lines or annotation
@@ -142,7 +148,9 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      extension_method=r"\bstatic\b[^(]*\(\s*this\s+([\w.]+)"),
         LanguageSpec("rust", (".rs",), tree_sitter_rust.language, m.rust_module, resolve_import=m.rust_import,
                      self_names=("self", "Self"), constructors=("new",), comment_prefixes=("//",),
-                     attribute_prefixes=("#[", "#![")),
+                     attribute_prefixes=("#[", "#!["), builtin_methods=builtin_names.RUST_METHODS,
+                     builtin_functions=builtin_names.RUST_FUNCTIONS, child_modules=True,
+                     shadowing=True),
         LanguageSpec("c", (".c", ".h"), tree_sitter_c.language, m.c_module, **_C),
         LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), tree_sitter_cpp.language,
                      m.c_module, declared_types=True, **_C),

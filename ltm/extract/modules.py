@@ -191,11 +191,15 @@ def dotted_module(path: str, declared: str | None = None, ctx: RepoContext | Non
     return posixpath.dirname(path).replace("/", ".") or _stem(path)
 
 
+_CARGO_TARGET_FOLDERS = ("tests", "benches", "examples")
+
+
 def rust_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
     """`src/a/b.rs` -> `crate::a::b` (`lib.rs`, `main.rs`, `mod.rs` name their folder); a crate
     in a workspace folder `x/src/...` is named as other crates `use` it (its Cargo.toml: ripgrep's
     `crates/searcher/` is `grep_searcher::...`), else by its folder, `x::...`; a crate a Cargo.toml
-    roots outside a `src/` folder is named from that folder (`rust_crates`)."""
+    roots outside a `src/` folder is named from that folder (`rust_crates`); the integration tests, benches and
+    examples beside the root's `src/` are crates named by their folder (`tests/testenv/mod.rs`: `tests::testenv`)."""
     parts = list(PurePosixPath(path).with_suffix("").parts)
     roots = ctx.rust_crates if ctx is not None else {}
     # the innermost crate folder holding the file, unless through its `src/`: a crate whose sources a
@@ -209,6 +213,10 @@ def rust_module(path: str, declared: str | None = None, ctx: RepoContext | None 
         if i > 0:
             crate = roots.get("/".join(parts[:i]), crate)
         rest = parts[i + 1 :]
+    elif len(parts) > 1 and parts[0] in _CARGO_TARGET_FOLDERS:
+        # `tests/cli.rs` is a crate of its own (Cargo's integration tests, benches, examples), whose `crate::testenv`
+        # is `tests/testenv/mod.rs`, never the library's module of that name
+        crate, rest = parts[0], parts[1:]
     else:
         crate, rest = "crate", parts
     if rest and rest[-1] in ("mod", "lib", "main"):
@@ -389,6 +397,9 @@ def _expand_use(text: str) -> list[tuple[str, str | None]]:
 
 def rust_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     crate = module.split("::")[0]
+    if imp.get("kind") == "mod":  # `mod walk;`: the child module's file, when the repository has it
+        child = "::".join([*module.split("::"), *(imp.get("scope") or ()), imp["module"]])
+        return [Target(child, True, None, imp["module"])] if child in known else []
     targets = []
     for full, alias in _expand_use(imp["module"]):
         parts = [p for p in full.split("::") if p]
@@ -397,13 +408,21 @@ def rust_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
         if parts[0] == "crate":
             parts[0] = crate
         elif parts[0] in ("self", "super"):
-            base = module.split("::")
+            base = module.split("::") + list(imp.get("scope") or ())  # inside `mod tests { ... }`: its own path
             while parts and parts[0] in ("self", "super"):
                 if parts.pop(0) == "super":
                     base = base[:-1] or base
             parts = base + parts
+        elif f"{module}::{parts[0]}" in known or parts[0][:1].isupper():
+            # Rust 2018 reads a path from the current module first: a child module (`mod walk;` then
+            # `use walk::scan;`) or an item of its own (`use Token::*` of the enum it defines)
+            parts = module.split("::") + parts
         hit = _longest_known(parts, "::", known)
-        if hit:
+        if hit and hit[0] == module:
+            continue  # `use super::*` in `mod tests { ... }`, `use Token::*`: the module's own names, no import
+        if hit and hit[1] == ["*"]:  # `use super::*`: every name of the module is visible here
+            targets.append(Target(hit[0], True))
+        elif hit:
             symbol = hit[1][0] if hit[1] else None
             targets.append(Target(hit[0], True, symbol, alias or symbol or hit[0].rsplit("::", 1)[-1]))
         else:

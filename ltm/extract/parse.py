@@ -6,6 +6,8 @@ qualifies names), `@impl` (a block whose functions are methods of `@impl.type`),
 (`.module`, `.name`, `.alias`, `.kind`), `@call.name` or `@call.new` (one per call site) with `@call.receiver`,
 `@call.read` (a bare name read as a value, Ruby's `settings`: a call of self's method unless `@local` binds it),
 `@call.setter` (the name of a call an assignment writes to, Ruby's `x.status = 1`: a call of `status=`),
+`@call.path` (the receiver is a path: `regex::escape(s)`), `@call.args` (arguments that must follow the name
+directly: a Rust macro's tokens),
 `@ref.name` with `@ref.receiver` (a function named as an argument: `partial(f)`, `Thread(target=self.run)`),
 `@attr.name` with `@attr.object` and `@attr.type` (an attribute and the class it holds), `@var.name` with
 `@var.type` (and `@var.member`, the method called on it when the call is written in parts), `@local` (a
@@ -135,11 +137,11 @@ _STUB_STATEMENTS = {"pass_statement", "ellipsis", "raise_statement"}
 def _is_stub(node_type: str, body: Node | None) -> bool:
     """An abstract, interface or placeholder method: subclasses supply the code a call runs.
 
-    Java and C# methods without a body, C++'s pure virtual methods; Python functions whose body is only a docstring and
+    Java and C# methods without a body, C++'s pure virtual methods, a Rust trait's required methods; Python functions whose body is only a docstring and
     `...`, `pass` or a `raise` (NotImplementedError, by convention).
     """
-    if node_type in ("method_declaration", "field_declaration"):  # C++'s only function field: `virtual f() = 0;`
-        return body is None
+    if node_type in ("method_declaration", "field_declaration", "function_signature_item"):
+        return body is None  # C++'s only function field: `virtual f() = 0;`; a Rust trait's `fn area(&self);`
     if node_type != "function_definition" or body is None or body.type != "block" or body.named_child_count > 2:
         return False
     stmts = body.named_children
@@ -288,7 +290,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     receiver is such a module variable that no function around the call binds), `declares` (functions the
     file declares without defining them: a C prototype's name),
     `bound_calls` (indices into `calls` of calls of a name that a function around the call, named or not,
-    binds as a variable or parameter).
+    binds as a variable or parameter), `path_calls` (offsets of the calls whose receiver is a path, not a value:
+    `@call.path`, Rust's `regex::escape(s)`), `macro_calls` (offsets of macro invocations, `@call.macro`: `check!(x)`,
+    which call only a definition captured `@function.macro`).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -322,17 +326,23 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     awaited: set[int] = set()  # where the name of a call whose result is awaited or handed on starts
     reads: set[int] = set()  # where a bare name read as a value starts (Ruby's `settings`)
     setters: set[int] = set()  # where the name of a call that an assignment writes to starts (`x.status = 1`)
+    path_calls: list[int] = []  # where the name of a call through a path starts (Rust's `regex::escape(s)`)
+    macro_calls: list[int] = []  # where the name of a macro's invocation starts (Rust's `check!(x)`)
     add_call = raw_calls.append
     written = spec.written  # PHP's `$this->a`, `Foo::`, `\A\B` as `this.a`, `Foo`, `A.B`
     for shown, pattern, caps in _matches(spec, passes):
         if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
             continue  # the first branches' pass found it
         role = roles[pattern]
+        if "call.args" in caps and src[caps["call.name"][0].end_byte:caps["call.args"][0].start_byte].strip():
+            continue  # a macro's tokens: `x * (y + 1)` is no call of `x`, only `x(y)` is
         if shown is not None and found_first is None:
             found_first = [d for d in found if d[3] == "function"]
         if role is _CALL:
             n = caps["call.name"][0]
             add_call((n.start_byte, n.text, None, CALL))
+            if "call.macro" in caps:
+                macro_calls.append(n.start_byte)
         elif role is _READ:
             n = caps["call.read"][0]
             reads.add(n.start_byte)
@@ -350,6 +360,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 if written is not None:
                     recv = written(recv)
             add_call((n.start_byte, n.text, recv or None, CALL if role is _CALL_RECV else REF))
+            if "call.path" in caps:
+                path_calls.append(n.start_byte)
         elif role is _CALL_NEW:
             n = caps["call.new"][0]
             add_call((n.start_byte, n.text if written is None else written(_text(n)).encode(), None, NEW))
@@ -366,7 +378,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 row = {
                     "module": mod, "name": _text(_first(caps, "import.name")),
                     "alias": _text(_first(caps, "import.alias")), "kind": _text(_first(caps, "import.kind")),
-                    "line": caps["import"][0].start_point[0] + 1,
+                    "line": caps["import"][0].start_point[0] + 1, "at": caps["import"][0].start_byte,
                 }
                 # JavaScript's bare `require(...)` pattern also matches the requires that a declarator
                 # pattern names: one row per import, the named one
@@ -421,6 +433,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         key=lambda t: (t[0], -t[1]),
     )
     parents = _innermost_parents(spans)
+    _place_imports(imports, spans, parents, scopes)
     defs = [_definition(spec, src, d, _chain(found, scopes, parents, i, spec.self_names)) for i, d in enumerate(found)]
     members: dict[int, list[int]] = {}
     for j, parent in parents.items():
@@ -473,7 +486,22 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                         and not _is_bound(shadowed, parents, caller, recv.encode("utf-8"))]
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
-            "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares}
+            "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares,
+            "path_calls": sorted(path_calls), "macro_calls": sorted(macro_calls)}
+
+
+def _place_imports(imports: list[dict], spans: list[tuple[int, int, int]], parents: dict[int, int],
+                   scopes: list[tuple[Node, str, str]]) -> None:
+    """Each import's `scope`: the names of the naming scopes around it, outermost first (Rust's `use super::*`
+    inside `mod tests { ... }` reads from the file's own module, not its parent)."""
+    ordered = sorted(imports, key=lambda r: r["at"])
+    for row, key in zip(ordered, _innermost([r.pop("at") for r in ordered], spans)):
+        names = []
+        while key is not None:
+            if key < 0 and scopes[-1 - key][1] == "scope":
+                names.append(scopes[-1 - key][2])
+            key = parents.get(key)
+        row["scope"] = names[::-1]
 
 
 # what makes a Ruby module more than a namespace: a method of its own, a mixin it takes in, an attribute or alias
@@ -570,7 +598,7 @@ def _found(match: tuple) -> dict | None:
     owner = _text(_first(caps, owner_cap)) or owner
     doc = _first(caps, doc_cap)
     return {"kind": kind, "node": node, "start": start, "end": -neg_end, "name": name, "owner": owner,
-            "name_start": name_node.start_byte,
+            "name_start": name_node.start_byte, "macro": "function.macro" in caps,
             "self": _text(_first(caps, self_cap)), "doc": _strip_docstring(_text(doc)) if doc is not None else None}
 
 
@@ -626,6 +654,7 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "class_kind": _class_kind(node) if d["kind"] == "class" else None,
         "self_name": d["self"],
         "impl_owner": impl_owner,
+        "macro": d["macro"],  # only `name!(...)` calls it (`@function.macro`: Rust's `macro_rules!`)
     }
 
 
@@ -647,7 +676,24 @@ def _return_type(node: Node) -> str | None:
         return None
     if m := _OPTIONAL.match(typ):
         typ = next(g for g in m.groups() if g)
+    for _ in range(3):  # Rust: `Result<Option<Self>, E>` holds a Self where `?` or `unwrap()` takes it out
+        if not (m := _WRAPPED.match(typ)):
+            break
+        typ = _first_argument(m[1])
     return typ.strip().strip("'\"").lstrip("*") or None
+
+
+_WRAPPED = re.compile(r"^(?:\w+::)*(?:Option|Result|Box|Rc|Arc)\s*<(.+)>$", re.S)
+
+
+def _first_argument(args: str) -> str:
+    """`Config, io::Error` -> `Config`; `HashMap<K, V>, E` -> `HashMap<K, V>`."""
+    depth = 0
+    for i, ch in enumerate(args):
+        depth += (ch == "<") - (ch == ">")
+        if ch == "," and depth == 0:
+            return args[:i].strip()
+    return args.strip()
 
 
 def _innermost_parents(spans: list[tuple[int, int, int]]) -> dict[int, int]:

@@ -18,7 +18,7 @@ from ltm.retrieval.filters import Filters
 from ltm.retrieval.fusion import ranked, rrf
 from ltm.retrieval.intent import CLASS_KINDS, MODULE_KINDS, Intent
 from ltm.visibility import Scope
-from ltm.code_paths import is_auxiliary
+from ltm.code_paths import is_auxiliary_entity
 
 CODE_LABELS = ("Function", "Class")
 MAX_HISTORY_COMMITS = 200  # commits read per subject for co-change
@@ -87,9 +87,11 @@ class _Matcher:
 
     def modules(self, name: str) -> list[str]:
         dotted = "." + name.replace("/", ".").removesuffix(".py")
-        # `click.core` (Python), `internal/bytesconv` of `github.com/gin-gonic/gin/internal/bytesconv` (Go), paths
+        # `click.core` (Python), `internal/bytesconv` of `github.com/gin-gonic/gin/internal/bytesconv` (Go),
+        # `exit_codes` of `crate::exit_codes` (Rust), paths
         return self.ids("(m:Module)", "m", "m.name = $y OR m.name ENDS WITH $dy OR m.name ENDS WITH $sy "
-                        "OR m.path = $y OR m.path ENDS WITH $sy", {"y": name, "dy": dotted, "sy": "/" + name})
+                        "OR m.name ENDS WITH $cy OR m.path = $y OR m.path ENDS WITH $sy",
+                        {"y": name, "dy": dotted, "sy": "/" + name, "cy": "::" + name.replace(".", "::")})
 
     def commits_mentioning(self, needle: str, boundary: str, why: str, weight: float = 1.0) -> list[str]:
         """Commits whose message contains `needle` (CONTAINS, then `boundary`, a Python regex, on the hits)."""
@@ -116,7 +118,8 @@ class _Matcher:
             elif label == "File" and ("/" in name or "." in name):
                 found += self.files(name)
         return self.g.live_first(sorted(dict.fromkeys(found),
-                                        key=lambda i: is_auxiliary(path_from_id(i) or name_from_id(i) or "")))
+                                        key=lambda i: is_auxiliary_entity(path_from_id(i) or name_from_id(i) or "",
+                                                                          name_from_id(i) if path_from_id(i) else None)))
 
     def subject(self, intent: Intent, labels: tuple[str, ...]) -> tuple[str | None, list[str]]:
         """The first of the question's candidate names that names something of `labels`, and its ids."""

@@ -15,7 +15,7 @@ Each prior multiplies the blended score by a factor in (0, 1]; a hit is never re
 
 from __future__ import annotations
 
-from ltm.code_paths import is_auxiliary
+from ltm.code_paths import is_auxiliary_entity
 from ltm.graph.entity_ids import label_of, name_from_id, path_from_id
 from ltm.graph.node import Node
 from ltm.retrieval.intent import Intent
@@ -47,7 +47,8 @@ def factor(entity_id: str, intent: Intent, node: Node | None = None) -> float:
     f = REMOVED_FACTOR if node is not None and node.removed and not intent.about_past else 1.0
     if label in CODE:
         path = entity_path(entity_id) or ""
-        if not intent.about_tests and is_auxiliary(path):
+        qualified = name_from_id(entity_id) if label in ("Function", "Class") else None
+        if not intent.about_tests and is_auxiliary_entity(path, qualified):
             f *= AUX_FACTOR
         if intent.scope and intent.scope != "package" and label != "Module" and not path.startswith(intent.scope):
             f *= OUT_OF_SCOPE

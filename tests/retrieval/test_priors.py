@@ -45,6 +45,15 @@ def test_a_question_that_leaves_tests_out_or_only_mentions_one_still_puts_packag
         assert factor(TEST, q) == factor(PKG, q), text
 
 
+def test_a_test_module_inside_a_package_file_is_test_code():
+    # Rust's `#[cfg(test)] mod tests { ... }` in `src/walk.rs`: its functions come after the package's callers
+    q = parse("what calls search_str_for_entry")
+    inline = "fn:r:src/walk.rs:tests.search_str_for_entry_with_relative_path"
+    assert factor("fn:r:src/walk.rs:WorkerState.spawn_senders", q) > factor(inline, q)
+    assert factor("fn:r:src/fmt/mod.rs:fmt_tests.parse_empty", q) == factor(inline, q)
+    assert factor("fn:r:src/walk.rs:tests_helper", q) == factor("fn:r:src/walk.rs:scan", q)
+
+
 def test_code_leads_commits_for_where_and_commits_lead_for_when():
     where = parse("where is the request body parsed into form fields?")
     assert factor(PKG, where) > factor(COMMIT, where)

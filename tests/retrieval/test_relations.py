@@ -298,3 +298,19 @@ def test_which_commit_moved_a_function_into_a_file(tmp_path, strategy):
     with HybridLTM(h) as m:
         hits = m.query("Which commit moved split_words into words.py?", strategy=strategy, top_k=5)
     assert hits[0]["graph_entity_id"] == f"commit:{key}:{moved}"
+
+
+def test_a_rust_module_is_named_by_its_last_path_segment(tmp_path):
+    """"What imports exit_codes" names Rust's `crate::exit_codes`: the files that declare (`mod exit_codes;`) or
+    `use` it, never a file's own `use super::*` in its test module."""
+    b = RepoBuilder(tmp_path / "tool")
+    b.write("src/main.rs", "mod exit_codes;\nmod walk;\n\nfn main() {}\n")
+    b.write("src/exit_codes.rs", "pub enum ExitCode { Success }\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n")
+    b.write("src/walk.rs", "use crate::exit_codes::ExitCode;\n\npub fn scan() -> ExitCode { ExitCode::Success }\n")
+    b.commit("A tool")
+    h = Home(tmp_path / "home")
+    key = ingest(h, b.path, extra=False)
+    with HybridLTM(h) as m:
+        hits = _ids(m.query("what imports exit_codes", strategy="graph_only", top_k=5))
+    assert set(hits[:2]) == {f"file:{key}:src/main.rs", f"file:{key}:src/walk.rs"}
+    assert f"file:{key}:src/exit_codes.rs" not in hits

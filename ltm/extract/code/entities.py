@@ -117,7 +117,23 @@ def _bind_imports(out: CodeExtraction, mods: _Modules, f: ParsedFile, module_nam
                 b.aliases[local] = mid
             else:
                 b.wildcards.append(mid)
+    if f.spec.child_modules:
+        _bind_child_modules(b, module_name, known)
     return b
+
+
+def _bind_child_modules(b: Bindings, module_name: str, known: dict[str, str]) -> None:
+    """Rust: `mod walk;` puts module `walk` in scope (`walk::scan()`), and `crate::` names the crate's root;
+    what an import binds comes first."""
+    crate = module_name.split("::")[0]
+    if crate in known:
+        b.aliases.setdefault("crate", known[crate])
+    prefix = module_name + "::"
+    for name, mid in known.items():
+        if name.startswith(prefix) and "::" not in name[len(prefix):]:
+            child = name[len(prefix):]
+            if child not in b.symbols and child not in b.external:
+                b.aliases.setdefault(child, mid)
 
 
 def _dedupe(rows: list[dict]) -> list[dict]:

@@ -23,7 +23,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from ltm.code_paths import is_auxiliary
+from ltm.code_paths import is_auxiliary, is_auxiliary_entity
 from ltm.extract.languages import LanguageSpec
 from ltm.extract.code.references import resolve_reference
 from ltm.extract.parse import AWAIT, EACH, NEW, REF, marks_awaits
@@ -165,6 +165,11 @@ class Resolver:
         self.var_types: dict[str, dict[tuple[int, str], list[tuple[int, str]]]] = defaultdict(dict)
         self._var_cache: dict[tuple, str | None] = {}
         self.module_reads: dict[str, set[int]] = {}  # path -> offsets of calls on a module's variable
+        self.path_calls: dict[str, set[int]] = {}  # path -> offsets of calls through a path (`regex::escape(s)`)
+        self.macro_calls: dict[str, set[int]] = {}  # path -> offsets of macro invocations (`check!(x)`)
+        self.file_macros: dict[str, dict[str, str]] = defaultdict(dict)  # path -> macro name -> id
+        self.macros = defaultdict(lambda: defaultdict(list))  # group -> macro name -> [id]
+        self.macro_ids: set[str] = set()
         self.open_classes: set[str] = set()  # classes with a base this repository does not define
         self._override_cache: dict[str, list[str]] = {}
         self._parts: dict[str, set[str]] = {}  # family -> the parts of its modules' namespaces
@@ -173,7 +178,8 @@ class Resolver:
         self.global_methods = defaultdict(lambda: defaultdict(list))
         # functions of tests, examples, docs and benchmarks: never a guess for the package's own code
         self.auxiliary_paths = {f.path for f in files if is_auxiliary(f.path)}
-        self.auxiliary = {eid for f in files if f.path in self.auxiliary_paths for eid in f.def_ids}
+        self.auxiliary = {eid for f in files for d, eid in zip(f.facts["defs"], f.def_ids)
+                          if f.path in self.auxiliary_paths or is_auxiliary_entity(f.path, d["qualified_name"])}
         self.method_qn: dict[str, str] = {}  # method id -> its qualified name (`app.render`)
         self.global_classes = defaultdict(lambda: defaultdict(list))
         self.qualified_classes = defaultdict(lambda: defaultdict(list))  # group -> `A.B` -> [cls id of a B in A]
@@ -228,6 +234,11 @@ class Resolver:
                         self.qualified_classes[g][".".join(parts[i:])].append(eid)
                     if d["parent_kind"] is not None:
                         self.nested_classes.add(eid)
+                elif d.get("macro"):  # Rust's `macro_rules! check`: only `check!(...)` calls it
+                    self.macro_ids.add(eid)
+                    if d["parent_kind"] is None:  # one defined inside a function is that function's (`_macro`)
+                        self.file_macros[f.path].setdefault(d["name"], eid)
+                        self.macros[g][d["name"]].append(eid)
                 elif d["parent_kind"] is None:  # a later definition (or an overload's body) wins
                     self.file_top[f.path][d["name"]] = eid
                 elif d["parent_kind"] == "function":
@@ -272,10 +283,13 @@ class Resolver:
         for f in self.files:  # attributes need every method's class
             types = self.var_types[f.path]
             for owner, name, typ, after in f.facts.get("vars", ()):
-                types.setdefault((owner, name), []).append((after, typ.lstrip("*&")))
+                # Rust's `Config::from_env` is called as C++'s `Config::load` and Python's `Config.load` are
+                types.setdefault((owner, name), []).append((after, typ.lstrip("*&").replace("::", ".")))
             for name, typ, after in f.facts.get("module_vars", ()):
                 types.setdefault((_MODULE, name), []).append((after, typ.lstrip("*&")))
             self.module_reads[f.path] = set(f.facts.get("module_reads", ()))
+            self.path_calls[f.path] = set(f.facts.get("path_calls", ()))
+            self.macro_calls[f.path] = set(f.facts.get("macro_calls", ()))
             for owner, obj, name, typ, variable in f.facts.get("attrs", ()):
                 if variable:  # `self._transport = transport`: the type its bindings agree on, as written
                     typs = {t for _, t in types.get((owner, typ), ())}
@@ -491,7 +505,8 @@ class Resolver:
                 self.subclasses[target].append(whole)
                 if rel == "extends" and self.class_kind.get(target) == "trait":
                     self.bases[whole].insert(0, target)  # PHP: a used trait's methods override the inherited ones
-                elif rel == "extends":
+                elif rel == "extends" or self.class_kind.get(target) == "trait":
+                    # a Rust trait's provided methods are its implementors' too (`self.describe()`)
                     self.bases[whole].append(target)
         if requires:
             self._implement_interfaces(requires)
@@ -630,6 +645,8 @@ class Resolver:
         awaited = kind == AWAIT if marks_awaits(spec.name) else None
         d = f.facts["defs"][caller_index]
         caller = f.def_ids[caller_index]
+        if at in self.macro_calls.get(f.path, ()):
+            return self._macro(f, d, name, b)
         cls = self.owner.get(caller)
         if recv is None and name == "super" and spec.bare_super:
             # Ruby's `super` in `def call(env)`: the `call` of the nearest ancestor that defines one, the mixins
@@ -727,9 +744,9 @@ class Resolver:
                 return hit[0], VARIABLE
             self.stats["calls_external" if target is None or target in self.open_classes else "calls_unknown"] += 1
             return None
-        if (made := _constructed(recv, spec.declared_types)) is not None:
-            # `requests.Request("GET", url).prepare()`, `new GsonBuilder().create()`, `((Foo) x).m()`: a method
-            # of the class just constructed (or cast to)
+        if (made := _constructed(recv.replace("::", "."), spec.declared_types)) is not None:
+            # `requests.Request("GET", url).prepare()`, `new GsonBuilder().create()`, `((Foo) x).m()`, Rust's
+            # `Buffer::new(rx).process()`: a method of the class just constructed (or cast to)
             written, explicit = made
             target = self.find_class(f, written)
             if target is not None:
@@ -750,19 +767,24 @@ class Resolver:
                 self.stats["calls_external" if held in self.open_classes else "calls_unknown"] += 1
                 return None
         lead = _LEAD.match(recv)
-        after = recv[lead.end():lead.end() + 1] if lead else ""
+        after = recv[lead.end():].lstrip()[:1] if lead else ""  # a chain may go on on the next line
         if lead and ((after == "(" and lead[0] in b.external) or (
                 after == "." and spec.capitalized_types and lead[0][:1].isupper() and not lead[0].isupper()
                 and "(" in recv and lead[0] not in b.aliases and lead[0] not in b.symbols
-                and self.find_class(f, lead[0]) is None)):
-            # `assertThat(x).isEqualTo(y)`, `Struct.newBuilder().build()`: what a function of another package,
-            # or a class no class here names, returns is another package's object too
+                and self.find_class(f, lead[0]) is None) or (
+                after == "." and "(" in recv and (caller_index, lead[0]) in self.var_types[f.path]
+                and self.var_held(f, caller_index, lead[0], at, first=True) == EXTERNAL)):
+            # `assertThat(x).isEqualTo(y)`, `Struct.newBuilder().build()`, `builder.hidden(h).max_depth(d)` on
+            # `let builder = WalkBuilder::new(p)`: what a function of another package, or a class no class here
+            # names, or another package's object returns is another package's object too
             self.stats["calls_external"] += 1
             return None
         head, _, rest = recv.replace("::", ".").partition(".")
         mid = b.aliases.get(recv)
         if mid is None and head in b.aliases:  # `pkg.sub.f()` after `import pkg`; not `pkg.codes.get()`
-            mid = self.modules.get(spec.group, {}).get(f"{self.module_name.get(b.aliases[head])}.{rest}")
+            base, known = self.module_name.get(b.aliases[head]), self.modules.get(spec.group, {})
+            # Rust's module paths are written `crate::exec::job`
+            mid = known.get(f"{base}.{rest}") or known.get(f"{base}::{rest.replace('.', '::')}")
         if mid is not None:  # the receiver is one of our modules
             if hit := self.exported(mid, name):
                 return hit, IMPORTED
@@ -771,7 +793,11 @@ class Resolver:
                     return ctor, IMPORTED
                 self.stats["calls_to_classes"] += 1
                 return None
-        if head in b.external or recv in b.external:
+        if head in b.external or recv in b.external or (
+                spec.child_modules and ("::" in recv or at in self.path_calls[f.path]) and head[:1].islower()
+                and head not in b.aliases and head not in ("crate", "self", "super") and "(" not in recv):
+            # Rust: a path whose head is no module in scope names another crate (`nix::unistd::gethostname()`,
+            # `tempfile::Builder::new()`, `regex::escape(s)`), which needs no `use`
             self.stats["calls_external"] += 1
             return None
         if recv.isidentifier() and ((local := (caller_index, recv) in self.var_types[f.path])
@@ -876,6 +902,23 @@ class Resolver:
             hits -= self.auxiliary
         return (hits.pop(), IMPORTED) if len(hits) == 1 else None
 
+    def _macro(self, f: ParsedFile, d: dict, name: str, b: Bindings) -> tuple[str, float] | None:
+        """The macro `name!(...)` invokes: one the caller or a function around it defines, else the file's own
+        (SCOPE), else the repository's only macro of the name (IMPORTED: an exported macro is the crate's, wherever
+        it is defined); none for the standard library's (`println!`) or another crate's (`use anyhow::bail`), never
+        a function of the name."""
+        scope = d["qualified_name"]
+        while scope:
+            if (inner := self.file_qn[f.path].get(f"{scope}.{name}")) in self.macro_ids:
+                return inner, SCOPE
+            scope = scope.rpartition(".")[0]
+        if (own := self.file_macros[f.path].get(name)) is not None:
+            return own, SCOPE
+        if name in f.spec.builtin_functions or name in b.external:
+            self.stats["calls_builtin_name" if name in f.spec.builtin_functions else "calls_external"] += 1
+            return None
+        return self._unique(self.macros, f.spec.group, name, IMPORTED, f.path)
+
     def _extension(self, spec: LanguageSpec, cls: str, name: str) -> tuple[str, float] | None:
         """An extension method `name` callable on class `cls`: the one that extends `cls` or a base of it
         (VARIABLE), else the only one of the name, which extends a type not ours (`this IEnumerable<T>`)."""
@@ -951,6 +994,8 @@ class Resolver:
         before = tuple(i for i, (after, _) in enumerate(bindings) if after < at)
         if not before and first:
             before = tuple(range(len(bindings)))
+        elif before and f.spec.shadowing:  # Rust: the last `let` before the site hides the ones before it
+            before = before[-1:]
         if not before or depth > _VAR_DEPTH:
             return None
         key = (f.path, caller, name, before)

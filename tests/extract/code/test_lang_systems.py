@@ -113,11 +113,15 @@ def test_rust_graph(tmp_path):
     assert_graph(out, {
         "classes": {"cls:src/shapes.rs:Shape", "cls:src/shapes.rs:Circle"},
         "functions": {s + "Circle.new", s + "Circle.scale", s + "Circle.area", s + "helper", s + "unit",
-                      "fn:src/util.rs:twice"},
+                      s + "Shape.area", "fn:src/util.rs:twice"},  # the trait's required method: a stub
         "modules": {"mod:crate", "mod:crate::util", "mod:crate::shapes", "ext:std"},
-        "HAS_METHOD": {("cls:src/shapes.rs:Circle", s + f"Circle.{m}") for m in ("new", "scale", "area")},
-        "IMPORTS": {("file:src/shapes.rs", "mod:crate::util"), ("file:src/shapes.rs", "ext:std")},
-        "DEPENDS_ON": {("mod:crate::shapes", "mod:crate::util"), ("mod:crate::shapes", "ext:std")},
+        "HAS_METHOD": {("cls:src/shapes.rs:Circle", s + f"Circle.{m}") for m in ("new", "scale", "area")}
+        | {("cls:src/shapes.rs:Shape", s + "Shape.area")},
+        # `pub mod shapes;` brings `src/shapes.rs` in: lib.rs imports it
+        "IMPORTS": {("file:src/shapes.rs", "mod:crate::util"), ("file:src/shapes.rs", "ext:std"),
+                    ("file:src/lib.rs", "mod:crate::shapes"), ("file:src/lib.rs", "mod:crate::util")},
+        "DEPENDS_ON": {("mod:crate::shapes", "mod:crate::util"), ("mod:crate::shapes", "ext:std"),
+                       ("mod:crate", "mod:crate::shapes"), ("mod:crate", "mod:crate::util")},
         "EXTENDS": set(),  # fmt::Debug is outside the repository
         "IMPLEMENTS": {("cls:src/shapes.rs:Circle", "cls:src/shapes.rs:Shape")},
         "CALLS": {(s + "Circle.scale", "fn:src/util.rs:twice"), (s + "Circle.area", s + "Circle.scale"),
@@ -298,6 +302,415 @@ def test_rust_calls_on_struct_fields_parameters_and_constructed_locals_go_to_tha
     assert conf[(p + "field", engine)] == 0.8 and (p + "field", pump) not in conf
     assert conf[(p + "parameter", pump)] == 0.8 and (p + "parameter", engine) not in conf
     assert conf[(p + "local", engine)] == 0.8 and (p + "local", pump) not in conf
+
+
+RUST_STD_METHODS = {
+    "src/lib.rs": "pub mod batch;\npub mod run;\n",
+    "src/batch.rs": '''pub struct Batch { items: Vec<u8> }
+
+impl Batch {
+    pub fn lock(&self) -> &Vec<u8> { &self.items }
+    pub fn depth(&self) -> usize { 0 }
+}
+
+impl IntoIterator for Batch {
+    type Item = u8;
+    type IntoIter = std::vec::IntoIter<u8>;
+    fn into_iter(self) -> Self::IntoIter { self.items.into_iter() }
+}
+''',
+    "src/run.rs": '''pub fn run(results: Vec<u8>, entry: &walker::Entry) -> usize {
+    let out = std::io::stdout();
+    let _guard = out.lock();
+    drop(_guard);
+    results.into_iter().count() + entry.depth()
+}
+''',
+}
+
+
+def test_rust_methods_of_the_standard_library_are_no_guesses(tmp_path):
+    # `results.into_iter()` on a Vec and `out.lock()` on Stdout are the standard library's, not the
+    # repository's only `into_iter` or `lock`; a name std does not define (`depth`) is still guessed
+    conf = confidences(extract(tmp_path, RUST_STD_METHODS))
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/run.rs:run"} == {
+        "fn:src/batch.rs:Batch.depth": 0.3}
+
+
+RUST_MODULE_PATHS = {
+    "src/main.rs": '''mod error;
+mod fmt;
+mod other;
+mod util;
+mod walk;
+
+use crate::util::*;
+
+fn main() {
+    walk::scan();
+    crate::error::print_error("x");
+    helper();
+}
+''',
+    "src/walk.rs": "pub struct WorkerState {}\n\nimpl WorkerState {\n    pub fn scan(&self) {}\n}\n\npub fn scan() {}\n",
+    "src/error.rs": "pub fn print_error(m: &str) {}\n",
+    "src/util.rs": "pub fn helper() {}\n",
+    "src/other.rs": "pub fn helper() {}\n",
+    "src/fmt/mod.rs": '''pub enum Token { Text, Placeholder }
+
+impl Token {
+    pub fn make() -> Token { Token::Text }
+}
+
+pub fn parse() -> Token {
+    use Token::*;
+    Token::make()
+}
+''',
+}
+
+
+def test_rust_paths_read_from_the_current_module_its_child_modules_and_the_crate_root(tmp_path):
+    # `mod walk;` puts `walk` in scope (`walk::scan()` is the function, not a guess at WorkerState.scan),
+    # `crate::error::print_error()` is the crate's module, `use crate::util::*` makes util's names visible,
+    # and `use Token::*` names the enum this module defines, not another crate
+    out = extract(tmp_path, RUST_MODULE_PATHS)
+    conf = confidences(out)
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/main.rs:main"} == {
+        "fn:src/walk.rs:scan": 0.9, "fn:src/error.rs:print_error": 0.9, "fn:src/util.rs:helper": 0.9}
+    assert conf[("fn:src/fmt/mod.rs:parse", "fn:src/fmt/mod.rs:Token.make")] == 0.9
+    assert "ext:Token" not in graph(out)["modules"]
+    assert {dst for src, dst in graph(out)["IMPORTS"] if src == "file:src/fmt/mod.rs"} == set()  # its own enum
+
+
+RUST_INLINE_TESTS = {
+    "src/lib.rs": "pub mod walk;\n\npub fn search_str() {}\n",
+    "src/walk.rs": '''pub fn search_str(x: &str) -> &str { x }
+
+#[cfg(test)]
+mod tests {
+    use super::search_str;
+    use super::*;
+
+    #[test]
+    fn finds() { let found = search_str("a"); }
+}
+''',
+}
+
+
+def test_rust_super_inside_an_inline_module_is_the_file_s_own_module(tmp_path):
+    # `use super::*` in `mod tests { ... }` reads the module the file is, not the crate above it; the
+    # test module's functions are named under it
+    g = graph(extract(tmp_path, RUST_INLINE_TESTS))
+    assert "fn:src/walk.rs:tests.finds" in g["functions"]
+    assert {dst for src, dst in g["IMPORTS"] if src == "file:src/walk.rs"} == set()  # its own names: no import
+    assert {(src, dst) for src, dst in g["DEPENDS_ON"] if src == "mod:crate::walk"} == set()
+    assert ("fn:src/walk.rs:tests.finds", "fn:src/walk.rs:search_str") in g["CALLS"]
+
+
+RUST_MACRO_CALLS = {
+    "src/lib.rs": '''pub fn search(x: u8) -> u8 { x }
+
+pub struct Finder {}
+
+impl Finder {
+    pub fn new() -> Finder { Finder {} }
+    pub fn render(&self) -> u8 { 1 }
+}
+
+pub fn total() -> u8 { 3 }
+
+pub fn report(f: &Finder) -> String {
+    let total = 3;
+    assert_eq!(search(1), 1);
+    assert!(total * (total + 1) > 0);
+    format!("{} {:?}", f.render(), vec![Finder::new()].len())
+}
+''',
+}
+
+
+def test_rust_calls_inside_a_macro_s_arguments_are_calls(tmp_path):
+    # the grammar reads `assert_eq!(...)` and `format!(...)` as tokens: the calls in them are still calls, and
+    # `total * (total + 1)` is none
+    conf = confidences(extract(tmp_path, RUST_MACRO_CALLS))
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/lib.rs:report"} == {
+        "fn:src/lib.rs:search": 1.0, "fn:src/lib.rs:Finder.render": 0.8, "fn:src/lib.rs:Finder.new": 0.9}
+
+
+RUST_INTEGRATION_TESTS = {
+    "Cargo.toml": '[package]\nname = "finder"\n',
+    "src/lib.rs": "pub mod testenv;\n",
+    "src/testenv.rs": "pub struct TestEnv {}\n\nimpl TestEnv {\n    pub fn new() -> TestEnv { TestEnv {} }\n}\n",
+    "tests/cli.rs": "mod testenv;\n\nuse crate::testenv::TestEnv;\n\nfn it_works() {\n    TestEnv::new();\n}\n",
+    "tests/testenv/mod.rs": "pub struct TestEnv {}\n\nimpl TestEnv {\n    pub fn new() -> TestEnv { TestEnv {} }\n}\n",
+}
+
+
+def test_rust_an_integration_test_is_a_crate_of_its_own(tmp_path):
+    # Cargo builds `tests/cli.rs` as a crate: its `crate::testenv` is `tests/testenv/mod.rs`, not the library's
+    g = graph(extract(tmp_path, RUST_INTEGRATION_TESTS))
+    assert {dst for src, dst in g["IMPORTS"] if src == "file:tests/cli.rs"} == {"mod:tests::testenv"}
+    assert {dst for src, dst in g["CALLS"] if src == "fn:tests/cli.rs:it_works"} == {
+        "fn:tests/testenv/mod.rs:TestEnv.new"}
+
+
+RUST_GENERIC_TYPES = {
+    "src/lib.rs": '''pub enum Check<T> { Equal(T), Ignore }
+
+impl<T> Check<T> {
+    pub fn check(&self) -> bool { true }
+}
+
+pub struct Audit {}
+
+impl Audit {
+    pub fn check(&self) -> bool { false }
+}
+
+pub struct OwnerFilter { uid: Check<u32> }
+
+impl OwnerFilter {
+    pub fn matches(&self, other: &Check<u8>) -> bool { self.uid.check() && other.check() }
+}
+''',
+}
+
+
+def test_rust_a_generic_field_or_parameter_type_is_its_type(tmp_path):
+    # `uid: Check<u32>` and `other: &Check<u8>` hold a Check: `check()` is Check's, not Audit's
+    conf = confidences(extract(tmp_path, RUST_GENERIC_TYPES))
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/lib.rs:OwnerFilter.matches"} == {
+        "fn:src/lib.rs:Check.check": 0.8}
+
+
+RUST_RETURNED_TYPES = {
+    "src/lib.rs": '''pub struct Config {}
+
+impl Config {
+    pub fn from_env(n: u8) -> anyhow::Result<Self> { Ok(Config {}) }
+    pub fn is_printing(&self) -> bool { true }
+}
+
+pub struct Buffer {}
+
+impl Buffer {
+    pub fn new(n: u8) -> Self { Buffer {} }
+    pub fn process(&self) -> u8 { 1 }
+}
+
+pub struct Other {}
+
+impl Other {
+    pub fn is_printing(&self) -> bool { false }
+    pub fn process(&self) -> u8 { 2 }
+}
+
+pub fn construct(n: u8) -> Option<Config> { None }
+
+pub fn run() -> anyhow::Result<u8> {
+    let cfg = Config::from_env(1)?;
+    let built = construct(2);
+    cfg.is_printing();
+    Ok(Buffer::new(3).process())
+}
+
+pub fn unwrapped() -> bool {
+    let built = construct(2).unwrap();
+    built.is_printing()
+}
+''',
+}
+
+
+def test_rust_a_local_holds_what_its_function_returns_and_a_constructed_value_is_its_type(tmp_path):
+    # `let cfg = Config::from_env(1)?` where `-> anyhow::Result<Self>` holds a Config, `construct(2).unwrap()` where
+    # `-> Option<Config>` a Config, and
+    # `Buffer::new(3).process()` is Buffer's `process`, not a guess between two of the name
+    conf = confidences(extract(tmp_path, RUST_RETURNED_TYPES))
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/lib.rs:run"} == {
+        "fn:src/lib.rs:Config.from_env": 0.9, "fn:src/lib.rs:construct": 1.0, "fn:src/lib.rs:Config.is_printing": 0.8,
+        "fn:src/lib.rs:Buffer.new": 0.9, "fn:src/lib.rs:Buffer.process": 0.8}
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/lib.rs:unwrapped"} == {
+        "fn:src/lib.rs:construct": 1.0, "fn:src/lib.rs:Config.is_printing": 0.8}
+
+
+RUST_SHADOWING = {
+    "src/lib.rs": '''pub struct BatchSender {}
+
+impl BatchSender {
+    pub fn new(tx: Sender<u8>) -> Self { BatchSender {} }
+    pub fn send(&self) -> u8 { 1 }
+}
+
+pub fn spawn(tx: Sender<u8>) -> u8 {
+    let mut tx = BatchSender::new(tx);
+    tx.send()
+}
+''',
+}
+
+
+def test_rust_a_let_hides_the_bindings_of_its_name_before_it(tmp_path):
+    # the parameter `tx: Sender<u8>` is shadowed by `let mut tx = BatchSender::new(tx)`: `tx.send()` is BatchSender's
+    conf = confidences(extract(tmp_path, RUST_SHADOWING))
+    assert conf[("fn:src/lib.rs:spawn", "fn:src/lib.rs:BatchSender.send")] == 0.8
+
+
+RUST_CRATE_PATHS = {
+    "src/lib.rs": '''pub struct Env {}
+
+impl Env {
+    pub fn new() -> Env { Env {} }
+    pub fn prefix(&self) -> u8 { 1 }
+    pub fn quote(&self) -> u8 { 2 }
+}
+
+pub fn host() -> u8 {
+    let dir = tempfile::Builder::new();
+    nix::unistd::prefix();
+    regex::quote("a.b");
+    0
+}
+''',
+}
+
+
+def test_rust_a_path_into_another_crate_is_no_guess_at_the_repository_s_only_method(tmp_path):
+    # `tempfile::Builder::new()`, `nix::unistd::prefix()` and `regex::quote()` need no `use`: another crate's, not
+    # Env's `new`, `prefix` or `quote`
+    conf = confidences(extract(tmp_path, RUST_CRATE_PATHS))
+    assert {dst for src, dst in conf if src == "fn:src/lib.rs:host"} == set()
+
+
+RUST_TEST_MODULE = {
+    "src/lib.rs": '''pub fn advance(c: &Clock) -> u8 { c.tick() }
+
+#[cfg(test)]
+mod tests {
+    pub struct FakeClock {}
+
+    impl FakeClock {
+        pub fn tick(&self) -> u8 { 0 }
+    }
+}
+''',
+}
+
+
+def test_rust_the_package_never_guesses_into_its_test_module(tmp_path):
+    # the only `tick` is a test double's, in `mod tests`: the package's `c.tick()` on another crate's Clock is not it
+    conf = confidences(extract(tmp_path, RUST_TEST_MODULE))
+    assert {dst for src, dst in conf if src == "fn:src/lib.rs:advance"} == set()
+
+
+RUST_TRAIT_DEFAULTS = {
+    "src/lib.rs": '''pub trait Shape {
+    fn area(&self) -> f64;
+    fn describe(&self) -> String { format!("{}", self.area()) }
+}
+
+pub struct Circle { r: f64 }
+
+impl Shape for Circle {
+    fn area(&self) -> f64 { self.r }
+}
+
+impl Circle {
+    pub fn show(&self) -> String { self.describe() }
+}
+
+pub fn print(c: &Circle) -> String { c.describe() }
+
+pub fn total(s: &dyn Shape) -> f64 { s.area() }
+''',
+}
+
+
+def test_rust_a_trait_s_provided_method_is_its_implementors_method(tmp_path):
+    # `describe` has a body in the trait: `self.describe()` on a Circle and `c.describe()` on `c: &Circle` run it
+    conf = confidences(extract(tmp_path, RUST_TRAIT_DEFAULTS))
+    assert conf[("fn:src/lib.rs:Circle.show", "fn:src/lib.rs:Shape.describe")] == 0.9
+    assert conf[("fn:src/lib.rs:print", "fn:src/lib.rs:Shape.describe")] == 0.8
+
+
+def test_rust_a_call_through_a_trait_reaches_its_required_method_and_the_implementations(tmp_path):
+    # `fn area(&self) -> f64;` is a stub of the trait: `s.area()` on `s: &dyn Shape` runs an implementation
+    conf = confidences(extract(tmp_path, RUST_TRAIT_DEFAULTS))
+    assert {dst: c for (src, dst), c in conf.items() if src == "fn:src/lib.rs:total"} == {
+        "fn:src/lib.rs:Shape.area": 0.8, "fn:src/lib.rs:Circle.area": 0.5}
+    assert conf[("fn:src/lib.rs:Shape.describe", "fn:src/lib.rs:Circle.area")] == 0.5
+
+
+RUST_MACROS = {
+    "src/lib.rs": "#[macro_use]\nmod macros;\nmod run;\n",
+    "src/macros.rs": '''#[macro_export]
+macro_rules! check {
+    ($x:expr) => { assert!($x > 0) };
+}
+''',
+    "src/run.rs": '''macro_rules! twice {
+    ($x:expr) => { $x * 2 };
+}
+
+pub fn check(x: u8) -> bool { x > 0 }
+
+pub fn format() -> String { String::new() }
+
+pub fn run(x: u8) -> String {
+    check!(x);
+    let y = twice!(x);
+    format!("{}", y)
+}
+
+pub fn first() -> u8 {
+    macro_rules! step { () => { 1 }; }
+    step!()
+}
+
+pub fn second() -> u8 {
+    macro_rules! step { () => { 2 }; }
+    step!()
+}
+''',
+}
+
+
+def test_rust_a_macro_is_a_definition_that_only_its_invocations_call(tmp_path):
+    # `check!(x)` is the crate's `macro_rules! check`, not the function `check`; `format!` is std's, not `fn format`
+    out = extract(tmp_path, RUST_MACROS)
+    assert {"fn:src/macros.rs:check", "fn:src/run.rs:twice"} <= graph(out)["functions"]
+    assert {dst: c for (src, dst), c in confidences(out).items() if src == "fn:src/run.rs:run"} == {
+        "fn:src/macros.rs:check": 0.9, "fn:src/run.rs:twice": 1.0}
+    # a macro a function defines is that function's
+    assert ("fn:src/run.rs:second", "fn:src/run.rs:second.step") in confidences(out)
+
+
+RUST_FOREIGN_CHAIN = {
+    "src/lib.rs": '''use ignore::WalkBuilder;
+
+pub struct Opts {}
+
+impl Opts {
+    pub fn max_depth(&self) -> u8 { 1 }
+}
+
+pub fn build(path: &str) -> u8 {
+    let mut builder = WalkBuilder::new(path);
+    builder
+        .hidden(true)
+        .max_depth(Some(3));
+    0
+}
+''',
+}
+
+
+def test_rust_a_chain_on_another_crate_s_object_is_that_crate_s(tmp_path):
+    # `builder.hidden(true).max_depth(..)` on ignore's WalkBuilder is not the repository's only `max_depth`
+    conf = confidences(extract(tmp_path, RUST_FOREIGN_CHAIN))
+    assert {dst for src, dst in conf if src == "fn:src/lib.rs:build"} == set()
 
 
 C_CONDITIONALS = {
