@@ -663,9 +663,11 @@ _OPTIONAL = re.compile(r"^(?:\w+\.)*Optional\[(.+)\]$|^(.+?)\s*\|\s*(?:None|null
 
 def _return_type(node: Node) -> str | None:
     """The type a function declares it returns, as written (Python's `-> Foo`, TypeScript's `: Foo`, Go's
-    `*Foo` or the first of `(*Foo, error)`), with quotes, a pointer and an Optional or `| None` around it
+    `*Foo` or the first of `(*Foo, error)`, Java's, C#'s and C++'s `Foo f()`), with quotes, a pointer and an Optional or `| None` around it
     taken off; None when it declares none."""
     ret = node.child_by_field_name("return_type")
+    if ret is None and node.type in ("method_declaration", "function_definition"):
+        ret = node.child_by_field_name("type") or node.child_by_field_name("returns")  # Java, C++; C#
     if ret is None and (ret := node.child_by_field_name("result")) is not None and ret.type == "parameter_list":
         first = ret.named_children[0] if ret.named_children else None  # Go: the value, not the error beside it
         ret = first.child_by_field_name("type") if first is not None and first.type == "parameter_declaration" else None

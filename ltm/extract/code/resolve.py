@@ -981,7 +981,11 @@ class Resolver:
         head = declared.partition(".")[0]
         if head in self.bindings[path].external or declared in self.bindings[path].external:
             return EXTERNAL
-        return self.find_class(self._file[path], declared)
+        f = self._file[path]
+        cls = self.find_class(f, declared)
+        if cls is None and f.spec.declared_types and self.foreign_type(f, declared):
+            return EXTERNAL  # Java's `Number getAsNumber()`: `getAsNumber().longValue()` is Number's, never a guess
+        return cls
 
     def var_held(self, f: ParsedFile, caller: int, name: str, at: int, depth: int = 0,
                  first: bool = False) -> str | None:

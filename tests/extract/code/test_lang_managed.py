@@ -342,6 +342,41 @@ def test_java_a_declared_platform_or_imported_type_is_never_guessed_into_the_rep
     assert conf[(own, "fn:src/main/java/com/acme/Buffer.java:Buffer.length")] == 0.8
 
 
+DECLARED_RETURNS = {
+    "src/main/java/com/acme/LazyNumber.java": """package com.acme;
+
+public final class LazyNumber extends Number {
+    @Override
+    public long longValue() { return 0L; }
+}
+""",
+    "src/main/java/com/acme/Primitive.java": """package com.acme;
+
+public final class Primitive {
+    private Object value;
+
+    public Number getAsNumber() { return (Number) value; }
+
+    public LazyNumber getAsLazy() { return new LazyNumber(); }
+
+    public long getAsLong() { return this.getAsNumber().longValue(); }
+
+    public long getLazyLong() { return this.getAsLazy().longValue(); }
+}
+""",
+}
+
+
+def test_java_a_method_declared_to_return_a_platform_type_returns_no_object_of_ours(tmp_path):
+    """`getAsNumber().longValue()` where `Number getAsNumber()`: Number's `longValue`, never a guess at the
+    repository's only one (gson's `LazilyParsedNumber.longValue`); a declared type of ours still resolves."""
+    conf = confidences(extract(tmp_path, DECLARED_RETURNS))
+    p = "fn:src/main/java/com/acme/Primitive.java:Primitive."
+    lazy = "fn:src/main/java/com/acme/LazyNumber.java:LazyNumber.longValue"
+    assert (p + "getAsLong", lazy) not in conf, conf
+    assert (p + "getLazyLong", lazy) in conf
+
+
 CHAINS = {
     "src/main/java/com/acme/Builder.java": '''package com.acme;
 
