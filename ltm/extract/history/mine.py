@@ -93,12 +93,13 @@ class HistoryRows:
         (for a commit of a side branch, the merge that brought it in), from the parents mined; None if none."""
         children: dict[str, list[str]] = {}
         first_parent: dict[str, str] = {}
-        for parent, child in self.parents:
-            children.setdefault(parent, []).append(child)
-            first_parent.setdefault(child, parent)
 
         @functools.cache
         def merged(sha: str) -> str | None:
+            if not first_parent:  # built on the first question: most histories never ask one
+                for parent, child in self.parents:
+                    children.setdefault(parent, []).append(child)
+                    first_parent.setdefault(child, parent)
             below, todo = set(), [sha]
             while todo:
                 for child in children.get(todo.pop(), ()):
