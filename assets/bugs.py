@@ -6,7 +6,7 @@ from pydantic import Field
 from assets.metadata import lake_table, materialized
 from assets.partitions import OWNERS, repos_partitions
 from assets.versions import code_version
-from ltm.bugs.szz import MAX_FILES
+from ltm.bugs.szz import MAX_DEFINITIONS, MAX_FILES
 from ltm.stages.bugs import stage_bugs
 from resources import HomeResource
 
@@ -16,6 +16,10 @@ class BugsConfig(Config):
 
     issues_path: str = Field(default="", description="JSON Lines issue export (GitHub REST issue fields); empty: none")
     max_commit_files: int = Field(default=MAX_FILES, description="Fix commits changing more files are not blamed")
+    max_fix_definitions: int = Field(
+        default=MAX_DEFINITIONS,
+        description="Fix commits changing more functions and classes (rewrites) get no AFFECTS and are not blamed",
+    )
     full: bool = Field(default=False, description="Ignore the SZZ results kept from earlier runs and blame every fix again")
 
 
@@ -36,7 +40,7 @@ def bugs(context: AssetExecutionContext, config: BugsConfig, home: HomeResource)
     key = context.partition_key
     h = home.home()
     stats = stage_bugs(h.repo_path(key), key, home.lake(), config.issues_path or None, config.max_commit_files,
-                       cache_dir=h.cache, full=config.full)
+                       cache_dir=h.cache, full=config.full, max_definitions=config.max_fix_definitions)
     for n, why in stats.bad_issue_lines:
         context.log.warning(f"issue export line {n} skipped: {why}")
     return materialized(stats, rows=stats.rows.get("Bug", 0))

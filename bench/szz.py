@@ -31,6 +31,7 @@ import os
 import resource
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -89,9 +90,10 @@ def ours(
             g.use_commit_graph(Path(home) / "objects")
         cache = SpanCache(spans)
         # SZZ only: candidates and the function each blamed line sat in; AFFECTS (the fix's own
-        # changed functions) is not part of SZZ and not timed here.
+        # changed functions) is not part of SZZ and not timed here. PyDriller blames every fix it is given,
+        # so ours skips no rewrite either (no `max_definitions` bound).
         for r in analyze_fixes(g, "bench", commit_diffs(g, shas), max_files, workers, affects=False, flags=flags,
-                               cache=cache):
+                               cache=cache, max_definitions=sys.maxsize):
             blame[r.sha] = {c.sha for c in r.candidates if c.method == "blame"}
             fallback[r.sha] = {c.sha for c in r.candidates if c.method != "blame"}
         cache.close()

@@ -136,8 +136,8 @@ def ingest_partitions(
     runs would do, without a second run's start and end); its `stores_run_id` is that run's id.
 
     `commits_config` is the `commits` asset's config (branch, since, max_commits, skip_patterns, full);
-    `bugs_config` the `bugs` asset's (issues_path, max_commit_files). `on_stage(repo, asset,
-    metadata)` is called as each asset is materialized, while the run goes on (the stores run's
+    `bugs_config` the `bugs` asset's (issues_path, max_commit_files, max_fix_definitions, full).
+    `on_stage(repo, asset, metadata)` is called as each asset is materialized, while the run goes on (the stores run's
     assets name the batch's repositories joined by commas). `on_done` is called for each repository
     once the stores hold it. When one repository's extraction fails, the stores are still built for
     the repositories extracted before it, then that failure is raised.

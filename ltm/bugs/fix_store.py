@@ -27,10 +27,12 @@ log = logging.getLogger("ltm.bugs")
 _VERSION = "1"  # bump when FixResult's meaning changes
 
 
-def settings(max_files: int, flags: tuple[str, ...]) -> str:
-    """What a cached result was derived with: the format version, file limit, blame flags, span queries."""
+def settings(max_files: int, flags: tuple[str, ...], max_definitions: int) -> str:
+    """What a cached result was derived with: the format version, file and definition limits, blame flags,
+    span queries."""
     queries = hashlib.sha1(",".join(f"{n}={query_version(n)}" for n in sorted(LANGUAGES)).encode()).hexdigest()[:12]
-    return f"v{_VERSION};max_files={max_files};flags={' '.join(flags)};queries={queries}"
+    limits = f"max_files={max_files};max_definitions={max_definitions}"
+    return f"v{_VERSION};{limits};flags={' '.join(flags)};queries={queries}"
 
 
 def _entity(label: str | None, eid: str | None, name: str | None, start: int | None, end: int | None) -> Entity | None:

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from ltm.bugs.diffs import CommitDiff, commit_diffs, default_path, file_header
-from ltm.bugs.szz import MAX_FILES, BlameLine, EntityIndex, FixResult, Job, finish_fix, plan_fix
+from ltm.bugs.szz import MAX_DEFINITIONS, MAX_FILES, BlameLine, EntityIndex, FixResult, Job, finish_fix, plan_fix
 from ltm.extract.gitrepo import GitRepo, lake_path
 from ltm.extract.history.spans import SpanCache
 from ltm.extract.history.version_chains import SpanReader
@@ -238,7 +238,7 @@ class LineOrigins:
 
 def analyze_fixes_forward(
     repo: GitRepo, repo_key: str, shas: Iterable[str], rev: str, max_files: int = MAX_FILES,
-    cache: SpanCache | None = None,
+    cache: SpanCache | None = None, max_definitions: int = MAX_DEFINITIONS,
 ) -> Iterator[FixResult]:
     """`szz.analyze_fixes` for many fixes at once, from one pass over `rev`'s history, in the pass's order.
 
@@ -257,5 +257,5 @@ def analyze_fixes_forward(
             while sha not in held:
                 d = next(diffs)
                 held[d.sha] = d
-            res, jobs = plan_fix(held.pop(sha), index, max_files, True)
+            res, jobs = plan_fix(held.pop(sha), index, max_files, True, max_definitions)
             yield finish_fix(res, jobs, [pass_.answer(state, j) for j in jobs], index) if jobs else res

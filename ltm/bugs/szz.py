@@ -1,6 +1,6 @@
 """SZZ: the commits that introduced the lines a fix changed, with the function they sat in.
 
-For each fix commit (merges and very large commits skipped), the deleted and changed lines of
+For each fix commit (merges, very large commits and rewrites skipped), the deleted and changed lines of
 every file are blamed at the fix's parent with ONE `git blame --porcelain -w -M` per file and one
 `-L a,b` per run of lines (never a process per line). Blank and comment lines are ignored; `-w`
 ignores whitespace, `-M` follows lines moved within a file and blame follows file renames.
@@ -36,6 +36,10 @@ from ltm.extract.history.spans import Span, SpanCache
 from ltm.extract.history.version_chains import SpanReader
 
 MAX_FILES = 100
+# A fix that changed more definitions than this is a rewrite or a sweep (ripgrep's "cli: replace clap with
+# lexopt" closes five issues and changes 1,469 functions), not a localised fix: naming every definition it
+# touched as affected by each of its bugs, and every commit behind them as introducing one, is noise.
+MAX_DEFINITIONS = 50
 MEMO_VERSIONS = 4096  # file versions whose entities are held (the span cache has the rest)
 BLAME_FLAGS = ("-w", "-M")  # ignore whitespace, follow lines moved within a file
 WORKERS = min(4, os.cpu_count() or 1)
@@ -85,7 +89,7 @@ class FixResult:
     sha: str
     affected: dict[str, Entity] = field(default_factory=dict)
     candidates: list[Candidate] = field(default_factory=list)
-    skipped: str | None = None  # merge, root_commit, too_many_files
+    skipped: str | None = None  # merge, root_commit, too_many_files, too_many_definitions
     all_paths: list[str] = field(default_factory=list)
 
     @property
@@ -218,8 +222,13 @@ def _affected(fd: FileDiff, fix: CommitDiff, parent: str, index: EntityIndex, ou
                     out[e.id] = e
 
 
-def plan_fix(fix: CommitDiff, index: EntityIndex, max_files: int, affects: bool) -> tuple[FixResult, list[Job]]:
-    """The fix's result so far (skip reason, affected entities) and the blames it needs."""
+def plan_fix(
+    fix: CommitDiff, index: EntityIndex, max_files: int, affects: bool, max_definitions: int = MAX_DEFINITIONS,
+) -> tuple[FixResult, list[Job]]:
+    """The fix's result so far (skip reason, affected entities) and the blames it needs.
+
+    A fix that changed more than `max_definitions` functions and classes is skipped whole (no affected
+    entities, no blame), as one of more than `max_files` files is."""
     res = FixResult(fix.sha, all_paths=[lake_path(f.path) for f in fix.files])
     if fix.is_merge:
         res.skipped = "merge"
@@ -231,9 +240,14 @@ def plan_fix(fix: CommitDiff, index: EntityIndex, max_files: int, affects: bool)
         return res, []
     parent = fix.parents[0]
     files = [fd for fd in fix.files if not fd.binary]
+    affected: dict[str, Entity] = {}
+    for fd in files:
+        _affected(fd, fix, parent, index, affected)
+    if len(affected) > max_definitions:
+        res.skipped = "too_many_definitions"
+        return res, []
     if affects:
-        for fd in files:
-            _affected(fd, fix, parent, index, res.affected)
+        res.affected = affected
     jobs = [Job(fd.old_path, _old(fd, parent), [n for h in fd.hunks for n, t in h.deleted if is_blameable(t)])
             for fd in files if fd.old_path]
     jobs = [j for j in jobs if j.lines]
@@ -324,7 +338,7 @@ def finish_fix(res: FixResult, jobs: list[Job], blamed: list[dict[int, BlameLine
 def analyze_fixes(
     repo: GitRepo, repo_key: str, diffs: Iterable[CommitDiff], max_files: int = MAX_FILES,
     workers: int = WORKERS, affects: bool = True, flags: tuple[str, ...] = BLAME_FLAGS,
-    cache: SpanCache | None = None,
+    cache: SpanCache | None = None, max_definitions: int = MAX_DEFINITIONS,
 ) -> Iterator[FixResult]:
     """SZZ candidates of each fix and, with `affects`, the entities it changed, in input order.
 
@@ -336,7 +350,7 @@ def analyze_fixes(
         index = EntityIndex(repo_key, SpanReader(blobs, cache if cache is not None else SpanCache(None)))
         window: deque[tuple[FixResult, list[Job], list[Future]]] = deque()
         for fix in diffs:
-            res, jobs = plan_fix(fix, index, max_files, affects)
+            res, jobs = plan_fix(fix, index, max_files, affects, max_definitions)
             parent = fix.parents[0] if fix.parents else ""
             window.append((res, jobs, [pool.submit(_blame, repo, parent, j, flags) for j in jobs]))
             while len(window) > 8 * workers:  # keep the pool busy, memory bounded

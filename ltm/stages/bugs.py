@@ -29,7 +29,7 @@ from ltm.bugs.diffs import commit_diffs, is_doc_path
 from ltm.bugs.evidence import EvidenceKind, FixEvidence, parse_fix_evidence
 from ltm.bugs.issues import Issue, IssueExport, load_issue_export
 from ltm.bugs.line_origins import analyze_fixes_forward
-from ltm.bugs.szz import BLAME_FLAGS, MAX_FILES, WORKERS, Candidate, Entity, FixResult, analyze_fixes
+from ltm.bugs.szz import BLAME_FLAGS, MAX_DEFINITIONS, MAX_FILES, WORKERS, Candidate, Entity, FixResult, analyze_fixes
 from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.gitrepo import GitRepo
 from ltm.extract.history.spans import SpanCache
@@ -169,13 +169,13 @@ def forward_pass_wins(fixes: int, commits: int) -> bool:
 
 def _szz(
     repo: GitRepo, repo_key: str, lake: Lake, fix_shas: list[str], max_files: int, workers: int,
-    cache_dir: Path | None, full: bool, commits: int = 0,
+    cache_dir: Path | None, full: bool, commits: int = 0, max_definitions: int = MAX_DEFINITIONS,
 ) -> tuple[fix_store.Plan, dict[str, FixResult], dict[str, FixResult]]:
     """(plan, all results by sha, the ones derived in this run): only fixes not kept from before are derived,
     by one forward pass over the history when that is cheaper (`forward_pass_wins`), else by blame."""
     cursor = history_cursor(lake, repo_key)
     tip = cursor["tip_sha"] if cursor else None
-    plan = fix_store.plan(lake, repo, repo_key, tip, fix_store.settings(max_files, BLAME_FLAGS), full)
+    plan = fix_store.plan(lake, repo, repo_key, tip, fix_store.settings(max_files, BLAME_FLAGS, max_definitions), full)
     todo = [s for s in fix_shas if s not in plan.cached]
     new: dict[str, FixResult] = {}
     if todo:
@@ -184,14 +184,15 @@ def _szz(
             # millions of spans and line origins, none of them cyclic: see gc_pause.py
             with progress.tracker("bugs", len(todo), "fixes blamed") as bar, no_cycle_collection():
                 if forward_pass_wins(len(todo), commits):
-                    for r in analyze_fixes_forward(repo, repo_key, todo, tip or "HEAD", max_files, cache):
+                    for r in analyze_fixes_forward(repo, repo_key, todo, tip or "HEAD", max_files, cache,
+                                                   max_definitions):
                         new[r.sha] = r
                         bar.advance()
                 rest = [s for s in todo if s not in new]  # by blame: the few fixes, or those the pass did not reach
                 if rest and cache_dir is not None:  # blame walks history: a commit-graph of our own makes it faster
                     repo.use_commit_graph(cache_dir / "commit-graph" / repo_key / "objects")
                 for r in analyze_fixes(repo, repo_key, commit_diffs(repo, rest), max_files, workers,
-                                       cache=cache) if rest else ():
+                                       cache=cache, max_definitions=max_definitions) if rest else ():
                     new[r.sha] = r
                     bar.advance()
         finally:
@@ -203,6 +204,7 @@ def _szz(
 def stage_bugs(
     repo_path: Path, repo_key: str, lake: Lake, issues_path: str | None = None, max_files: int = MAX_FILES,
     workers: int = WORKERS, cache_dir: Path | None = None, full: bool = False, batch_rows: int = BATCH_ROWS,
+    max_definitions: int = MAX_DEFINITIONS,
 ) -> BugsStats:
     """Bug, FIXES, AFFECTS, INTRODUCED_BY and FunctionDefects rows for one repository.
 
@@ -222,7 +224,8 @@ def stage_bugs(
     resolve = _resolver(commits["sha"].to_list())
     n_commits = commits.height
     del commits
-    plan, results, new = _szz(repo, repo_key, lake, fix_shas, max_files, workers, cache_dir, full, n_commits)
+    plan, results, new = _szz(repo, repo_key, lake, fix_shas, max_files, workers, cache_dir, full, n_commits,
+                              max_definitions)
     for ref in list(bugs):  # a keyword-only "fix" that touches only docs is a docs fix, not a bug
         b = bugs[ref]
         if all(e.kind == EvidenceKind.KEYWORD for e in b.fixes.values()) and all(

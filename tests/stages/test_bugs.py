@@ -311,3 +311,36 @@ def test_the_forward_pass_and_blame_give_the_same_rows(history, tmp_path, monkey
     stage_bugs(b.path, "app", lake, full=True)
     assert {t: sorted(map(str, _rows(lake, t))) for t in by_pass} == by_pass
     assert any(r["method"] == "function_history" for r in _rows(lake, "INTRODUCED_BY"))
+
+
+@pytest.mark.parametrize("method", ["blame", "forward_pass"])
+def test_a_rewrite_that_closes_an_issue_names_no_affected_function_and_no_introducing_commit(
+    tmp_path, monkeypatch, method
+):
+    """A fix that changes more functions than `MAX_DEFINITIONS` is a rewrite: its bug and FIXES edge stay,
+    but listing every function it touched as affected, and every commit behind them as introducing the
+    bug, would put the bug on each of those functions. A small fix in the same history is still blamed."""
+    if method == "blame":
+        monkeypatch.setattr(bugs_stage, "COMMITS_PER_FIX", 0)
+    many = bugs_stage.MAX_DEFINITIONS + 5
+    b = RepoBuilder(tmp_path / "repo")
+    b.write("app/handlers.py", "".join(f"def handle_{i}(event):\n    return event.get('v{i}')\n\n\n" for i in range(many)))
+    b.write("app/auth.py", AUTH_V1)
+    b.commit("Add the handlers and auth")
+    b.write("app/auth.py", AUTH_V2)
+    bad = b.commit("Simplify token validation")
+    b.write("app/handlers.py", "".join(f"def handle_{i}(event):\n    return event.get('v{i}', None)\n\n\n"
+                                       for i in range(many)))
+    b.commit("Rewrite every handler to tolerate missing keys\n\nFixes #30")
+    b.write("app/auth.py", AUTH_V1)
+    b.commit("Strip tokens again\n\nFixes #31")
+    lake = Lake(tmp_path / "lake")
+    stage_history(b.path, "r", lake)
+    stats = stage_bugs(b.path, "r", lake)
+    assert {r["ref"] for r in lake.read("Bug", "r").to_pylist()} == {"#30", "#31"}
+    assert {r["dst"] for r in lake.read("FIXES", "r").to_pylist()} == {"bug:r:#30", "bug:r:#31"}
+    affects = lake.read("AFFECTS", "r").to_pylist()
+    assert {(r["src"], r["dst"]) for r in affects} == {("bug:r:#31", "fn:r:app/auth.py:validate")}
+    intro = lake.read("INTRODUCED_BY", "r").to_pylist()
+    assert {(r["src"], r["dst"]) for r in intro} == {("bug:r:#31", f"commit:r:{bad}")}
+    assert stats.counts["skipped_too_many_definitions"] == 1
