@@ -1,6 +1,6 @@
 """What the bound on a fix's size (`max_definitions`) keeps out of AFFECTS and INTRODUCED_BY, on real histories.
 
-    .venv/bin/python bench/rewrite_fixes.py HOME CLONE [--key KEY] [--bound N]
+    .venv/bin/python bench/rewrite_fixes.py HOME CLONE [--key KEY] [--bound N] [--from-kept]
 
 HOME is a home that ingested CLONE (`ltm ingest CLONE --home HOME`); KEY its repository key (default:
 CLONE's folder name). The home's lake and span cache are copied twice into a temporary folder, and the
@@ -9,6 +9,11 @@ change (every fix of at most `max_files` files blamed, as before the bound exist
 `--bound` (default: the stage's `MAX_DEFINITIONS`). Prints one JSON object: rows per table under each,
 the fixes skipped as rewrites with their first message lines and sizes, the share of AFFECTS and
 INTRODUCED_BY rows they held, and the most fix-prone functions under each (`FunctionDefects.fix_count`).
+
+`--from-kept` runs nothing: it reads the SZZ results HOME's own run kept (`szz_fixes`, derived with no
+bound when HOME was ingested before the bound existed) and says which fixes the bound would skip and
+what share of the fixes' affected definitions and introducing candidates they hold. For a history
+where two full bugs stages take too long (blame of every fix one by one).
 """
 
 from __future__ import annotations
@@ -44,14 +49,38 @@ def _top(lake: Lake, key: str, n: int = 5) -> list[list]:
     return [[i.split(":", 2)[-1], c] for i, c in fd.sort(["fix_count", "id"], descending=[True, False]).head(n).rows()]
 
 
+def from_kept(home: Path, key: str, bound: int) -> dict:
+    """The fixes over `bound` among the SZZ results kept in `home`, and their share of the rows."""
+    lake = Lake(home / "lake")
+    fixes = pl.from_arrow(lake.read("szz_fixes", key, columns=["sha", "skipped", "affected", "candidates"]))
+    fixes = fixes.filter(pl.col("skipped").is_null()).with_columns(
+        pl.col("affected").list.len().alias("definitions"), pl.col("candidates").list.len().alias("candidates_n"))
+    big = fixes.filter(pl.col("definitions") > bound)
+    commits = pl.from_arrow(lake.read("Commit", key, columns=["sha", "message"]))
+    first = {s: (m or "").splitlines()[0][:80] if m else "" for s, m in commits.rows() if s in set(big["sha"])}
+    return {
+        "repo": key, "bound": bound, "fixes_blamed": fixes.height, "over_bound": big.height,
+        "share_of_affected": round(big["definitions"].sum() / max(fixes["definitions"].sum(), 1), 3),
+        "share_of_candidates": round(big["candidates_n"].sum() / max(fixes["candidates_n"].sum(), 1), 3),
+        "definitions_per_fix_p50_p90_p99_max": [int(fixes["definitions"].quantile(q)) for q in (0.5, 0.9, 0.99)]
+        + [int(fixes["definitions"].max() or 0)],
+        "rewrites": [[first.get(s, ""), d] for s, d in big.sort("definitions", descending=True)
+                     .select("sha", "definitions").rows()][:12],
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("home", type=Path)
     ap.add_argument("clone", type=Path)
     ap.add_argument("--key", default=None)
     ap.add_argument("--bound", type=int, default=MAX_DEFINITIONS)
+    ap.add_argument("--from-kept", action="store_true", help="read the home's kept SZZ results; run nothing")
     args = ap.parse_args()
     key = args.key or args.clone.resolve().name
+    if args.from_kept:
+        print(json.dumps(from_kept(args.home, key, args.bound)))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         _, before, before_s = _run(args.home, args.clone, key, Path(tmp) / "unbounded", sys.maxsize)
         counts, after, after_s = _run(args.home, args.clone, key, Path(tmp) / "bounded", args.bound)
