@@ -11,8 +11,9 @@ the fixes skipped as rewrites with their first message lines and sizes, the shar
 INTRODUCED_BY rows they held, and the most fix-prone functions under each (`FunctionDefects.fix_count`).
 
 `--from-kept` runs nothing: it reads the SZZ results HOME's own run kept (`szz_fixes`, derived with no
-bound when HOME was ingested before the bound existed) and says which fixes the bound would skip and
-what share of the fixes' affected definitions and introducing candidates they hold. For a history
+bound when HOME was ingested before the bound existed) and says which fixes the bound would skip (the
+package's own definitions each changed, then all it changed) and what share of the fixes' affected
+definitions and introducing candidates they hold. For a history
 where two full bugs stages take too long (blame of every fix one by one).
 """
 
@@ -29,6 +30,7 @@ from pathlib import Path
 import polars as pl
 
 from ltm.bugs.szz import MAX_DEFINITIONS
+from ltm.code_paths import is_auxiliary_entity
 from ltm.lake import Lake
 from ltm.stages.bugs import stage_bugs
 
@@ -54,8 +56,9 @@ def from_kept(home: Path, key: str, bound: int) -> dict:
     lake = Lake(home / "lake")
     fixes = pl.from_arrow(lake.read("szz_fixes", key, columns=["sha", "skipped", "affected", "candidates"]))
     fixes = fixes.filter(pl.col("skipped").is_null()).with_columns(
-        pl.col("affected").list.len().alias("definitions"), pl.col("candidates").list.len().alias("candidates_n"))
-    big = fixes.filter(pl.col("definitions") > bound)
+        pl.col("affected").list.len().alias("definitions"), pl.col("candidates").list.len().alias("candidates_n"),
+        pl.col("affected").map_elements(_package_count, return_dtype=pl.Int64).alias("package"))
+    big = fixes.filter(pl.col("package") > bound)
     commits = pl.from_arrow(lake.read("Commit", key, columns=["sha", "message"]))
     first = {s: (m or "").splitlines()[0][:80] if m else "" for s, m in commits.rows() if s in set(big["sha"])}
     return {
@@ -64,9 +67,16 @@ def from_kept(home: Path, key: str, bound: int) -> dict:
         "share_of_candidates": round(big["candidates_n"].sum() / max(fixes["candidates_n"].sum(), 1), 3),
         "definitions_per_fix_p50_p90_p99_max": [int(fixes["definitions"].quantile(q)) for q in (0.5, 0.9, 0.99)]
         + [int(fixes["definitions"].max() or 0)],
-        "rewrites": [[first.get(s, ""), d] for s, d in big.sort("definitions", descending=True)
-                     .select("sha", "definitions").rows()][:12],
+        "rewrites": [[first.get(s, ""), p, d] for s, p, d in big.sort("package", descending=True)
+                     .select("sha", "package", "definitions").rows()][:12],
     }
+
+
+def _package_count(affected: list[dict]) -> int:
+    """How many of a fix's affected definitions are the package's own, as the stage counts them (by the path
+    in the id: `fn:<repo>:<path>:<name>`)."""
+    return sum(1 for a in affected if not is_auxiliary_entity(a["id"].split(":", 2)[2].rsplit(":", 1)[0],
+                                                              a["qualified_name"]))
 
 
 def main() -> None:

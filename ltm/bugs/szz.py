@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from ltm import ids
 from ltm.bugs.diffs import CommitDiff, FileDiff
+from ltm.code_paths import is_auxiliary_entity
 from ltm.extract.gitrepo import GitRepo, lake_path
 from ltm.extract.languages import language_for
 from ltm.extract.history.changes import unquote_path
@@ -36,9 +37,11 @@ from ltm.extract.history.spans import Span, SpanCache
 from ltm.extract.history.version_chains import SpanReader
 
 MAX_FILES = 100
-# A fix that changed more definitions than this is a rewrite or a sweep (ripgrep's "cli: replace clap with
-# lexopt" closes five issues and changes 1,469 functions), not a localised fix: naming every definition it
-# touched as affected by each of its bugs, and every commit behind them as introducing one, is noise.
+# A fix that changed more of the package's definitions than this is a rewrite or a sweep (ripgrep's "cli:
+# replace clap with lexopt" closes five issues and changes 1,467 of its functions), not a localised fix:
+# naming every definition it touched as affected by each of its bugs, and every commit behind them as
+# introducing one, is noise. Tests are not counted: fastapi's "Fix parameter aliases" changes 149 test
+# functions and 12 of the package's.
 MAX_DEFINITIONS = 50
 MEMO_VERSIONS = 4096  # file versions whose entities are held (the span cache has the rest)
 BLAME_FLAGS = ("-w", "-M")  # ignore whitespace, follow lines moved within a file
@@ -210,16 +213,24 @@ def _old(fd: FileDiff, parent: str) -> str:
     return fd.old_blob or f"{parent}:{fd.old_path}"
 
 
-def _affected(fd: FileDiff, fix: CommitDiff, parent: str, index: EntityIndex, out: dict[str, Entity]) -> None:
+def _affected(
+    fd: FileDiff, fix: CommitDiff, parent: str, index: EntityIndex, out: dict[str, Entity], package: set[str],
+) -> None:
+    """The entities whose lines the fix changed in one file into `out`; the package's own (not tests,
+    docs, examples or vendored code: `code_paths`) into `package` too, by id."""
     for h in fd.hunks:
         if fd.old_path:
             for n, _ in h.deleted:
                 if e := index.at(_old(fd, parent), fd.old_path, n):
                     out[e.id] = e
+                    if not is_auxiliary_entity(lake_path(fd.old_path), e.qualified_name):
+                        package.add(e.id)
         if fd.new_path:
             for n, _ in h.added:
                 if e := index.at(fd.new_blob or f"{fix.sha}:{fd.new_path}", fd.new_path, n):
                     out[e.id] = e
+                    if not is_auxiliary_entity(lake_path(fd.new_path), e.qualified_name):
+                        package.add(e.id)
 
 
 def plan_fix(
@@ -227,8 +238,9 @@ def plan_fix(
 ) -> tuple[FixResult, list[Job]]:
     """The fix's result so far (skip reason, affected entities) and the blames it needs.
 
-    A fix that changed more than `max_definitions` functions and classes is skipped whole (no affected
-    entities, no blame), as one of more than `max_files` files is."""
+    A fix that changed more than `max_definitions` of the package's functions and classes (its tests, docs,
+    examples and vendored code aside: a fix with many new test cases is still a fix) is skipped whole (no
+    affected entities, no blame), as one of more than `max_files` files is."""
     res = FixResult(fix.sha, all_paths=[lake_path(f.path) for f in fix.files])
     if fix.is_merge:
         res.skipped = "merge"
@@ -241,9 +253,10 @@ def plan_fix(
     parent = fix.parents[0]
     files = [fd for fd in fix.files if not fd.binary]
     affected: dict[str, Entity] = {}
+    package: set[str] = set()
     for fd in files:
-        _affected(fd, fix, parent, index, affected)
-    if len(affected) > max_definitions:
+        _affected(fd, fix, parent, index, affected, package)
+    if len(package) > max_definitions:
         res.skipped = "too_many_definitions"
         return res, []
     if affects:

@@ -317,9 +317,10 @@ def test_the_forward_pass_and_blame_give_the_same_rows(history, tmp_path, monkey
 def test_a_rewrite_that_closes_an_issue_names_no_affected_function_and_no_introducing_commit(
     tmp_path, monkeypatch, method
 ):
-    """A fix that changes more functions than `MAX_DEFINITIONS` is a rewrite: its bug and FIXES edge stay,
-    but listing every function it touched as affected, and every commit behind them as introducing the
-    bug, would put the bug on each of those functions. A small fix in the same history is still blamed."""
+    """A fix that changes more of the package's functions than `MAX_DEFINITIONS` is a rewrite: its bug and
+    FIXES edge stay, but listing every function it touched as affected, and every commit behind them as
+    introducing the bug, would put the bug on each of those functions. A small fix in the same history is
+    still blamed, and so is one that adds many test functions beside a one-line change."""
     if method == "blame":
         monkeypatch.setattr(bugs_stage, "COMMITS_PER_FIX", 0)
     many = bugs_stage.MAX_DEFINITIONS + 5
@@ -334,13 +335,20 @@ def test_a_rewrite_that_closes_an_issue_names_no_affected_function_and_no_introd
     b.commit("Rewrite every handler to tolerate missing keys\n\nFixes #30")
     b.write("app/auth.py", AUTH_V1)
     b.commit("Strip tokens again\n\nFixes #31")
+    b.write("app/auth.py", AUTH_V1.replace("return scheme, token", "return scheme.lower(), token"))
+    b.write("tests/test_auth.py", "".join(f"def test_scheme_{i}():\n    assert parse('B{i} t')[0] == 'b{i}'\n\n\n"
+                                          for i in range(many)))
+    b.commit("Compare schemes in lower case, with a test per scheme\n\nFixes #32")
     lake = Lake(tmp_path / "lake")
     stage_history(b.path, "r", lake)
     stats = stage_bugs(b.path, "r", lake)
-    assert {r["ref"] for r in lake.read("Bug", "r").to_pylist()} == {"#30", "#31"}
-    assert {r["dst"] for r in lake.read("FIXES", "r").to_pylist()} == {"bug:r:#30", "bug:r:#31"}
-    affects = lake.read("AFFECTS", "r").to_pylist()
-    assert {(r["src"], r["dst"]) for r in affects} == {("bug:r:#31", "fn:r:app/auth.py:validate")}
-    intro = lake.read("INTRODUCED_BY", "r").to_pylist()
-    assert {(r["src"], r["dst"]) for r in intro} == {("bug:r:#31", f"commit:r:{bad}")}
+    assert {r["ref"] for r in lake.read("Bug", "r").to_pylist()} == {"#30", "#31", "#32"}
+    assert {r["dst"] for r in lake.read("FIXES", "r").to_pylist()} == {"bug:r:#30", "bug:r:#31", "bug:r:#32"}
+    affects = {(r["src"], r["dst"]) for r in lake.read("AFFECTS", "r").to_pylist()}
+    assert not any(src == "bug:r:#30" for src, _ in affects)
+    assert ("bug:r:#31", "fn:r:app/auth.py:validate") in affects
+    assert ("bug:r:#32", "fn:r:app/auth.py:parse") in affects
+    intro = {(r["src"], r["dst"]) for r in lake.read("INTRODUCED_BY", "r").to_pylist()}
+    assert not any(src == "bug:r:#30" for src, _ in intro)
+    assert ("bug:r:#31", f"commit:r:{bad}") in intro and any(src == "bug:r:#32" for src, _ in intro)
     assert stats.counts["skipped_too_many_definitions"] == 1
