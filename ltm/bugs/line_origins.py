@@ -24,18 +24,22 @@ pairs over all fixes of requests and of sqlalchemy, 1.3-1.9% extra.
 
 from __future__ import annotations
 
+import logging
 import re
-import subprocess
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from ltm.bugs.diffs import CommitDiff, commit_diffs, default_path, file_header
 from ltm.bugs.szz import MAX_DEFINITIONS, MAX_FILES, BlameLine, EntityIndex, FixResult, Job, finish_fix, plan_fix
-from ltm.extract.gitrepo import GitRepo, lake_path
+from ltm.errors import RepositoryError
+from ltm.extract.gitrepo import GitRepo, cannot_read_object, lake_path
 from ltm.extract.history.spans import SpanCache
 from ltm.extract.history.version_chains import SpanReader
 
 MOVE_SCORE = 20  # alphanumeric characters a moved block needs (git blame's default)
+_DIFF = ("-p", "-U0", "-w", "-M", "--diff-algorithm=myers", "--diff-merges=first-parent", "--no-color",
+         "--no-ext-diff", "--no-textconv", "--format=%x00%H %ct %P")
+log = logging.getLogger("ltm.bugs")
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _NOT_ALNUM = bytes(c for c in range(256) if c > 127 or not chr(c).isalnum())
 _EMPTY: tuple[list, list] = ([], [])
@@ -62,6 +66,7 @@ class LineOrigins:
         self._ids: dict[tuple[int, str], int] = {}
         self.counts: Counter = Counter()
         self._children: Counter | None = None
+        self._order: list[str] = []
 
     def topo_order(self) -> list[str]:
         """The commits in the order `run` reaches them (parents first), from one `git rev-list`."""
@@ -70,6 +75,7 @@ class LineOrigins:
             sha, *parents = line.split()
             order.append(sha)
             self._children.update(parents)
+        self._order = order
         return order
 
     def origin(self, oid: int) -> BlameLine:
@@ -80,21 +86,40 @@ class LineOrigins:
     def run(self, wanted: set[str]) -> Iterator[tuple[str, dict[str, Lines]]]:
         """(sha, its first parent's state) for each commit in `wanted`, in topological order: read the
         state before asking for the next one (it changes)."""
-        children = self._children if self._children is not None else Counter(
-            p for line in self.repo.run("rev-list", "--parents", self.rev).splitlines() for p in line.split()[1:])
+        if self._children is None:
+            self.topo_order()
+        children = self._children
         states: dict[str, dict[str, Lines]] = {}
-        cmd = self.repo._cmd("log", "--reverse", "--topo-order", "-p", "-U0", "-w", "-M", "--diff-algorithm=myers",
-                             "--diff-merges=first-parent", "--no-color", "--no-ext-diff", "--no-textconv",
-                             "--format=%x00%H %ct %P", self.rev)
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=self.repo.env,
-                                bufsize=1 << 20)
-        assert proc.stdout is not None
+        args = ["log", "--reverse", "--topo-order", *_DIFF, self.rev]
+        stdin = None
+        while True:
+            done = len(self.shas)
+            try:
+                yield from self._read(self.repo.stream_lines(*args, stdin=stdin), states, children, wanted)
+                return
+            except RepositoryError as e:
+                if not cannot_read_object(e):
+                    raise
+                rest = self._order[len(self.shas):]
+                if not rest or len(self.shas) == done:
+                    log.warning("line origins: git cannot read an object; the pass stops after %d commits: %s",
+                                len(self.shas), e)
+                    return
+            # Git could not read a version a diff needs (a missing or corrupt object, a partial clone): the
+            # commit it stopped in keeps the files read before it, and a new process goes on after it.
+            self.counts["unreadable_commits"] += 1
+            args = ["log", "--no-walk=unsorted", "--stdin", *_DIFF]
+            stdin = "".join(s + "\n" for s in rest).encode()
+
+    def _read(self, lines: Iterator[bytes], states: dict, children: Counter, wanted: set[str]):
+        """Apply one `git log` stream's commits in order (see `run`); a commit cut short by git's failure is
+        applied with the files read before it, then the failure is raised."""
         head: list[str] | None = None
         files: list[_File] = []
         f: _File | None = None
         added: list[bytes] | None = None
         try:
-            for line in proc.stdout:
+            for line in lines:
                 c = line[:1]
                 if added is not None and c in b"+-\\":
                     if c == b"+":
@@ -121,12 +146,12 @@ class LineOrigins:
                         f.new = header[1]
                 elif line.startswith(b"Binary files "):
                     f.binary = True
+        except RepositoryError:
             if head is not None:
                 yield from self._commit(head, files, states, children, wanted)
-        finally:
-            proc.kill()
-            proc.stdout.close()
-            proc.wait()
+            raise
+        if head is not None:
+            yield from self._commit(head, files, states, children, wanted)
 
     def _commit(self, head: list[str], files: list[_File], states: dict, children: Counter, wanted: set[str]):
         sha, ct, *parents = head

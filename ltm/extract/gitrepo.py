@@ -206,10 +206,15 @@ class GitRepo:
                 f"git {args[0]} failed in {self.path}: {_one_line(err)} (is the repository corrupt? `git fsck` tells)"
             )
 
-    def stream_lines(self, *args: str) -> Iterator[bytes]:
+    def stream_lines(self, *args: str, stdin: bytes | None = None) -> Iterator[bytes]:
         """Stream stdout of one git process line by line (bytes, newline kept); raise if it fails."""
-        with tempfile.TemporaryFile() as errf:  # a file, not a pipe: a chatty stderr can't block git
-            proc = subprocess.Popen(self._cmd(*args), stdout=subprocess.PIPE, stderr=errf, bufsize=1 << 20, env=self.env)
+        # files, not pipes: a chatty stderr can't block git, and stdin needs no thread to feed it
+        with tempfile.TemporaryFile() as errf, tempfile.TemporaryFile() as inf:
+            if stdin is not None:
+                inf.write(stdin)
+                inf.seek(0)
+            proc = subprocess.Popen(self._cmd(*args), stdout=subprocess.PIPE, stderr=errf, bufsize=1 << 20, env=self.env,
+                                    stdin=inf if stdin is not None else subprocess.DEVNULL)
             assert proc.stdout is not None
             try:
                 yield from proc.stdout

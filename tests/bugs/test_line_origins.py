@@ -77,3 +77,21 @@ def test_a_merge_takes_each_sides_origins_and_its_own_for_a_resolution(tmp_path)
     m = b.write("app.py", merged.replace("parse_settings(data)", "parse_settings(data, strict=True)")).commit("merge")
     got = _origins(b, "app.py")
     assert (got[3][0], got[8][0], got[4][0], got[1][0]) == (f, c, m, a)
+
+
+def test_the_pass_goes_on_past_a_version_git_cannot_read(tmp_path):
+    """nlohmann/json's mirror lacks a blob: git's patch stopped at the commit that needed it, and every fix after
+    it went to `git blame` one by one (984 fixes in 306 s). The pass now starts a new git process after that
+    commit, and the lines of the files git could read keep their origins."""
+    b = RepoBuilder(tmp_path / "r")
+    a = b.write("app.py", LOAD).write("data.txt", "one\ntwo\n").commit("load and data")
+    b.write("data.txt", "one\nTWO\n").commit("data two")
+    m = b.write("app.py", LOAD.replace("handle.read()", "handle.read().strip()")).commit("strip")
+    probe = b.commit("probe")
+    lost = b.git("rev-parse", f"{a}:data.txt")  # the old side of "data two"'s diff
+    (b.path / ".git" / "objects" / lost[:2] / lost[2:]).unlink()
+    pass_ = LineOrigins(GitRepo(b.path))
+    got = [(s, pass_.answer(st, Job("app.py", "", [1, 2, 3, 4]))) for s, st in pass_.run({probe})]
+    assert [s for s, _ in got] == [probe]
+    assert [got[0][1][n].sha for n in (1, 2, 3, 4)] == [a, a, m, a]
+    assert pass_.counts["unreadable_commits"] == 2  # the commit that added the version, the one that changed it
