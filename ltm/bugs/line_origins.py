@@ -100,11 +100,15 @@ class LineOrigins:
             except RepositoryError as e:
                 if not cannot_read_object(e):
                     raise
+                if len(self.shas) == done and len(self.shas) < len(self._order):
+                    # git died before its output of the first commit left its buffer: that commit goes
+                    # without its changes (its children still find its state)
+                    head = self.repo.run("log", "--no-walk", "--format=%H %ct %P", self._order[done]).split()
+                    yield from self._commit(head, [], states, children, wanted)
                 rest = self._order[len(self.shas):]
-                if not rest or len(self.shas) == done:
-                    log.warning("line origins: git cannot read an object; the pass stops after %d commits: %s",
-                                len(self.shas), e)
+                if not rest:
                     return
+                log.debug("line origins: git cannot read a version (%s); going on after %d commits", e, len(self.shas))
             # Git could not read a version a diff needs (a missing or corrupt object, a partial clone): the
             # commit it stopped in keeps the files read before it, and a new process goes on after it.
             self.counts["unreadable_commits"] += 1

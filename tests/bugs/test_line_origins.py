@@ -95,3 +95,21 @@ def test_the_pass_goes_on_past_a_version_git_cannot_read(tmp_path):
     assert [s for s, _ in got] == [probe]
     assert [got[0][1][n].sha for n in (1, 2, 3, 4)] == [a, a, m, a]
     assert pass_.counts["unreadable_commits"] == 2  # the commit that added the version, the one that changed it
+
+
+def test_the_pass_goes_on_past_a_rename_whose_old_version_git_cannot_read(tmp_path):
+    """Rename detection reads both versions before git prints the commit: git dies with nothing of that commit
+    written, and the pass passes the commit by (without its changes) instead of stopping there."""
+    b = RepoBuilder(tmp_path / "r")
+    data = "".join(f"row {i} of the table of values\n" for i in range(20))
+    a = b.write("app.py", LOAD).write("data.txt", data).commit("load and data")
+    b.git("mv", "data.txt", "table.txt")
+    b.write("table.txt", data + "one more row of the table\n").commit("rename the data")
+    m = b.write("app.py", LOAD.replace("handle.read()", "handle.read().strip()")).commit("strip")
+    probe = b.commit("probe")
+    lost = b.git("rev-parse", f"{a}:data.txt")
+    (b.path / ".git" / "objects" / lost[:2] / lost[2:]).unlink()
+    pass_ = LineOrigins(GitRepo(b.path))
+    got = [(s, pass_.answer(st, Job("app.py", "", [1, 2, 3, 4]))) for s, st in pass_.run({probe})]
+    assert [s for s, _ in got] == [probe]
+    assert [got[0][1][n].sha for n in (1, 2, 3, 4)] == [a, a, m, a]
