@@ -435,6 +435,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     parents = _innermost_parents(spans)
     _place_imports(imports, spans, parents, scopes)
     defs = [_definition(spec, src, d, _chain(found, scopes, parents, i, spec.self_names)) for i, d in enumerate(found)]
+    for i in clashing_instance_methods([(d["kind"], d["qualified_name"], d["singleton"]) for d in defs]):
+        defs[i]["qualified_name"] = instance_name(defs[i]["qualified_name"], defs[i]["name"])
     members: dict[int, list[int]] = {}
     for j, parent in parents.items():
         if j >= 0 and parent >= 0 and found[j]["kind"] == "function":
@@ -598,7 +600,7 @@ def _found(match: tuple) -> dict | None:
     owner = _text(_first(caps, owner_cap)) or owner
     doc = _first(caps, doc_cap)
     return {"kind": kind, "node": node, "start": start, "end": -neg_end, "name": name, "owner": owner,
-            "name_start": name_node.start_byte, "macro": "function.macro" in caps,
+            "name_start": name_node.start_byte, "macro": "function.macro" in caps, "singleton": singleton(node),
             "self": _text(_first(caps, self_cap)), "doc": _strip_docstring(_text(doc)) if doc is not None else None}
 
 
@@ -655,7 +657,38 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "self_name": d["self"],
         "impl_owner": impl_owner,
         "macro": d["macro"],  # only `name!(...)` calls it (`@function.macro`: Rust's `macro_rules!`)
+        "singleton": d["singleton"],  # Ruby's `def self.m` or a method of `class << self`: the class's own method
     }
+
+
+_SINGLETON_STOPS = ("class", "module", "method", "singleton_method")
+
+
+def singleton(node: Node) -> bool:
+    """Whether a definition is a Ruby class's own method (`def self.m`, a `def m` or `attr_reader` inside
+    `class << self`), not its instances'."""
+    if node.type == "singleton_method":
+        return True
+    p = node.parent
+    while p is not None and p.type not in _SINGLETON_STOPS:
+        if p.type == "singleton_class":
+            return True
+        p = p.parent
+    return False
+
+
+def instance_name(qualified: str, name: str) -> str:
+    """`Foo.m` -> `Foo#m`: an instance method as Ruby writes it, for one that shares its name with a singleton
+    method of the same class (`def self.m` beside `def m`), which keeps `Foo.m`."""
+    return f"{qualified[: len(qualified) - len(name) - 1]}#{name}"
+
+
+def clashing_instance_methods(defs: list[tuple[str, str, bool]]) -> set[int]:
+    """Indices of the functions (kind, qualified name, singleton) that are instance methods named as a singleton
+    method of the file is: those are named apart (`instance_name`). Where no name clashes, nothing moves, so the
+    ids of every other method stay as they were."""
+    singles = {qn for kind, qn, single in defs if kind == "function" and single}
+    return {i for i, (kind, qn, single) in enumerate(defs) if kind == "function" and not single and qn in singles}
 
 
 _OPTIONAL = re.compile(r"^(?:\w+\.)*Optional\[(.+)\]$|^(.+?)\s*\|\s*(?:None|null|undefined)$|^None\s*\|\s*(.+)$")

@@ -81,6 +81,7 @@ _CAST = re.compile(r"\(\s*\(\s*([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\)")
 _AS_CAST = re.compile(r"\(.+\s+as\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\)", re.S)  # TypeScript's `(x as Foo)`
 _LEAD = re.compile(r"[A-Za-z_]\w*")
 _CONSTANT_PATH = re.compile(r"[A-Z]\w*(?:::[A-Z]\w*)+")  # Ruby's `Rack::Utils`
+_SELF_NEW = re.compile(r"(?:self\.)?new(?:\s*\(.*\))?", re.S)  # Ruby's `new(x)` in a singleton method
 _RUBY_NEW = re.compile(r"([A-Z]\w*(?:::[A-Z]\w*)*)\.new(?:\s*\(.*\))?", re.S)  # `Rack::Response.new(env)`
 
 
@@ -148,6 +149,10 @@ class Resolver:
         self.file_classes: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified -> cls id
         self.file_class_names: dict[str, dict[str, str]] = defaultdict(dict)  # path -> name -> first cls id
         self.methods: dict[str, dict[str, str]] = defaultdict(dict)  # cls id -> name -> fn id
+        # cls id -> name -> fn id of a Ruby class's own method (`def self.m`, `class << self`); `methods` holds one
+        # too where the class has no instance method of the name
+        self.singletons: dict[str, dict[str, str]] = defaultdict(dict)
+        self._singleton_ids: set[str] = set()
         self.file_qn: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified name -> id
         self.owner: dict[str, str] = {}  # fn id -> cls id of the method it is or is nested in
         self.class_name: dict[str, str] = {}
@@ -266,10 +271,16 @@ class Resolver:
                         self._edge("HAS_METHOD", cls, eid)  # the part that declares it
                         cls = self.whole.get(cls, cls)
                         prior = self.methods[cls].get(d["name"])
-                        if not (d["stub"] and prior is not None and prior not in self.stubs):
+                        if d.get("singleton"):
+                            self.singletons[cls][d["name"]] = eid
+                        if not (d["stub"] and prior is not None and prior not in self.stubs) and not (
+                                d.get("singleton") and prior is not None and prior not in self._singleton_ids):
                             # the last of overloads or redefinitions; a body over a stub (C++'s `DB::Put`,
-                            # defined though `virtual Status Put(...) = 0;` in its class)
+                            # defined though `virtual Status Put(...) = 0;` in its class); an instance method
+                            # over a Ruby singleton method of the name (`Foo.new.m`), never the other way
                             self.methods[cls][d["name"]] = eid
+                        if d.get("singleton"):
+                            self._singleton_ids.add(eid)
                         self.owner[eid] = cls
                         if d["stub"]:
                             self.stubs[eid] = (cls, d["name"])
@@ -558,6 +569,23 @@ class Resolver:
                     return hit[0], IMPORTED
         return None
 
+    def class_method(self, cls: str, name: str) -> tuple[str, float] | None:
+        """What `Foo.m`, or `self.m` and a bare `m` in a singleton method, call: the singleton method `name` of Ruby
+        class `cls` or of the nearest ancestor defining one (SCOPE on `cls` itself), else `method` (a class whose
+        only `m` is an instance method keeps the edge it had)."""
+        level, seen = [cls], set()
+        for depth in range(5):
+            for c in level:
+                if (hit := self.singletons.get(c, {}).get(name)) is not None:
+                    return hit, SCOPE if depth == 0 else IMPORTED
+            seen.update(level)
+            level = [b for c in level for b in self.bases.get(c, ()) if b not in seen]
+        return self.method(cls, name)
+
+    def _in_class(self, d: dict, cls: str, name: str) -> tuple[str, float] | None:
+        """Method `name` called on self, or with no receiver, by `d`: a singleton method's self is its class."""
+        return self.class_method(cls, name) if d.get("singleton") else self.method(cls, name)
+
     def _own_method(self, f: ParsedFile, d: dict, cls: str | None, name: str, fn: str) -> bool:
         """Whether `fn` is method `name` of the caller's class (or a base), or a sibling on its JS object."""
         if cls is not None:
@@ -651,7 +679,8 @@ class Resolver:
         if recv is None and name == "super" and spec.bare_super:
             # Ruby's `super` in `def call(env)`: the `call` of the nearest ancestor that defines one, the mixins
             # a class includes (the last first) before its superclass; none here: another package's
-            hit = next((h for base in reversed(self.bases.get(cls, ())) if (h := self.method(base, d["name"]))), None)
+            hit = next((h for base in reversed(self.bases.get(cls, ())) if (h := self._in_class(d, base, d["name"]))),
+                       None)
             if hit is not None:
                 return hit[0], IMPORTED
             self.stats["calls_external" if cls in self.open_classes else "calls_unknown"] += 1
@@ -678,7 +707,7 @@ class Resolver:
                 return None
         if recv is not None and (recv in spec.self_names or recv == d["self_name"]):
             if cls is not None:
-                hit = self.method(cls, name)
+                hit = self._in_class(d, cls, name)
                 if hit:
                     return hit
             elif d["parent_kind"] == "class":  # `this` of a JS object whose methods are assigned
@@ -702,7 +731,7 @@ class Resolver:
                 # or block around it binds `env`: a variable, not a function or method of the name
                 self.stats["calls_to_variables"] += 1
                 return None
-            if spec.implicit_self and cls is not None and (hit := self.method(cls, name)):
+            if spec.implicit_self and cls is not None and (hit := self._in_class(d, cls, name)):
                 return hit
             if spec.implicit_self and self.class_kind.get(cls) == "module" and (
                     hit := self._host_method(cls, name, f.path not in self.auxiliary_paths)):
@@ -735,10 +764,12 @@ class Resolver:
         if recv[:1] in ('"', "'", "`"):  # `"abc".length()`: a string literal's method is the language's
             self.stats["calls_builtin_name"] += 1
             return None
-        if spec.open_classes and (m := _RUBY_NEW.fullmatch(recv)):
+        if spec.open_classes and ((m := _RUBY_NEW.fullmatch(recv)) or (
+                d.get("singleton") and cls is not None and _SELF_NEW.fullmatch(recv))):
             # `Rack::Response.new(env).finish`, `Response.new.finish`: a method of the class just constructed; one
-            # no class or module here names is another package's
-            target = self.find_class(f, m[1], d["qualified_name"])
+            # no class or module here names is another package's. In a singleton method `new.m` and `self.new.m`
+            # construct the class itself
+            target = self.find_class(f, m[1], d["qualified_name"]) if m else cls
             hit = self.method(target, name) if target is not None else None
             if hit:
                 return hit[0], VARIABLE
@@ -827,7 +858,7 @@ class Resolver:
                 return None
         target = self.find_class(f, recv, d["qualified_name"]) if recv[:1].isupper() else None
         if target is not None:
-            hit = self.method(target, name)
+            hit = self.class_method(target, name) if spec.open_classes else self.method(target, name)
             if hit is None and name == "new":  # Ruby's Foo.new runs initialize
                 ctor = self._constructor(spec, target)
                 hit = (ctor, IMPORTED) if ctor else None

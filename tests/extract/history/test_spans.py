@@ -13,7 +13,7 @@ FIXTURES = {
         (test_lang_python_js, ("PY", "JS", "TS", "TSX")),
         (test_lang_systems, ("GO", "RUST", "C", "CPP", "C_CONDITIONALS", "C_MACRO_STATEMENT")),
         (test_lang_managed, ("JAVA", "CS", "RUBY")),
-        (test_lang_ruby, ("MIXINS", "ATTRIBUTES", "ALIASES", "NAMESPACES")),
+        (test_lang_ruby, ("MIXINS", "ATTRIBUTES", "ALIASES", "NAMESPACES", "SINGLETONS")),
     )
     for name in names
 }
