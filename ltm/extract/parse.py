@@ -420,7 +420,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                     scoped.append((n.start_byte, n.text, fn.start_byte, fn.end_byte))
         else:
             raw_bases.append((caps[role][0], role))
-    found = [d for d in map(_found, sorted(found, key=_span_key)) if d is not None]
+    found = [d for d in map(_found, _once(found)) if d is not None]
     if any(d["node"].type == "module" for d in found):  # Ruby: a module of nothing but modules and classes
         scopes += [(d["node"], "scope", f"{d['owner']}.{d['name']}" if d["owner"] else d["name"])
                    for d in found if _namespace_only(d["node"])]  # `module Rackup::Handler` qualifies as both
@@ -585,6 +585,18 @@ def _is_bound(shadowed: set[tuple[int, bytes]], parents: dict[int, int], fn: int
             return True
         fn = parents.get(fn)
     return False
+
+
+def _once(found: list[tuple]) -> list[tuple]:
+    """The definition matches in source order, one per node: a node two patterns capture (a JavaScript object's
+    `get() {}` is a method definition anywhere, and `api.get` where the object is `const api = {...}`) is the
+    match that names its owner."""
+    by_node: dict[tuple[int, int, str], tuple] = {}
+    for m in found:
+        key = (m[0], m[1], m[3])
+        if key not in by_node or (f"{m[3]}.owner" in m[5] and f"{m[3]}.owner" not in by_node[key][5]):
+            by_node[key] = m
+    return sorted(by_node.values(), key=_span_key)
 
 
 def _found(match: tuple) -> dict | None:

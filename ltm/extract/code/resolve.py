@@ -896,6 +896,14 @@ class Resolver:
                 return None
         if recv.isidentifier():  # `app.render()` beside `res.render`: the method defined on an object of that name
             named = [e for e in self.global_methods[spec.group].get(name, ()) if self.method_qn[e] == f"{recv}.{name}"]
+            if len(named) > 1:
+                # `const res = {...}` in several files: the caller's own file's, else the imported one's; a test's
+                # mock object (express's test/Router.js `res.send`) is never another file's
+                here = self.file_qn[f.path].get(f"{recv}.{name}")
+                there = self.module_files.get(b.symbols[recv][0], ()) if recv in b.symbols else ()
+                named = ([here] if here in named
+                         else [e for e in named if any(e in self._file[p].def_ids for p in there)] if there
+                         else [e for e in named if e not in self.auxiliary])
             if len(named) == 1:
                 return named[0], NAMED_OBJECT
         if head in b.packaged:

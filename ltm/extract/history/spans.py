@@ -143,8 +143,8 @@ def collect(query: Query, root: Node, byte_ranges: list[tuple[int, int]] | None 
                     owner = _text(_first(caps, owner_cap)) or owner
                     if _namespace_only(holder):  # Ruby's `module Rack`: a scope, as parse_source reads it
                         m.scopes[holder.id] = f"{owner}.{name}" if owner else name
-                    else:
-                        m.found[holder.id] = (kind, holder, name, owner)
+                    elif owner or holder.id not in m.found or not m.found[holder.id][3]:
+                        m.found[holder.id] = (kind, holder, name, owner)  # two patterns: the one with an owner
             if "scope" in caps and (name := _text(_first(caps, "scope.name"))):
                 holder = caps["scope"][0]
                 m.scopes[holder.id] = _split_name(name)[1]
