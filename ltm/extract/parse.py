@@ -186,7 +186,7 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
 
 _MAX_RECEIVER = 80
 _ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "requires", "module.name",
-          "local", "declares")
+          "local", "declares", "instance")
 _PARSERS: dict[str, Parser] = {}
 _CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
 _READ = "call.read"  # a bare name read as a value that calls a method unless it is a local variable (Ruby)
@@ -292,7 +292,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     `bound_calls` (indices into `calls` of calls of a name that a function around the call, named or not,
     binds as a variable or parameter), `path_calls` (offsets of the calls whose receiver is a path, not a value:
     `@call.path`, Rust's `regex::escape(s)`), `macro_calls` (offsets of macro invocations, `@call.macro`: `check!(x)`,
-    which call only a definition captured `@function.macro`).
+    which call only a definition captured `@function.macro`), `instance_calls` (offsets of the calls inside an
+    `@instance` block, Ruby's `define_method(n) { ... }`, whose self is an instance though a class method holds them).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -328,6 +329,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     setters: set[int] = set()  # where the name of a call that an assignment writes to starts (`x.status = 1`)
     path_calls: list[int] = []  # where the name of a call through a path starts (Rust's `regex::escape(s)`)
     macro_calls: list[int] = []  # where the name of a macro's invocation starts (Rust's `check!(x)`)
+    instance_blocks: list[tuple[int, int]] = []  # Ruby's `define_method(n) { ... }`: code that runs as an instance
     add_call = raw_calls.append
     written = spec.written  # PHP's `$this->a`, `Foo::`, `\A\B` as `this.a`, `Foo`, `A.B`
     for shown, pattern, caps in _matches(spec, passes):
@@ -413,6 +415,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 raw_vars.append((n.start_byte, _text(n), typ, after))
         elif role == "declares":
             declares.append(_text(caps[role][0]))
+        elif role == "instance":
+            instance_blocks.append((caps[role][0].start_byte, caps[role][0].end_byte))
         elif role == "local":
             for n in caps["local"]:
                 bound.append((n.start_byte, n.text))
@@ -489,7 +493,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
             "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares,
-            "path_calls": sorted(path_calls), "macro_calls": sorted(macro_calls)}
+            "path_calls": sorted(path_calls), "macro_calls": sorted(macro_calls),
+            # a call in a `define_method` block of a class method runs with an instance as self
+            "instance_calls": [at for *_, at in calls if any(a <= at < b for a, b in instance_blocks)]}
 
 
 def _place_imports(imports: list[dict], spans: list[tuple[int, int, int]], parents: dict[int, int],

@@ -172,6 +172,7 @@ class Resolver:
         self.module_reads: dict[str, set[int]] = {}  # path -> offsets of calls on a module's variable
         self.path_calls: dict[str, set[int]] = {}  # path -> offsets of calls through a path (`regex::escape(s)`)
         self.macro_calls: dict[str, set[int]] = {}  # path -> offsets of macro invocations (`check!(x)`)
+        self.instance_calls: dict[str, set[int]] = {}  # path -> offsets of calls in Ruby's `define_method` blocks
         self.file_macros: dict[str, dict[str, str]] = defaultdict(dict)  # path -> macro name -> id
         self.macros = defaultdict(lambda: defaultdict(list))  # group -> macro name -> [id]
         self.macro_ids: set[str] = set()
@@ -301,6 +302,7 @@ class Resolver:
             self.module_reads[f.path] = set(f.facts.get("module_reads", ()))
             self.path_calls[f.path] = set(f.facts.get("path_calls", ()))
             self.macro_calls[f.path] = set(f.facts.get("macro_calls", ()))
+            self.instance_calls[f.path] = set(f.facts.get("instance_calls", ()))
             for owner, obj, name, typ, variable in f.facts.get("attrs", ()):
                 if variable:  # `self._transport = transport`: the type its bindings agree on, as written
                     typs = {t for _, t in types.get((owner, typ), ())}
@@ -582,9 +584,12 @@ class Resolver:
             level = [b for c in level for b in self.bases.get(c, ()) if b not in seen]
         return self.method(cls, name)
 
-    def _in_class(self, d: dict, cls: str, name: str) -> tuple[str, float] | None:
-        """Method `name` called on self, or with no receiver, by `d`: a singleton method's self is its class."""
-        return self.class_method(cls, name) if d.get("singleton") else self.method(cls, name)
+    def _in_class(self, f: ParsedFile, d: dict, at: int, cls: str, name: str) -> tuple[str, float] | None:
+        """Method `name` called on self, or with no receiver, by `d` at offset `at`: a singleton method's self is its
+        class, except in a `define_method` block (the instance method it defines)."""
+        if d.get("singleton") and at not in self.instance_calls.get(f.path, ()):
+            return self.class_method(cls, name)
+        return self.method(cls, name)
 
     def _own_method(self, f: ParsedFile, d: dict, cls: str | None, name: str, fn: str) -> bool:
         """Whether `fn` is method `name` of the caller's class (or a base), or a sibling on its JS object."""
@@ -679,8 +684,8 @@ class Resolver:
         if recv is None and name == "super" and spec.bare_super:
             # Ruby's `super` in `def call(env)`: the `call` of the nearest ancestor that defines one, the mixins
             # a class includes (the last first) before its superclass; none here: another package's
-            hit = next((h for base in reversed(self.bases.get(cls, ())) if (h := self._in_class(d, base, d["name"]))),
-                       None)
+            hit = next((h for base in reversed(self.bases.get(cls, ()))
+                        if (h := self._in_class(f, d, at, base, d["name"]))), None)
             if hit is not None:
                 return hit[0], IMPORTED
             self.stats["calls_external" if cls in self.open_classes else "calls_unknown"] += 1
@@ -707,7 +712,7 @@ class Resolver:
                 return None
         if recv is not None and (recv in spec.self_names or recv == d["self_name"]):
             if cls is not None:
-                hit = self._in_class(d, cls, name)
+                hit = self._in_class(f, d, at, cls, name)
                 if hit:
                     return hit
             elif d["parent_kind"] == "class":  # `this` of a JS object whose methods are assigned
@@ -731,7 +736,7 @@ class Resolver:
                 # or block around it binds `env`: a variable, not a function or method of the name
                 self.stats["calls_to_variables"] += 1
                 return None
-            if spec.implicit_self and cls is not None and (hit := self._in_class(d, cls, name)):
+            if spec.implicit_self and cls is not None and (hit := self._in_class(f, d, at, cls, name)):
                 return hit
             if spec.implicit_self and self.class_kind.get(cls) == "module" and (
                     hit := self._host_method(cls, name, f.path not in self.auxiliary_paths)):

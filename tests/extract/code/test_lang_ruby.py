@@ -504,6 +504,12 @@ SINGLETONS = {
   def flush
     2
   end
+
+  def self.delegate(*names)
+    names.each do |n|
+      define_method(n) { open(n) }
+    end
+  end
 end
 ''',
     "lib/use.rb": '''require 'store'
@@ -525,7 +531,8 @@ def test_ruby_singleton_and_instance_methods_of_one_name_are_two_functions(tmp_p
     out = extract(tmp_path, SINGLETONS)
     fns = {r["qualified_name"]: r for r in out.tables["Function"] if r["file_path"] == "lib/store.rb"}
     assert set(fns) == {"Store.open", "Store#open", "Store.settings", "Store#settings", "Store.reset!",
-                        "Store.reload", "Store.defaults", "Store.close", "Store#close", "Store.flush"}
+                        "Store.reload", "Store.defaults", "Store.close", "Store#close", "Store.flush",
+                        "Store.delegate"}
     assert fns["Store.open"]["line_start"] == 2 and fns["Store#open"]["line_start"] == 6
     assert fns["Store.close"]["line_start"] == 33 and fns["Store#close"]["line_start"] == 38  # `class << self`
     ids = {r["id"] for r in out.tables["Function"]}
@@ -553,3 +560,5 @@ def test_ruby_calls_reach_the_singleton_or_the_instance_method_as_ruby_would(tmp
     assert (setup, f"{store}.close") in calls and (setup, f"{store}#close") in calls
     assert conf[(setup, f"{store}.flush")] == 0.8  # a name used once resolves as before
     assert (f"{store}#settings", f"{store}.settings") not in calls  # `self.class.settings`: no guess either way
+    # a `define_method` block in a class method is an instance method's body
+    assert (f"{store}.delegate", f"{store}#open") in calls and (f"{store}.delegate", f"{store}.open") not in calls
