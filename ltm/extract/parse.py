@@ -186,7 +186,7 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
 
 _MAX_RECEIVER = 80
 _ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "requires", "module.name",
-          "local", "declares", "instance")
+          "local", "declares", "instance", "object")
 _PARSERS: dict[str, Parser] = {}
 _CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
 _READ = "call.read"  # a bare name read as a value that calls a method unless it is a local variable (Ruby)
@@ -330,6 +330,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     path_calls: list[int] = []  # where the name of a call through a path starts (Rust's `regex::escape(s)`)
     macro_calls: list[int] = []  # where the name of a macro's invocation starts (Rust's `check!(x)`)
     instance_blocks: list[tuple[int, int]] = []  # Ruby's `define_method(n) { ... }`: code that runs as an instance
+    objects: list[tuple[int, int]] = []  # `export default { ... }`: an object literal whose functions share `this`
     add_call = raw_calls.append
     written = spec.written  # PHP's `$this->a`, `Foo::`, `\A\B` as `this.a`, `Foo`, `A.B`
     for shown, pattern, caps in _matches(spec, passes):
@@ -417,6 +418,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             declares.append(_text(caps[role][0]))
         elif role == "instance":
             instance_blocks.append((caps[role][0].start_byte, caps[role][0].end_byte))
+        elif role == "object":
+            objects.append((caps[role][0].start_byte, caps[role][0].end_byte))
         elif role == "local":
             for n in caps["local"]:
                 bound.append((n.start_byte, n.text))
@@ -439,6 +442,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     parents = _innermost_parents(spans)
     _place_imports(imports, spans, parents, scopes)
     defs = [_definition(spec, src, d, _chain(found, scopes, parents, i, spec.self_names)) for i, d in enumerate(found)]
+    for d, f in zip(defs, found):  # Vue's `mounted() { this.load() }`: `this` is the object holding both functions
+        d["object"] = next((a for a, b in objects if a <= f["start"] < b), None)
     for i in clashing_instance_methods([(d["kind"], d["qualified_name"], d["singleton"]) for d in defs]):
         defs[i]["qualified_name"] = instance_name(defs[i]["qualified_name"], defs[i]["name"])
     members: dict[int, list[int]] = {}

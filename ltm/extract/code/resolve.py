@@ -173,6 +173,8 @@ class Resolver:
         self.path_calls: dict[str, set[int]] = {}  # path -> offsets of calls through a path (`regex::escape(s)`)
         self.macro_calls: dict[str, set[int]] = {}  # path -> offsets of macro invocations (`check!(x)`)
         self.instance_calls: dict[str, set[int]] = {}  # path -> offsets of calls in Ruby's `define_method` blocks
+        # path -> (start of an `export default {...}` object, name) -> the first function of the name in it
+        self.object_members: dict[str, dict[tuple[int, str], str]] = defaultdict(dict)
         self.file_macros: dict[str, dict[str, str]] = defaultdict(dict)  # path -> macro name -> id
         self.macros = defaultdict(lambda: defaultdict(list))  # group -> macro name -> [id]
         self.macro_ids: set[str] = set()
@@ -285,6 +287,8 @@ class Resolver:
                         self.owner[eid] = cls
                         if d["stub"]:
                             self.stubs[eid] = (cls, d["name"])
+                if d.get("object") is not None:
+                    self.object_members[f.path].setdefault((d["object"], d["name"]), eid)
                 if d.get("coroutine"):
                     self.coroutines.add(eid)
                 if d.get("returns"):
@@ -719,6 +723,8 @@ class Resolver:
                 sibling = self.file_qn[f.path].get(f"{d['parent_qualified']}.{name}")
                 if sibling:
                     return sibling, SCOPE
+            elif d.get("object") is not None and (member := self.object_members[f.path].get((d["object"], name))):
+                return member, SCOPE  # Vue's `export default { mounted() { this.load() }, methods: { load() {} } }`
             self.stats["calls_unknown"] += 1
             return None
         if spec.base_receiver and re.fullmatch(spec.base_receiver, recv or ""):

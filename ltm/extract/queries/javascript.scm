@@ -32,6 +32,11 @@
 (export_statement
   value: (object (pair key: (property_identifier) @function.name
                        value: [(arrow_function) (function_expression)]) @function))
+(export_statement
+  value: (object (pair value: (object (pair key: (property_identifier) @function.name
+                                            value: [(arrow_function) (function_expression)]) @function))))
+;; its functions, nested ones too (Vue's `methods: { load() {} }`), share `this`: `this.load()` calls the object's `load`
+(export_statement value: (object) @object)
 ; `defineGetter(req, 'protocol', function () {})`: a function given a name on an object by a helper
 ; that says so (define..., ...getter, ...property, lazy...); the same owner and name as
 ; `req.protocol = function`. Not `fs.readFile(path, 'utf8', function () {})`: a callback.

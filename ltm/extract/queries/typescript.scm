@@ -37,6 +37,11 @@
 (export_statement
   value: (object (pair key: (property_identifier) @function.name
                        value: [(arrow_function) (function_expression)]) @function))
+(export_statement
+  value: (object (pair value: (object (pair key: (property_identifier) @function.name
+                                            value: [(arrow_function) (function_expression)]) @function))))
+;; its functions, nested ones too (Vue's `methods: { load() {} }`), share `this`: `this.load()` calls the object's `load`
+(export_statement value: (object) @object)
 ;; `const api = {...} as const`, `{...} satisfies Api`: the same object
 (variable_declarator
   name: (identifier) @function.owner

@@ -700,7 +700,11 @@ export function remove(u: string) {
     "src/widget.js": '''export default {
   name: 'widget',
   data() { return {}; },
-  mounted: function () { return 1; },
+  mounted: function () { return this.load(); },
+  methods: {
+    load() { return this.bump(); },
+    bump: function () { return 1; },
+  },
 };
 ''',
     "test/mock.js": '''const client = {
@@ -719,7 +723,8 @@ def test_object_literal_methods_are_functions_named_by_their_object(tmp_path):
     assert {"fn:src/api.js:api.get", "fn:src/api.js:api.post", "fn:src/api.js:api.put",
             "fn:src/api.js:module.exports.helper", "fn:src/api.js:module.exports.other",
             "fn:src/client.ts:client.get", "fn:src/client.ts:client.del",
-            "fn:src/widget.js:data", "fn:src/widget.js:mounted"} <= set(fns)
+            "fn:src/widget.js:data", "fn:src/widget.js:mounted", "fn:src/widget.js:load",
+            "fn:src/widget.js:bump"} <= set(fns)
     assert "fn:src/api.js:get" not in fns and "fn:src/api.js:limit" not in fns
     assert fns["fn:src/api.js:api.get"]["docstring"] == "Fetch a page." and fns["fn:src/api.js:api.get"]["is_method"]
     assert fns["fn:src/api.js:api.put"]["line_start"] == 5
@@ -734,3 +739,6 @@ def test_a_call_on_an_object_reaches_its_literal_methods(tmp_path):
     assert ("fn:src/use.ts:remove", "fn:src/client.ts:client.get") in calls
     assert ("fn:src/use.ts:remove", "fn:src/client.ts:client.del") in calls
     assert not any(dst == "fn:test/mock.js:client.get" for _, dst in calls)
+    # a Vue component's `this` is the default export's object: its functions, `methods: {...}` too
+    assert calls[("fn:src/widget.js:mounted", "fn:src/widget.js:load")] == 1.0
+    assert calls[("fn:src/widget.js:load", "fn:src/widget.js:bump")] == 1.0
