@@ -186,7 +186,7 @@ def _outline(node: Node, src: bytes, members: list[tuple[Node, str]]) -> str:
 
 _MAX_RECEIVER = 80
 _ROLES = ("function", "class", "import", "scope", "impl", "extends", "implements", "base", "requires", "module.name",
-          "local", "declares")
+          "local", "declares", "instance", "object")
 _PARSERS: dict[str, Parser] = {}
 _CALL, _CALL_RECV, _CALL_NEW, _REF, _ATTR, _VAR = "call", "call.receiver", "call.new", "ref", "attr", "var"
 _READ = "call.read"  # a bare name read as a value that calls a method unless it is a local variable (Ruby)
@@ -292,7 +292,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     `bound_calls` (indices into `calls` of calls of a name that a function around the call, named or not,
     binds as a variable or parameter), `path_calls` (offsets of the calls whose receiver is a path, not a value:
     `@call.path`, Rust's `regex::escape(s)`), `macro_calls` (offsets of macro invocations, `@call.macro`: `check!(x)`,
-    which call only a definition captured `@function.macro`).
+    which call only a definition captured `@function.macro`), `instance_calls` (offsets of the calls inside an
+    `@instance` block, Ruby's `define_method(n) { ... }`, whose self is an instance though a class method holds them).
 
     One parse and one query pass per file. Calls are most of the matches, so their branches
     are a couple of dictionary reads: each pattern's role is known from the query beforehand,
@@ -328,6 +329,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     setters: set[int] = set()  # where the name of a call that an assignment writes to starts (`x.status = 1`)
     path_calls: list[int] = []  # where the name of a call through a path starts (Rust's `regex::escape(s)`)
     macro_calls: list[int] = []  # where the name of a macro's invocation starts (Rust's `check!(x)`)
+    instance_blocks: list[tuple[int, int]] = []  # Ruby's `define_method(n) { ... }`: code that runs as an instance
+    objects: list[tuple[int, int]] = []  # `export default { ... }`: an object literal whose functions share `this`
     add_call = raw_calls.append
     written = spec.written  # PHP's `$this->a`, `Foo::`, `\A\B` as `this.a`, `Foo`, `A.B`
     for shown, pattern, caps in _matches(spec, passes):
@@ -413,6 +416,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 raw_vars.append((n.start_byte, _text(n), typ, after))
         elif role == "declares":
             declares.append(_text(caps[role][0]))
+        elif role == "instance":
+            instance_blocks.append((caps[role][0].start_byte, caps[role][0].end_byte))
+        elif role == "object":
+            objects.append((caps[role][0].start_byte, caps[role][0].end_byte))
         elif role == "local":
             for n in caps["local"]:
                 bound.append((n.start_byte, n.text))
@@ -420,7 +427,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                     scoped.append((n.start_byte, n.text, fn.start_byte, fn.end_byte))
         else:
             raw_bases.append((caps[role][0], role))
-    found = [d for d in map(_found, sorted(found, key=_span_key)) if d is not None]
+    found = [d for d in map(_found, _once(found)) if d is not None]
     if any(d["node"].type == "module" for d in found):  # Ruby: a module of nothing but modules and classes
         scopes += [(d["node"], "scope", f"{d['owner']}.{d['name']}" if d["owner"] else d["name"])
                    for d in found if _namespace_only(d["node"])]  # `module Rackup::Handler` qualifies as both
@@ -435,6 +442,10 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     parents = _innermost_parents(spans)
     _place_imports(imports, spans, parents, scopes)
     defs = [_definition(spec, src, d, _chain(found, scopes, parents, i, spec.self_names)) for i, d in enumerate(found)]
+    for d, f in zip(defs, found):  # Vue's `mounted() { this.load() }`: `this` is the object holding both functions
+        d["object"] = next((a for a, b in objects if a <= f["start"] < b), None)
+    for i in clashing_instance_methods([(d["kind"], d["qualified_name"], d["singleton"]) for d in defs]):
+        defs[i]["qualified_name"] = instance_name(defs[i]["qualified_name"], defs[i]["name"])
     members: dict[int, list[int]] = {}
     for j, parent in parents.items():
         if j >= 0 and parent >= 0 and found[j]["kind"] == "function":
@@ -487,7 +498,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
             "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares,
-            "path_calls": sorted(path_calls), "macro_calls": sorted(macro_calls)}
+            "path_calls": sorted(path_calls), "macro_calls": sorted(macro_calls),
+            # a call in a `define_method` block of a class method runs with an instance as self
+            "instance_calls": [at for *_, at in calls if any(a <= at < b for a, b in instance_blocks)]}
 
 
 def _place_imports(imports: list[dict], spans: list[tuple[int, int, int]], parents: dict[int, int],
@@ -585,6 +598,18 @@ def _is_bound(shadowed: set[tuple[int, bytes]], parents: dict[int, int], fn: int
     return False
 
 
+def _once(found: list[tuple]) -> list[tuple]:
+    """The definition matches in source order, one per node: a node two patterns capture (a JavaScript object's
+    `get() {}` is a method definition anywhere, and `api.get` where the object is `const api = {...}`) is the
+    match that names its owner."""
+    by_node: dict[tuple[int, int, str], tuple] = {}
+    for m in found:
+        key = (m[0], m[1], m[3])
+        if key not in by_node or (f"{m[3]}.owner" in m[5] and f"{m[3]}.owner" not in by_node[key][5]):
+            by_node[key] = m
+    return sorted(by_node.values(), key=_span_key)
+
+
 def _found(match: tuple) -> dict | None:
     """A definition match as the fields the naming rules need (None when its name is empty)."""
     start, neg_end, node, kind, name_node, caps = match
@@ -598,7 +623,7 @@ def _found(match: tuple) -> dict | None:
     owner = _text(_first(caps, owner_cap)) or owner
     doc = _first(caps, doc_cap)
     return {"kind": kind, "node": node, "start": start, "end": -neg_end, "name": name, "owner": owner,
-            "name_start": name_node.start_byte, "macro": "function.macro" in caps,
+            "name_start": name_node.start_byte, "macro": "function.macro" in caps, "singleton": singleton(node),
             "self": _text(_first(caps, self_cap)), "doc": _strip_docstring(_text(doc)) if doc is not None else None}
 
 
@@ -655,7 +680,38 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "self_name": d["self"],
         "impl_owner": impl_owner,
         "macro": d["macro"],  # only `name!(...)` calls it (`@function.macro`: Rust's `macro_rules!`)
+        "singleton": d["singleton"],  # Ruby's `def self.m` or a method of `class << self`: the class's own method
     }
+
+
+_SINGLETON_STOPS = ("class", "module", "method", "singleton_method")
+
+
+def singleton(node: Node) -> bool:
+    """Whether a definition is a Ruby class's own method (`def self.m`, a `def m` or `attr_reader` inside
+    `class << self`), not its instances'."""
+    if node.type == "singleton_method":
+        return True
+    p = node.parent
+    while p is not None and p.type not in _SINGLETON_STOPS:
+        if p.type == "singleton_class":
+            return True
+        p = p.parent
+    return False
+
+
+def instance_name(qualified: str, name: str) -> str:
+    """`Foo.m` -> `Foo#m`: an instance method as Ruby writes it, for one that shares its name with a singleton
+    method of the same class (`def self.m` beside `def m`), which keeps `Foo.m`."""
+    return f"{qualified[: len(qualified) - len(name) - 1]}#{name}"
+
+
+def clashing_instance_methods(defs: list[tuple[str, str, bool]]) -> set[int]:
+    """Indices of the functions (kind, qualified name, singleton) that are instance methods named as a singleton
+    method of the file is: those are named apart (`instance_name`). Where no name clashes, nothing moves, so the
+    ids of every other method stay as they were."""
+    singles = {qn for kind, qn, single in defs if kind == "function" and single}
+    return {i for i, (kind, qn, single) in enumerate(defs) if kind == "function" and not single and qn in singles}
 
 
 _OPTIONAL = re.compile(r"^(?:\w+\.)*Optional\[(.+)\]$|^(.+?)\s*\|\s*(?:None|null|undefined)$|^None\s*\|\s*(.+)$")

@@ -223,7 +223,9 @@ class GraphView:
             return []
         names = list(names)
         # Each column is read only when some name needs it.
-        plain, dotted = [n for n in names if "." not in n], [n for n in names if "." in n]
+        # Ruby's `Sinatra.Base#settings`: an instance method named apart from a singleton method of its name
+        plain = [n for n in names if "." not in n and "#" not in n]
+        dotted = [n for n in names if "." in n or "#" in n]
         conds, params = [], {}
         if plain:
             conds.append("n.name IN $names")

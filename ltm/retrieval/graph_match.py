@@ -442,6 +442,8 @@ def _variants(name: str) -> list[str]:
     """A candidate name and the forms a user may have meant: singular, without a module prefix."""
     name = name.strip("`'\"").removesuffix("()")
     out = [name]
+    if "#" in name:  # Ruby's `Base#settings`: `Base.settings` where no singleton method shares the name
+        out.append(name.replace("#", "."))
     if name.endswith("es") and len(name) > 4:
         out += [name[:-1], name[:-2]]
     elif name.endswith("s") and len(name) > 3 and not name.endswith("ss"):

@@ -111,7 +111,9 @@ _DESCRIBED = re.compile(r"\b(?:the|a|an|any)\s+(?:\w+\s+)?(?:functions?|methods?
                        r"(?:that|which)\b", re.I)
 _DESCRIBES = re.compile(r"\b(?:that|which|who|whose)\b", re.I)  # what follows describes, not names
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose|where|when|to|for|of|in|with)\b", re.I)  # a description goes on
-_TOKEN = re.compile(r"`(?P<bt>[^`]+)`|(?P<id>[A-Za-z_][\w.]*(?:/[\w.\-]+)*[\w][!?]?|[A-Za-z_])(?P<call>\(\))?")
+# a Ruby instance method is written `Base#settings` (`Base.settings` is the class's own where both exist)
+_TOKEN = re.compile(r"`(?P<bt>[^`]+)`|(?P<id>[A-Za-z_][\w.]*(?:/[\w.\-]+)*[\w](?:#[A-Za-z_]\w*)?[!?]?|[A-Za-z_])"
+                    r"(?P<call>\(\))?")
 _PATH_SEP = re.compile(r"(?<=\w)::(?=[A-Za-z_])")  # `Sinatra::Base`, `crate::io::read`: a dotted name
 _IDENT = re.compile(r"[A-Za-z_][\w.]*[\w]|[A-Za-z_]")
 _PATHLIKE = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+|[\w\-]+\.(?:py|js|mjs|cjs|ts|tsx|go|java|rs|c|h|cpp|hpp|rb|cs|md)\b")
@@ -194,7 +196,7 @@ class Intent:
 
 
 def _looks_like_code(token: str) -> bool:
-    return "_" in token or "." in token or "/" in token or any(c.isupper() for c in token[1:]) or token.endswith("()")
+    return "_" in token or "." in token or "/" in token or "#" in token or any(c.isupper() for c in token[1:]) or token.endswith("()")
 
 
 def _tokens(text: str) -> list[tuple[int, str, int]]:

@@ -142,6 +142,8 @@ def test_an_import_question_names_the_module_imported_from(text, subject, source
         ("what calls dispatch!", "callers", ("dispatch!", "dispatch")),
         ("what calls valid?", "callers", ("valid", "valid?")),
         ("where is Context.invoke used?", "callers", ("Context.invoke",)),
+        # Ruby's notation for an instance method; the graph's `Base.settings` where no class method shares the name
+        ("what calls Sinatra::Base#settings", "callers", ("Sinatra.Base#settings",)),
     ],
 )
 def test_ruby_names_with_paths_and_method_suffixes(text, kind, candidates):

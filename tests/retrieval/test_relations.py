@@ -314,3 +314,23 @@ def test_a_rust_module_is_named_by_its_last_path_segment(tmp_path):
         hits = _ids(m.query("what imports exit_codes", strategy="graph_only", top_k=5))
     assert set(hits[:2]) == {f"file:{key}:src/main.rs", f"file:{key}:src/walk.rs"}
     assert f"file:{key}:src/exit_codes.rs" not in hits
+
+
+def test_a_ruby_instance_method_is_asked_for_as_ruby_writes_it(tmp_path):
+    """`Store#open` is the instance method where the class has a `def self.open` too, `Store.open` the class's
+    own; `Store#flush` names the instance method that nothing else shares a name with (`Store.flush`)."""
+    b = RepoBuilder(tmp_path / "store")
+    b.write("lib/store.rb", "class Store\n  def self.open(path)\n    new.open(path)\n  end\n\n  def open(path)\n"
+                            "    flush\n  end\n\n  def flush\n    1\n  end\nend\n")
+    b.write("lib/boot.rb", "require 'store'\n\ndef boot\n  Store.open('/x')\nend\n\ndef reopen\n  Store.new.open('/y')\nend\n")
+    b.commit("A store")
+    h = Home(tmp_path / "home")
+    key = ingest(h, b.path, extra=False)
+    with HybridLTM(h) as m:
+        instance = _ids(m.query("what calls Store#open", strategy="graph_only", top_k=5))
+        singleton = _ids(m.query("what calls Store.open", strategy="graph_only", top_k=5))
+        flush = _ids(m.query("what calls Store#flush", strategy="graph_only", top_k=5))
+    # the callers lead; what follows are the names themselves and other matches of the words
+    assert set(instance[:2]) == {f"fn:{key}:lib/boot.rb:reopen", f"fn:{key}:lib/store.rb:Store.open"}
+    assert singleton[0] == f"fn:{key}:lib/boot.rb:boot"
+    assert flush[0] == f"fn:{key}:lib/store.rb:Store#open"

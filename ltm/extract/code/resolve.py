@@ -81,6 +81,7 @@ _CAST = re.compile(r"\(\s*\(\s*([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\)")
 _AS_CAST = re.compile(r"\(.+\s+as\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\)", re.S)  # TypeScript's `(x as Foo)`
 _LEAD = re.compile(r"[A-Za-z_]\w*")
 _CONSTANT_PATH = re.compile(r"[A-Z]\w*(?:::[A-Z]\w*)+")  # Ruby's `Rack::Utils`
+_SELF_NEW = re.compile(r"(?:self\.)?new(?:\s*\(.*\))?", re.S)  # Ruby's `new(x)` in a singleton method
 _RUBY_NEW = re.compile(r"([A-Z]\w*(?:::[A-Z]\w*)*)\.new(?:\s*\(.*\))?", re.S)  # `Rack::Response.new(env)`
 
 
@@ -148,6 +149,10 @@ class Resolver:
         self.file_classes: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified -> cls id
         self.file_class_names: dict[str, dict[str, str]] = defaultdict(dict)  # path -> name -> first cls id
         self.methods: dict[str, dict[str, str]] = defaultdict(dict)  # cls id -> name -> fn id
+        # cls id -> name -> fn id of a Ruby class's own method (`def self.m`, `class << self`); `methods` holds one
+        # too where the class has no instance method of the name
+        self.singletons: dict[str, dict[str, str]] = defaultdict(dict)
+        self._singleton_ids: set[str] = set()
         self.file_qn: dict[str, dict[str, str]] = defaultdict(dict)  # path -> qualified name -> id
         self.owner: dict[str, str] = {}  # fn id -> cls id of the method it is or is nested in
         self.class_name: dict[str, str] = {}
@@ -167,6 +172,9 @@ class Resolver:
         self.module_reads: dict[str, set[int]] = {}  # path -> offsets of calls on a module's variable
         self.path_calls: dict[str, set[int]] = {}  # path -> offsets of calls through a path (`regex::escape(s)`)
         self.macro_calls: dict[str, set[int]] = {}  # path -> offsets of macro invocations (`check!(x)`)
+        self.instance_calls: dict[str, set[int]] = {}  # path -> offsets of calls in Ruby's `define_method` blocks
+        # path -> (start of an `export default {...}` object, name) -> the first function of the name in it
+        self.object_members: dict[str, dict[tuple[int, str], str]] = defaultdict(dict)
         self.file_macros: dict[str, dict[str, str]] = defaultdict(dict)  # path -> macro name -> id
         self.macros = defaultdict(lambda: defaultdict(list))  # group -> macro name -> [id]
         self.macro_ids: set[str] = set()
@@ -266,13 +274,21 @@ class Resolver:
                         self._edge("HAS_METHOD", cls, eid)  # the part that declares it
                         cls = self.whole.get(cls, cls)
                         prior = self.methods[cls].get(d["name"])
-                        if not (d["stub"] and prior is not None and prior not in self.stubs):
+                        if d.get("singleton"):
+                            self.singletons[cls][d["name"]] = eid
+                        if not (d["stub"] and prior is not None and prior not in self.stubs) and not (
+                                d.get("singleton") and prior is not None and prior not in self._singleton_ids):
                             # the last of overloads or redefinitions; a body over a stub (C++'s `DB::Put`,
-                            # defined though `virtual Status Put(...) = 0;` in its class)
+                            # defined though `virtual Status Put(...) = 0;` in its class); an instance method
+                            # over a Ruby singleton method of the name (`Foo.new.m`), never the other way
                             self.methods[cls][d["name"]] = eid
+                        if d.get("singleton"):
+                            self._singleton_ids.add(eid)
                         self.owner[eid] = cls
                         if d["stub"]:
                             self.stubs[eid] = (cls, d["name"])
+                if d.get("object") is not None:
+                    self.object_members[f.path].setdefault((d["object"], d["name"]), eid)
                 if d.get("coroutine"):
                     self.coroutines.add(eid)
                 if d.get("returns"):
@@ -290,6 +306,7 @@ class Resolver:
             self.module_reads[f.path] = set(f.facts.get("module_reads", ()))
             self.path_calls[f.path] = set(f.facts.get("path_calls", ()))
             self.macro_calls[f.path] = set(f.facts.get("macro_calls", ()))
+            self.instance_calls[f.path] = set(f.facts.get("instance_calls", ()))
             for owner, obj, name, typ, variable in f.facts.get("attrs", ()):
                 if variable:  # `self._transport = transport`: the type its bindings agree on, as written
                     typs = {t for _, t in types.get((owner, typ), ())}
@@ -558,6 +575,26 @@ class Resolver:
                     return hit[0], IMPORTED
         return None
 
+    def class_method(self, cls: str, name: str) -> tuple[str, float] | None:
+        """What `Foo.m`, or `self.m` and a bare `m` in a singleton method, call: the singleton method `name` of Ruby
+        class `cls` or of the nearest ancestor defining one (SCOPE on `cls` itself), else `method` (a class whose
+        only `m` is an instance method keeps the edge it had)."""
+        level, seen = [cls], set()
+        for depth in range(5):
+            for c in level:
+                if (hit := self.singletons.get(c, {}).get(name)) is not None:
+                    return hit, SCOPE if depth == 0 else IMPORTED
+            seen.update(level)
+            level = [b for c in level for b in self.bases.get(c, ()) if b not in seen]
+        return self.method(cls, name)
+
+    def _in_class(self, f: ParsedFile, d: dict, at: int, cls: str, name: str) -> tuple[str, float] | None:
+        """Method `name` called on self, or with no receiver, by `d` at offset `at`: a singleton method's self is its
+        class, except in a `define_method` block (the instance method it defines)."""
+        if d.get("singleton") and at not in self.instance_calls.get(f.path, ()):
+            return self.class_method(cls, name)
+        return self.method(cls, name)
+
     def _own_method(self, f: ParsedFile, d: dict, cls: str | None, name: str, fn: str) -> bool:
         """Whether `fn` is method `name` of the caller's class (or a base), or a sibling on its JS object."""
         if cls is not None:
@@ -651,7 +688,8 @@ class Resolver:
         if recv is None and name == "super" and spec.bare_super:
             # Ruby's `super` in `def call(env)`: the `call` of the nearest ancestor that defines one, the mixins
             # a class includes (the last first) before its superclass; none here: another package's
-            hit = next((h for base in reversed(self.bases.get(cls, ())) if (h := self.method(base, d["name"]))), None)
+            hit = next((h for base in reversed(self.bases.get(cls, ()))
+                        if (h := self._in_class(f, d, at, base, d["name"]))), None)
             if hit is not None:
                 return hit[0], IMPORTED
             self.stats["calls_external" if cls in self.open_classes else "calls_unknown"] += 1
@@ -678,13 +716,15 @@ class Resolver:
                 return None
         if recv is not None and (recv in spec.self_names or recv == d["self_name"]):
             if cls is not None:
-                hit = self.method(cls, name)
+                hit = self._in_class(f, d, at, cls, name)
                 if hit:
                     return hit
             elif d["parent_kind"] == "class":  # `this` of a JS object whose methods are assigned
                 sibling = self.file_qn[f.path].get(f"{d['parent_qualified']}.{name}")
                 if sibling:
                     return sibling, SCOPE
+            elif d.get("object") is not None and (member := self.object_members[f.path].get((d["object"], name))):
+                return member, SCOPE  # Vue's `export default { mounted() { this.load() }, methods: { load() {} } }`
             self.stats["calls_unknown"] += 1
             return None
         if spec.base_receiver and re.fullmatch(spec.base_receiver, recv or ""):
@@ -702,7 +742,7 @@ class Resolver:
                 # or block around it binds `env`: a variable, not a function or method of the name
                 self.stats["calls_to_variables"] += 1
                 return None
-            if spec.implicit_self and cls is not None and (hit := self.method(cls, name)):
+            if spec.implicit_self and cls is not None and (hit := self._in_class(f, d, at, cls, name)):
                 return hit
             if spec.implicit_self and self.class_kind.get(cls) == "module" and (
                     hit := self._host_method(cls, name, f.path not in self.auxiliary_paths)):
@@ -735,10 +775,12 @@ class Resolver:
         if recv[:1] in ('"', "'", "`"):  # `"abc".length()`: a string literal's method is the language's
             self.stats["calls_builtin_name"] += 1
             return None
-        if spec.open_classes and (m := _RUBY_NEW.fullmatch(recv)):
+        if spec.open_classes and ((m := _RUBY_NEW.fullmatch(recv)) or (
+                d.get("singleton") and cls is not None and _SELF_NEW.fullmatch(recv))):
             # `Rack::Response.new(env).finish`, `Response.new.finish`: a method of the class just constructed; one
-            # no class or module here names is another package's
-            target = self.find_class(f, m[1], d["qualified_name"])
+            # no class or module here names is another package's. In a singleton method `new.m` and `self.new.m`
+            # construct the class itself
+            target = self.find_class(f, m[1], d["qualified_name"]) if m else cls
             hit = self.method(target, name) if target is not None else None
             if hit:
                 return hit[0], VARIABLE
@@ -827,7 +869,7 @@ class Resolver:
                 return None
         target = self.find_class(f, recv, d["qualified_name"]) if recv[:1].isupper() else None
         if target is not None:
-            hit = self.method(target, name)
+            hit = self.class_method(target, name) if spec.open_classes else self.method(target, name)
             if hit is None and name == "new":  # Ruby's Foo.new runs initialize
                 ctor = self._constructor(spec, target)
                 hit = (ctor, IMPORTED) if ctor else None
@@ -865,6 +907,14 @@ class Resolver:
                 return None
         if recv.isidentifier():  # `app.render()` beside `res.render`: the method defined on an object of that name
             named = [e for e in self.global_methods[spec.group].get(name, ()) if self.method_qn[e] == f"{recv}.{name}"]
+            if len(named) > 1:
+                # `const res = {...}` in several files: the caller's own file's, else the imported one's; a test's
+                # mock object (express's test/Router.js `res.send`) is never another file's
+                here = self.file_qn[f.path].get(f"{recv}.{name}")
+                there = self.module_files.get(b.symbols[recv][0], ()) if recv in b.symbols else ()
+                named = ([here] if here in named
+                         else [e for e in named if any(e in self._file[p].def_ids for p in there)] if there
+                         else [e for e in named if e not in self.auxiliary])
             if len(named) == 1:
                 return named[0], NAMED_OBJECT
         if head in b.packaged:

@@ -27,7 +27,7 @@ from functools import cache
 import numpy as np
 from tree_sitter import Query, Tree
 
-from ltm.extract.history.spans import Located, Matches, Span, collect, locate
+from ltm.extract.history.spans import Located, Matches, Span, collect, locate, named_apart
 
 Hunk = tuple[int, int, int, int]  # old start, old count, new start, new count (as in `@@ -a,b +c,d @@`)
 Edit = tuple[int, int, int, int, int, int, int, int]
@@ -133,7 +133,7 @@ def derive(
         sp = loc.span
         if rows:
             sp = Span(sp.kind, sp.name, sp.qualified_name, sp.line_start + rows, sp.line_end + rows, sp.body_hash)
-        kept.append(Located(sp, a, b))
+        kept.append(Located(sp, a, b, loc.singleton))
         keys.append((a, -b))
         was_start.append(loc.start_byte)
         was_end.append(loc.end_byte)
@@ -160,7 +160,7 @@ def derive(
         j = bisect_left(keys, (loc.start_byte, -loc.end_byte))
         keys.insert(j, (loc.start_byte, -loc.end_byte))
         kept.insert(j, loc)
-    return kept
+    return named_apart(kept)  # `def self.m` added or removed elsewhere renames a kept `def m` (`Foo#m`)
 
 
 Holder = tuple[int, int, str]

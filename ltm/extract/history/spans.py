@@ -22,7 +22,8 @@ from tree_sitter import Node, Parser, Query, QueryCursor, QueryError, Tree
 from ltm.extract.conditionals import error_size, first_branches
 from ltm.extract.parse import parse_definitions
 from ltm.extract.languages import LANGUAGES, LanguageSpec, query_text, read_as, ts_language
-from ltm.extract.parse import _DEF_KINDS, _first, _namespace_only, _split_name, _text
+from ltm.extract.parse import (_DEF_KINDS, _first, _namespace_only, _split_name, _text, clashing_instance_methods,
+                               instance_name, singleton)
 
 _VERSION = "3"  # bump when the cached fields change
 _MEMORY_ENTRIES = 65536
@@ -54,6 +55,7 @@ def query_version(language: str) -> str:
     # C and C++ files with braces that balance only per `#if` branch are read as `parse_source` reads them
     reading = "+first-branches+annotation-macros" if language in ("c", "cpp") else ""
     reading += "+cpp-headers" if language == "c" else ""  # a `.h` written in C++ is read as C++ (`read_as`)
+    reading += "+singleton-names" if language == "ruby" else ""  # `Foo#m` beside `def self.m` (`named_apart`)
     return hashlib.sha1((text + _VERSION + hidden + reading).encode()).hexdigest()[:12]
 
 
@@ -109,6 +111,7 @@ class Located:
     span: Span
     start_byte: int
     end_byte: int
+    singleton: bool = False  # a Ruby class's own method (`def self.m`): see `named_apart`
 
 
 @dataclass
@@ -140,8 +143,8 @@ def collect(query: Query, root: Node, byte_ranges: list[tuple[int, int]] | None 
                     owner = _text(_first(caps, owner_cap)) or owner
                     if _namespace_only(holder):  # Ruby's `module Rack`: a scope, as parse_source reads it
                         m.scopes[holder.id] = f"{owner}.{name}" if owner else name
-                    else:
-                        m.found[holder.id] = (kind, holder, name, owner)
+                    elif owner or holder.id not in m.found or not m.found[holder.id][3]:
+                        m.found[holder.id] = (kind, holder, name, owner)  # two patterns: the one with an owner
             if "scope" in caps and (name := _text(_first(caps, "scope.name"))):
                 holder = caps["scope"][0]
                 m.scopes[holder.id] = _split_name(name)[1]
@@ -180,8 +183,32 @@ def locate(src: bytes, m: Matches) -> list[Located]:
         body = src[node.start_byte : node.end_byte].replace(name.encode("utf-8", errors="replace"), b"", 1)
         span = Span(kind, name, ".".join([*reversed(chain), name]), node.start_point[0] + 1, node.end_point[0] + 1,
                     hashlib.sha1(body).hexdigest()[:16])
-        out.append(Located(span, node.start_byte, node.end_byte))
+        out.append(Located(span, node.start_byte, node.end_byte, kind == "function" and singleton(node)))
+    return named_apart(out)
+
+
+def named_apart(located: list[Located]) -> list[Located]:
+    """The spans with Ruby's instance methods named `Foo#m` where a singleton method of the file is `Foo.m`, as
+    `parse.parse_source` names them. A span kept from another version of the file may carry the other form, so
+    each name is first read back to its plain form: the clash is a fact of the whole file, not of one span."""
+    if not any(loc.singleton or "#" in loc.span.qualified_name for loc in located):
+        return located  # every language but Ruby, and Ruby files without singleton methods
+    plain = [_plain(loc) for loc in located]
+    clash = clashing_instance_methods([(loc.span.kind, qn, loc.singleton) for loc, qn in zip(located, plain)])
+    out = []
+    for i, (loc, qn) in enumerate(zip(located, plain)):
+        qn = instance_name(qn, loc.span.name) if i in clash else qn
+        out.append(loc if qn == loc.span.qualified_name else Located(loc.span._replace(qualified_name=qn),
+                                                                     loc.start_byte, loc.end_byte, loc.singleton))
     return out
+
+
+def _plain(loc: Located) -> str:
+    """`Foo#m` -> `Foo.m` (a JavaScript `#private` name is `Foo.#private`, never this form)."""
+    qn, name = loc.span.qualified_name, loc.span.name
+    if loc.span.kind == "function" and len(qn) > len(name) + 1 and qn.endswith("#" + name) and not name.startswith("#"):
+        return f"{qn[: -len(name) - 1]}.{name}"
+    return qn
 
 
 def spans_from_tree(spec: LanguageSpec, src: bytes, tree: Tree, query: Query) -> list[Span]:

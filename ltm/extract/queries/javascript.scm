@@ -16,6 +16,27 @@
 (assignment_expression
   left: (member_expression object: (_) @function.owner property: (property_identifier) @function.name)
   right: [(arrow_function) (function_expression)]) @function
+;; an object literal's functions, `{ get(url) {}, post: function () {}, put: (x) => x }`: bound to a name
+;; (`const api = {...}`, `api = {...}`, `module.exports = {...}`) they are that object's methods (`api.get`), as
+;; `api.get = function` makes one; `export default {...}` (a Vue component) gives the module's own functions
+(variable_declarator
+  name: (identifier) @function.owner
+  value: (object [(method_definition name: (property_identifier) @function.name)
+                  (pair key: (property_identifier) @function.name
+                        value: [(arrow_function) (function_expression)])] @function))
+(assignment_expression
+  left: [(identifier) (member_expression)] @function.owner
+  right: (object [(method_definition name: (property_identifier) @function.name)
+                  (pair key: (property_identifier) @function.name
+                        value: [(arrow_function) (function_expression)])] @function))
+(export_statement
+  value: (object (pair key: (property_identifier) @function.name
+                       value: [(arrow_function) (function_expression)]) @function))
+(export_statement
+  value: (object (pair value: (object (pair key: (property_identifier) @function.name
+                                            value: [(arrow_function) (function_expression)]) @function))))
+;; its functions, nested ones too (Vue's `methods: { load() {} }`), share `this`: `this.load()` calls the object's `load`
+(export_statement value: (object) @object)
 ; `defineGetter(req, 'protocol', function () {})`: a function given a name on an object by a helper
 ; that says so (define..., ...getter, ...property, lazy...); the same owner and name as
 ; `req.protocol = function`. Not `fs.readFile(path, 'utf8', function () {})`: a callback.

@@ -11,6 +11,9 @@
  (#match? @_mixin "^(include|extend|prepend)$"))
 
 (method name: (_) @function.name) @function
+; `define_method(name) { ... }` in a class method (or `class << self`) defines an instance method: its self is an instance
+(call method: (identifier) @_define arguments: (argument_list) block: [(block) (do_block)] @instance
+  (#eq? @_define "define_method"))
 (singleton_method name: (_) @function.name) @function
 ; `attr_reader :request, :params` defines a reader method per name (`attr_accessor` a writer `request=` too)
 (call

@@ -1,6 +1,6 @@
 """Python, JavaScript, TypeScript and TSX fixture projects: entities and edges, written from the source."""
 
-from tests.extract.graphs import assert_graph, confidences, extract, graph
+from tests.extract.graphs import assert_graph, confidences, extract, graph, short
 
 PY = {
     "pkg/__init__.py": "",
@@ -666,3 +666,79 @@ def test_a_python_name_bound_inside_an_if_block_is_a_variable_of_the_whole_funct
     out = extract(tmp_path, {"pkg/a.py": "def resolve():\n    return 1\n\n\ndef f(items):\n    if items:\n"
                                          "        resolve = items.pop\n    return resolve()\n"})
     assert confidences(out) == {}
+
+
+OBJECT_METHODS = {
+    "src/api.js": '''const api = {
+  /** Fetch a page. */
+  get(url) { return url; },
+  post: function (url, body) { return body; },
+  put: (url) => url,
+  limit: 3,
+};
+
+function fetchAll(urls) {
+  return urls.map((u) => api.get(u)).concat(api.post(urls[0], 1), api.put(urls[1]));
+}
+
+module.exports = {
+  helper() { return fetchAll([]); },
+  other: function () { return 1; },
+};
+''',
+    "src/client.ts": '''export const client = {
+  get(url: string): string { return url; },
+  del: (url: string): string => url,
+} as const;
+''',
+    "src/use.ts": '''import { client } from "./client";
+
+export function remove(u: string) {
+  return client.del(u) + client.get(u);
+}
+''',
+    "src/widget.js": '''export default {
+  name: 'widget',
+  data() { return {}; },
+  mounted: function () { return this.load(); },
+  methods: {
+    load() { return this.bump(); },
+    bump: function () { return 1; },
+  },
+};
+''',
+    "test/mock.js": '''const client = {
+  get(url) { return 'mock'; },
+};
+''',
+}
+
+
+def test_object_literal_methods_are_functions_named_by_their_object(tmp_path):
+    """`const api = { get(url) {}, post: function () {}, put: (x) => x }` (hono's `websocket = { open(ws) {} }`,
+    express's examples' `var User = { index: function (req, res) {} }`): before, `get() {}` was a function named
+    only `get` and the other two no function at all."""
+    out = extract(tmp_path, OBJECT_METHODS)
+    fns = {short(r["id"]): r for r in out.tables["Function"]}
+    assert {"fn:src/api.js:api.get", "fn:src/api.js:api.post", "fn:src/api.js:api.put",
+            "fn:src/api.js:module.exports.helper", "fn:src/api.js:module.exports.other",
+            "fn:src/client.ts:client.get", "fn:src/client.ts:client.del",
+            "fn:src/widget.js:data", "fn:src/widget.js:mounted", "fn:src/widget.js:load",
+            "fn:src/widget.js:bump"} <= set(fns)
+    assert "fn:src/api.js:get" not in fns and "fn:src/api.js:limit" not in fns
+    assert fns["fn:src/api.js:api.get"]["docstring"] == "Fetch a page." and fns["fn:src/api.js:api.get"]["is_method"]
+    assert fns["fn:src/api.js:api.put"]["line_start"] == 5
+
+
+def test_a_call_on_an_object_reaches_its_literal_methods(tmp_path):
+    calls = confidences(extract(tmp_path, OBJECT_METHODS))
+    fetch_all = "fn:src/api.js:fetchAll"
+    assert {(fetch_all, f"fn:src/api.js:api.{m}") for m in ("get", "post", "put")} <= set(calls)
+    assert calls[("fn:src/api.js:module.exports.helper", fetch_all)] == 1.0
+    # `client` is imported: its module's object, not the test's mock of the same name
+    assert ("fn:src/use.ts:remove", "fn:src/client.ts:client.get") in calls
+    assert ("fn:src/use.ts:remove", "fn:src/client.ts:client.del") in calls
+    assert not any(dst == "fn:test/mock.js:client.get" for _, dst in calls)
+    # a Vue component's `this` is the default export's object: its functions, `methods: {...}` too
+    assert calls[("fn:src/widget.js:mounted", "fn:src/widget.js:load")] == 1.0
+    assert calls[("fn:src/widget.js:load", "fn:src/widget.js:bump")] == 1.0

@@ -457,3 +457,108 @@ def test_ruby_a_mixin_of_the_package_never_calls_into_a_test_that_includes_it(tm
     """The test class that includes `Helpers` defines `halt`; the package's `Helpers#redirect` runs in the
     package's own classes, not in that test's."""
     assert confidences(extract(tmp_path, TEST_HOST)) == {}
+
+
+SINGLETONS = {
+    "lib/store.rb": '''class Store
+  def self.open(path)
+    new.open(path)
+  end
+
+  def open(path)
+    path
+  end
+
+  def self.settings
+    @settings ||= self
+  end
+
+  def settings
+    self.class.settings
+  end
+
+  def self.reset!
+    open('/tmp')
+    settings
+  end
+
+  def reload
+    open('/etc')
+    settings
+  end
+
+  class << self
+    def defaults
+      settings
+    end
+
+    def close
+      0
+    end
+  end
+
+  def close
+    1
+  end
+
+  def flush
+    2
+  end
+
+  def self.delegate(*names)
+    names.each do |n|
+      define_method(n) { open(n) }
+    end
+  end
+end
+''',
+    "lib/use.rb": '''require 'store'
+
+def setup
+  Store.open('/x')
+  Store.new.open('/y')
+  Store.close
+  Store.new.close
+  Store.new.flush
+end
+''',
+}
+
+
+def test_ruby_singleton_and_instance_methods_of_one_name_are_two_functions(tmp_path):
+    """sinatra's Base has `def self.settings` and `def settings`: Ruby writes them `Base.settings` and
+    `Base#settings`, and before both were one `Base.settings` plus an `@L<line>` copy that every call reached."""
+    out = extract(tmp_path, SINGLETONS)
+    fns = {r["qualified_name"]: r for r in out.tables["Function"] if r["file_path"] == "lib/store.rb"}
+    assert set(fns) == {"Store.open", "Store#open", "Store.settings", "Store#settings", "Store.reset!",
+                        "Store.reload", "Store.defaults", "Store.close", "Store#close", "Store.flush",
+                        "Store.delegate"}
+    assert fns["Store.open"]["line_start"] == 2 and fns["Store#open"]["line_start"] == 6
+    assert fns["Store.close"]["line_start"] == 33 and fns["Store#close"]["line_start"] == 38  # `class << self`
+    ids = {r["id"] for r in out.tables["Function"]}
+    assert not any("@L" in i for i in ids)  # nothing falls back to a line suffix
+    assert "fn:r:lib/store.rb:Store#open" in ids and "fn:r:lib/store.rb:Store.open" in ids
+    # a name used once keeps the id it always had
+    assert "fn:r:lib/store.rb:Store.flush" in ids and "fn:r:lib/store.rb:Store.reload" in ids
+
+
+def test_ruby_calls_reach_the_singleton_or_the_instance_method_as_ruby_would(tmp_path):
+    conf = confidences(extract(tmp_path, SINGLETONS))
+    calls = {(s, d) for s, d in conf}
+    store = "fn:lib/store.rb:Store"
+    # inside a singleton method self is the class: `open` and `settings` are the class's own
+    assert (f"{store}.reset!", f"{store}.open") in calls and (f"{store}.reset!", f"{store}.settings") in calls
+    assert (f"{store}.defaults", f"{store}.settings") in calls  # `class << self` too
+    # inside an instance method self is the instance
+    assert (f"{store}.reload", f"{store}#open") in calls and (f"{store}.reload", f"{store}#settings") in calls
+    assert not any(s == f"{store}.reset!" and "#" in d for s, d in calls)
+    assert not any(s == f"{store}.reload" and d in (f"{store}.open", f"{store}.settings") for s, d in calls)
+    # `new.open(path)` in the class method, `Store.new.open`: an instance's
+    assert (f"{store}.open", f"{store}#open") in calls
+    setup = "fn:lib/use.rb:setup"
+    assert (setup, f"{store}.open") in calls and (setup, f"{store}#open") in calls
+    assert (setup, f"{store}.close") in calls and (setup, f"{store}#close") in calls
+    assert conf[(setup, f"{store}.flush")] == 0.8  # a name used once resolves as before
+    assert (f"{store}#settings", f"{store}.settings") not in calls  # `self.class.settings`: no guess either way
+    # a `define_method` block in a class method is an instance method's body
+    assert (f"{store}.delegate", f"{store}#open") in calls and (f"{store}.delegate", f"{store}.open") not in calls

@@ -10,10 +10,10 @@ from tests.extract.code import test_lang_managed, test_lang_python_js, test_lang
 FIXTURES = {
     name: getattr(mod, name)
     for mod, names in (
-        (test_lang_python_js, ("PY", "JS", "TS", "TSX")),
+        (test_lang_python_js, ("PY", "JS", "TS", "TSX", "OBJECT_METHODS")),
         (test_lang_systems, ("GO", "RUST", "C", "CPP", "C_CONDITIONALS", "C_MACRO_STATEMENT")),
         (test_lang_managed, ("JAVA", "CS", "RUBY")),
-        (test_lang_ruby, ("MIXINS", "ATTRIBUTES", "ALIASES", "NAMESPACES")),
+        (test_lang_ruby, ("MIXINS", "ATTRIBUTES", "ALIASES", "NAMESPACES", "SINGLETONS")),
     )
     for name in names
 }
