@@ -18,6 +18,7 @@ import tree_sitter_cpp
 import tree_sitter_go
 import tree_sitter_java
 import tree_sitter_javascript
+import tree_sitter_kotlin
 import tree_sitter_php
 import tree_sitter_python
 import tree_sitter_ruby
@@ -159,6 +160,14 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      comment_prefixes=("#",), attribute_prefixes=(), builtin_methods=builtin_names.RUBY_METHODS,
                      builtin_functions=builtin_names.RUBY_FUNCTIONS, open_classes=True,
                      bare_super=True),
+        # Kotlin: one namespace with Java (a package may hold files of both; each imports the other's classes);
+        # no `new` (`Foo()` constructs), declared types, sibling methods and top-level functions called bare,
+        # a companion object's functions called on the class (`Foo.create()`): the query makes them the class's
+        LanguageSpec("kotlin", (".kt", ".kts"), tree_sitter_kotlin.language, m.dotted_module, family="java",
+                     resolve_import=m.kotlin_import, implicit_self=True, constructors=("init", "constructor"),
+                     base_receiver="super", declared_types=True, builtin_methods=builtin_names.KOTLIN_METHODS,
+                     builtin_functions=builtin_names.KOTLIN_FUNCTIONS, written=m.kotlin_written,
+                     extension_method=r"\bfun\s+(?:<[^>]*>\s*)?([\w.]+?)(?:<[^(]*>)?\??\.[\w`]+\s*\("),
         # `language_php` reads a file's `<?php` code with the HTML around it (`language_php_only`: no tags)
         LanguageSpec("php", (".php",), tree_sitter_php.language_php, m.php_module, resolve_import=m.php_import,
                      self_names=("this", "self", "static"), constructors=("__construct",), base_receiver="parent",
