@@ -613,6 +613,8 @@ def _found(match: tuple) -> dict | None:
     raw = _text(name_node)
     if raw and name_node.type == "simple_symbol":  # Ruby's `attr_reader :request` defines `request`
         raw = raw[1:]
+    elif raw and raw[0] == "`" and raw[-1] == "`":  # Kotlin's `fun `reads a name`()`: the name is what is quoted
+        raw = raw[1:-1]
     if not raw:
         return None
     name_cap, owner_cap, self_cap, doc_cap = _DEF_CAPS[kind]

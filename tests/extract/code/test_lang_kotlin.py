@@ -125,6 +125,18 @@ public class Legacy {
     public static void ping() {}
 }
 ''',
+    "src/test/kotlin/com/acme/shop/CartTest.kt": '''package com.acme.shop
+
+import org.junit.Test
+
+class CartTest {
+    @Test
+    fun `adds an item`() {
+        val cart = Cart.empty()
+        cart.add(Item("a", 1))
+    }
+}
+''',
     "build.gradle.kts": '''plugins {
     kotlin("jvm") version "1.9.0"
 }
@@ -142,7 +154,8 @@ def test_kotlin_definitions_kinds_and_modules(tmp_path):
     out = extract(tmp_path, KOTLIN)
     classes = {r["qualified_name"]: r["kind"] for r in out.tables["Class"]}
     assert classes == {"Cart": "class", "Container": "class", "Countable": "interface", "Registry": "object",
-                       "Item": "class", "Size": "enum", "PriceList": "class", "Checker": "class", "Legacy": "class"}
+                       "Item": "class", "Size": "enum", "PriceList": "class", "Checker": "class", "Legacy": "class",
+                       "CartTest": "class"}
     fns = {r["id"].split(":", 3)[3] for r in out.tables["Function"] if r["file_path"] == S + "shop/Cart.kt"}
     # the secondary constructor and the init block; the companion object's `empty` is the class's own
     assert fns == {"Cart.constructor", "Cart.init", "Cart.add", "Cart.count", "Cart.log",
@@ -172,6 +185,7 @@ def test_kotlin_graph(tmp_path):
             (cart, "ext:kotlinx.coroutines"),  # `import kotlinx.coroutines.launch`: the package, not the function
             (cart, "ext:okhttp3"),
             (f"file:{pricing}PriceList.kt", "mod:com.acme.shop"), (f"file:{util}Checker.kt", "mod:com.acme.shop"),
+            ("file:src/test/kotlin/com/acme/shop/CartTest.kt", "ext:org.junit"),
         },
         # `Container()` is called: the base class; `Countable` is not: an interface
         "EXTENDS": {(f"cls:{shop}Cart.kt:Cart", f"cls:{shop}Container.kt:Container")},
@@ -192,6 +206,9 @@ def test_kotlin_graph(tmp_path):
             (CART + "empty", CART + "init"),  # `Cart()`: the primary constructor runs the init block
             (f"fn:{shop}Container.kt:Registry.register", f"fn:{shop}Container.kt:Countable.count"),
             (f"fn:{shop}Container.kt:Registry.register", CART + "count"),  # the interface's one implementation
+            # a test named in backticks is named by what they quote; `Cart.empty()` declares it returns a Cart
+            ("fn:src/test/kotlin/com/acme/shop/CartTest.kt:CartTest.adds an item", CART + "empty"),
+            ("fn:src/test/kotlin/com/acme/shop/CartTest.kt:CartTest.adds an item", CART + "add"),
         },
     })
     conf = confidences(out)
