@@ -102,6 +102,9 @@ class LanguageSpec:
     # a variable's binding hides the ones before it (Rust's `let mut tx = BatchSender::new(tx)` after a parameter
     # `tx: Sender<Batch>`), rather than the bindings before a call site having to agree
     shadowing: bool = False
+    # an extension function in scope is what `x.m()` calls where no method of a class here is (Kotlin's
+    # `fun Type.canonicalize()`, resolved statically by the type it extends: `type.canonicalize()` on a platform type)
+    scoped_extensions: bool = False
 
     def parser_text(self, src: bytes) -> bytes:
         """The text the grammar parses: `src` itself, or with conditional directive lines or annotation
@@ -166,7 +169,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("kotlin", (".kt", ".kts"), tree_sitter_kotlin.language, m.dotted_module, family="java",
                      resolve_import=m.kotlin_import, implicit_self=True, constructors=("init", "constructor"),
                      base_receiver="super", declared_types=True, builtin_methods=builtin_names.KOTLIN_METHODS,
-                     builtin_functions=builtin_names.KOTLIN_FUNCTIONS, written=m.kotlin_written,
+                     builtin_functions=builtin_names.KOTLIN_FUNCTIONS, written=m.kotlin_written, scoped_extensions=True,
                      extension_method=r"\bfun\s+(?:<[^>]*>\s*)?([\w.]+?)(?:<[^(]*>)?\??\.[\w`]+\s*\("),
         # `language_php` reads a file's `<?php` code with the HTML around it (`language_php_only`: no tags)
         LanguageSpec("php", (".php",), tree_sitter_php.language_php, m.php_module, resolve_import=m.php_import,

@@ -80,6 +80,7 @@ _CONSTRUCTION = re.compile(r"(new\s+)?([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\(")
 _CAST = re.compile(r"\(\s*\(\s*([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\)")
 _AS_CAST = re.compile(r"\(.+\s+as\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\)", re.S)  # TypeScript's `(x as Foo)`
 _LEAD = re.compile(r"[A-Za-z_]\w*")
+_TYPE_NAME = re.compile(r"[A-Za-z_][\w.]*(?=\s*(?:<|$))")  # `Map<K, V>` -> `Map`; not a call (`make()`)
 _CONSTANT_PATH = re.compile(r"[A-Z]\w*(?:::[A-Z]\w*)+")  # Ruby's `Rack::Utils`
 _RUBY_NEW = re.compile(r"([A-Z]\w*(?:::[A-Z]\w*)*)\.new(?:\s*\(.*\))?", re.S)  # `Rack::Response.new(env)`
 
@@ -256,6 +257,8 @@ class Resolver:
                 by_qn.setdefault(d["qualified_name"], eid)
                 if d["kind"] != "function":
                     continue
+                if d["parent_kind"] is None and "extends" in d:  # Kotlin's top-level `fun Type.canonicalize()`
+                    self.extensions[f.spec.group][d["name"]].append((eid, d["extends"]))
                 if d["parent_kind"] == "class":
                     self.global_methods[f.spec.group][d["name"]].append(eid)
                     if "extends" in d:  # C#'s `static bool IsNull(this JToken t)`
@@ -1108,7 +1111,12 @@ class Resolver:
                 if call[3] is None:
                     self.stats["calls_outside_functions"] += 1
                     continue
+                scoped = f.spec.scoped_extensions and call[1] is not None and call[0] in self.extensions[f.spec.group]
+                before = self.stats.copy() if scoped else None
                 hit = self.resolve_call(f, call, i in variables)
+                if hit is None and scoped and (hit := self._scoped_extension(f, call)) is not None:
+                    self.stats = before  # resolved after all: not counted under the reason it first failed for
+                    self.stats["calls_scoped_extension"] += 1
                 if hit is None:
                     self.stats["calls_unresolved"] += 1
                     continue
@@ -1122,6 +1130,29 @@ class Resolver:
                     for impl in impls:  # the package's own code never runs its tests' subclasses
                         if not (own_code and impl in self.auxiliary):
                             self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
+
+    def _scoped_extension(self, f: ParsedFile, call: tuple) -> tuple[str, float] | None:
+        """Kotlin's `type.canonicalize()` where no method of a class here is what the call names (`type` is
+        `java.lang.reflect.Type`, or of a type not known): the extension function `fun Type.canonicalize()` the file
+        sees (its own, its package's, or imported), as Kotlin resolves it, statically. IMPORTED where the
+        receiver's declared type is the one it extends, UNIQUE where that type is not known; none where the
+        variable is declared of another type."""
+        name, recv, _, caller, _ = call
+        b = self.bindings[f.path]
+        visible = set(self.top[f.module_id].get(name, ()))
+        if name in b.symbols and (hit := self.exported(*b.symbols[name])) is not None:
+            visible.add(hit)
+        for mid in b.wildcards:
+            visible.update(self.top[mid].get(name, ()))
+        found = [(eid, typ) for eid, typ in self.extensions[f.spec.group][name] if eid in visible]
+        if len(found) != 1:
+            return None
+        eid, extended = found[0]
+        declared = {_TYPE_NAME.match(t)[0].rpartition(".")[2] for _, t in self.var_types[f.path].get((caller, recv), ())
+                    if _TYPE_NAME.match(t)}
+        if not declared:
+            return eid, UNIQUE
+        return (eid, IMPORTED) if extended in declared else None
 
     def _overrides(self, cls: str, name: str) -> list[str]:
         """Methods `name` of the classes that extend or implement `cls` (four levels down at most)."""

@@ -127,6 +127,7 @@ public class Legacy {
 ''',
     "src/test/kotlin/com/acme/shop/CartTest.kt": '''package com.acme.shop
 
+import com.acme.util.shout
 import org.junit.Test
 
 class CartTest {
@@ -134,6 +135,15 @@ class CartTest {
     fun `adds an item`() {
         val cart = Cart.empty()
         cart.add(Item("a", 1))
+    }
+
+    fun shouting() {
+        val word: String = "a"
+        word.shout()
+    }
+
+    fun counting(count: Int) {
+        count.shout()
     }
 }
 ''',
@@ -186,6 +196,7 @@ def test_kotlin_graph(tmp_path):
             (cart, "ext:okhttp3"),
             (f"file:{pricing}PriceList.kt", "mod:com.acme.shop"), (f"file:{util}Checker.kt", "mod:com.acme.shop"),
             ("file:src/test/kotlin/com/acme/shop/CartTest.kt", "ext:org.junit"),
+            ("file:src/test/kotlin/com/acme/shop/CartTest.kt", "mod:com.acme.util"),
         },
         # `Container()` is called: the base class; `Countable` is not: an interface
         "EXTENDS": {(f"cls:{shop}Cart.kt:Cart", f"cls:{shop}Container.kt:Container")},
@@ -209,11 +220,17 @@ def test_kotlin_graph(tmp_path):
             # a test named in backticks is named by what they quote; `Cart.empty()` declares it returns a Cart
             ("fn:src/test/kotlin/com/acme/shop/CartTest.kt:CartTest.adds an item", CART + "empty"),
             ("fn:src/test/kotlin/com/acme/shop/CartTest.kt:CartTest.adds an item", CART + "add"),
+            # extension functions in scope, on a String (the platform's): `word.shout()`, not `count.shout()` on an
+            # Int; `item.label().shout()` on what a call returns, of a type not read
+            ("fn:src/test/kotlin/com/acme/shop/CartTest.kt:CartTest.shouting", f"fn:{util}Checker.kt:shout"),
+            (CART + "add", f"fn:{util}Checker.kt:shout"),
         },
     })
     conf = confidences(out)
     assert conf[(CART + "add", CART + "log")] == 1.0
     assert conf[(CART + "add", f"fn:{util}Checker.kt:Checker.verify")] == 0.8
+    assert conf[("fn:src/test/kotlin/com/acme/shop/CartTest.kt:CartTest.shouting", f"fn:{util}Checker.kt:shout")] == 0.9
+    assert conf[(CART + "add", f"fn:{util}Checker.kt:shout")] == 0.5
     # `require`, `println`, `listOf`, `forEach`, `launch`: the standard library's or another package's, never
     # pricing's `require` and `println`, which Cart does not import; `client.newCall()` is OkHttp's
     assert not any(dst.endswith((":require", ":println")) for _, dst in conf)
