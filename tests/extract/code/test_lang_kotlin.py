@@ -106,6 +106,19 @@ fun discount(item: Item): Long = 0L
 fun require(x: Boolean) {}
 
 fun println(x: Any?) {}
+
+class Settings {
+    fun reset() {}
+
+    class Options
+    private constructor(
+        val names: List<String>,
+    ) {
+        fun first(): String = names[0]
+    }
+
+    fun last() {}
+}
 ''',
     S + "util/Checker.kt": '''package com.acme.util
 
@@ -165,7 +178,7 @@ def test_kotlin_definitions_kinds_and_modules(tmp_path):
     classes = {r["qualified_name"]: r["kind"] for r in out.tables["Class"]}
     assert classes == {"Cart": "class", "Container": "class", "Countable": "interface", "Registry": "object",
                        "Item": "class", "Size": "enum", "PriceList": "class", "Checker": "class", "Legacy": "class",
-                       "CartTest": "class"}
+                       "CartTest": "class", "Settings": "class", "Settings.Options": "class"}
     fns = {r["id"].split(":", 3)[3] for r in out.tables["Function"] if r["file_path"] == S + "shop/Cart.kt"}
     # the secondary constructor and the init block; the companion object's `empty` is the class's own
     assert fns == {"Cart.constructor", "Cart.init", "Cart.add", "Cart.count", "Cart.log",
@@ -176,6 +189,11 @@ def test_kotlin_definitions_kinds_and_modules(tmp_path):
     assert add["docstring"] == "Adds an item, priced."
     # an extension function is a function of its file, named plainly (Kotlin compiles it so)
     assert "shout" in by_id and "total" in by_id and "configureIt" in by_id
+    # a primary constructor on the line after the class's name (which the grammar misreads unless relaid): the
+    # class keeps its methods and every line
+    first = by_id["Settings.Options.first"]
+    assert (first["line_start"], first["line_end"], first["file_path"]) == (22, 22, S + "pricing/PriceList.kt")
+    assert "Settings.last" in by_id and "first" not in by_id and "last" not in by_id
     assert {r["qualified_name"]: r["docstring"] for r in out.tables["Class"]}["Cart"] == "A shopping cart."
     modules = {r["name"] for r in out.tables["Module"] if not r["external"]}
     # a file's module is its package, as Java's
