@@ -106,6 +106,9 @@ class LanguageSpec:
     # a same-offset rewrite of the text the grammar would misread as written (`layout.py`: Kotlin's primary
     # constructor on the line after the class's name)
     relayout: Callable[[bytes], bytes] | None = None
+    # a variable assigned a chain of calls holds what the last call returns, read through each call's class or
+    # declared return type (Kotlin's `val moshi = Moshi.Builder().add(f).build()`: a Moshi)
+    chained_calls: bool = False
     # an extension function in scope is what `x.m()` calls where no method of a class here is (Kotlin's
     # `fun Type.canonicalize()`, resolved statically by the type it extends: `type.canonicalize()` on a platform type)
     scoped_extensions: bool = False
@@ -176,7 +179,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      resolve_import=m.kotlin_import, implicit_self=True, constructors=("init", "constructor"),
                      base_receiver="super", declared_types=True, builtin_methods=builtin_names.KOTLIN_METHODS,
                      builtin_functions=builtin_names.KOTLIN_FUNCTIONS, written=m.kotlin_written, scoped_extensions=True,
-                     relayout=kotlin_constructor_joined,
+                     relayout=kotlin_constructor_joined, chained_calls=True,
                      extension_method=r"\bfun\s+(?:<[^>]*>\s*)?([\w.]+?)(?:<[^(]*>)?\??\.[\w`]+\s*\("),
         # `language_php` reads a file's `<?php` code with the HTML around it (`language_php_only`: no tags)
         LanguageSpec("php", (".php",), tree_sitter_php.language_php, m.php_module, resolve_import=m.php_import,

@@ -80,9 +80,21 @@ _CONSTRUCTION = re.compile(r"(new\s+)?([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\(")
 _CAST = re.compile(r"\(\s*\(\s*([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\)")
 _AS_CAST = re.compile(r"\(.+\s+as\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\)", re.S)  # TypeScript's `(x as Foo)`
 _LEAD = re.compile(r"[A-Za-z_]\w*")
+_TYPE_ARGUMENTS = re.compile(r"<[^()]*>$")  # a call's explicit type arguments: `adapter<Foo>`
 _TYPE_NAME = re.compile(r"[A-Za-z_][\w.]*(?=\s*(?:<|$))")  # `Map<K, V>` -> `Map`; not a call (`make()`)
 _CONSTANT_PATH = re.compile(r"[A-Z]\w*(?:::[A-Z]\w*)+")  # Ruby's `Rack::Utils`
 _RUBY_NEW = re.compile(r"([A-Z]\w*(?:::[A-Z]\w*)*)\.new(?:\s*\(.*\))?", re.S)  # `Rack::Response.new(env)`
+
+
+def _opening(text: str) -> int | None:
+    """Where the parenthesis that closes `text` (its last character) opens, string literals not read; None
+    when they do not balance."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        depth += (text[i] == ")") - (text[i] == "(")
+        if depth == 0:
+            return i
+    return None
 
 
 def _closing(text: str, start: int) -> int | None:
@@ -949,7 +961,9 @@ class Resolver:
         if head in b.external or typ in b.external:
             return EXTERNAL
         scope = f.facts["defs"][caller]["qualified_name"] if caller != _MODULE else ""
-        if (cls := self.find_class(f, typ, scope)) is not None:
+        # a chain of calls is what its last call returns (`_chained`), not the class its text starts with
+        chain = f.spec.chained_calls and "(" in typ
+        if not chain and (cls := self.find_class(f, typ, scope)) is not None:
             return cls
         if f.spec.open_classes and typ[:1].isupper():  # Ruby's `Rack::Response.new`: every class here is known
             return EXTERNAL
@@ -1093,10 +1107,26 @@ class Resolver:
             return self.exported(mid, name)
         elif recv.isidentifier() and (caller, recv) in types:
             cls = self.var_held(f, caller, recv, at, depth + 1)
+        elif f.spec.chained_calls and recv.endswith(")") and depth < _VAR_DEPTH:
+            cls = self._chained(f, caller, recv, at, depth + 1)
         else:
             cls = self.find_class(f, recv) if recv[:1].isupper() else None  # `Config.load()`
         hit = self.method(cls, name) if cls not in (None, EXTERNAL) else None
         return hit[0] if hit else None
+
+    def _chained(self, f: ParsedFile, caller: int, recv: str, at: int, depth: int) -> str | None:
+        """The class of a receiver that is itself a call (Kotlin's `Moshi.Builder().add(f).build()`, whose
+        `build` is `Builder.build`): the class it constructs (`Moshi.Builder()`, a nested class), or what the
+        function it calls declares it returns (`add(...): Builder`)."""
+        open_at = _opening(recv)
+        inner = recv[:open_at].strip() if open_at is not None else ""
+        inner = _TYPE_ARGUMENTS.sub("", inner).strip()  # `moshi.adapter<Foo>(...)`
+        if not inner:
+            return None
+        if inner.rpartition(".")[2][:1].isupper() and (cls := self.find_class(f, inner)) is not None:
+            return cls
+        fn = self._callee(f, caller, inner, at, depth)
+        return self.declared_class(fn) if fn is not None and fn in self.returns else None
 
     def resolve_calls(self) -> None:
         for f in self.files:
@@ -1138,13 +1168,7 @@ class Resolver:
         receiver's declared type is the one it extends, UNIQUE where that type is not known; none where the
         variable is declared of another type."""
         name, recv, _, caller, _ = call
-        b = self.bindings[f.path]
-        visible = set(self.top[f.module_id].get(name, ()))
-        if name in b.symbols and (hit := self.exported(*b.symbols[name])) is not None:
-            visible.add(hit)
-        for mid in b.wildcards:
-            visible.update(self.top[mid].get(name, ()))
-        found = [(eid, typ) for eid, typ in self.extensions[f.spec.group][name] if eid in visible]
+        found = self._visible_extensions(f, name)
         if len(found) != 1:
             return None
         eid, extended = found[0]
@@ -1153,6 +1177,18 @@ class Resolver:
         if not declared:
             return eid, UNIQUE
         return (eid, IMPORTED) if extended in declared else None
+
+    def _visible_extensions(self, f: ParsedFile, name: str) -> list[tuple[str, str]]:
+        """The extension functions `name` (id, the type each extends) that file `f` sees: its package's (its own
+        file's among them), and those it imports by name or with `*`."""
+        b = self.bindings[f.path]
+        visible = set(self.top[f.module_id].get(name, ()))
+        if name in b.symbols:  # every overload of the name the import binds
+            mid, symbol = b.symbols[name]
+            visible.update(self.top[mid].get(symbol, ()))
+        for mid in b.wildcards:
+            visible.update(self.top[mid].get(name, ()))
+        return [(eid, typ) for eid, typ in self.extensions[f.spec.group][name] if eid in visible]
 
     def _overrides(self, cls: str, name: str) -> list[str]:
         """Methods `name` of the classes that extend or implement `cls` (four levels down at most)."""

@@ -99,6 +99,7 @@ import com.acme.shop.Item
 
 class PriceList {
     fun priceOf(item: Item): Long = item.cents
+    fun cheapest(): Item = Item("a", 1)
 }
 
 fun discount(item: Item): Long = 0L
@@ -140,6 +141,7 @@ public class Legacy {
 ''',
     "src/test/kotlin/com/acme/shop/CartTest.kt": '''package com.acme.shop
 
+import com.acme.pricing.PriceList
 import com.acme.util.shout
 import org.junit.Test
 
@@ -158,6 +160,11 @@ class CartTest {
     fun counting(count: Int) {
         count.shout()
     }
+
+    fun chained() {
+        val item = PriceList().cheapest()
+        item.label()
+    }
 }
 ''',
     "build.gradle.kts": '''plugins {
@@ -171,6 +178,7 @@ fun configureIt() {
 }
 
 CART = f"fn:{S}shop/Cart.kt:Cart."
+TEST = "fn:src/test/kotlin/com/acme/shop/CartTest.kt:CartTest."
 
 
 def test_kotlin_definitions_kinds_and_modules(tmp_path):
@@ -192,7 +200,7 @@ def test_kotlin_definitions_kinds_and_modules(tmp_path):
     # a primary constructor on the line after the class's name (which the grammar misreads unless relaid): the
     # class keeps its methods and every line
     first = by_id["Settings.Options.first"]
-    assert (first["line_start"], first["line_end"], first["file_path"]) == (22, 22, S + "pricing/PriceList.kt")
+    assert (first["line_start"], first["line_end"], first["file_path"]) == (23, 23, S + "pricing/PriceList.kt")
     assert "Settings.last" in by_id and "first" not in by_id and "last" not in by_id
     assert {r["qualified_name"]: r["docstring"] for r in out.tables["Class"]}["Cart"] == "A shopping cart."
     modules = {r["name"] for r in out.tables["Module"] if not r["external"]}
@@ -215,6 +223,7 @@ def test_kotlin_graph(tmp_path):
             (f"file:{pricing}PriceList.kt", "mod:com.acme.shop"), (f"file:{util}Checker.kt", "mod:com.acme.shop"),
             ("file:src/test/kotlin/com/acme/shop/CartTest.kt", "ext:org.junit"),
             ("file:src/test/kotlin/com/acme/shop/CartTest.kt", "mod:com.acme.util"),
+            ("file:src/test/kotlin/com/acme/shop/CartTest.kt", "mod:com.acme.pricing"),
         },
         # `Container()` is called: the base class; `Countable` is not: an interface
         "EXTENDS": {(f"cls:{shop}Cart.kt:Cart", f"cls:{shop}Container.kt:Container")},
@@ -242,6 +251,10 @@ def test_kotlin_graph(tmp_path):
             # Int; `item.label().shout()` on what a call returns, of a type not read
             ("fn:src/test/kotlin/com/acme/shop/CartTest.kt:CartTest.shouting", f"fn:{util}Checker.kt:shout"),
             (CART + "add", f"fn:{util}Checker.kt:shout"),
+            # `val item = PriceList().cheapest()`: what the chain's last call declares it returns, an Item (not the
+            # PriceList its text starts with)
+            (TEST + "chained", f"fn:{pricing}PriceList.kt:PriceList.cheapest"),
+            (TEST + "chained", f"fn:{shop}Item.kt:Item.label"),
         },
     })
     conf = confidences(out)
