@@ -360,7 +360,7 @@ class Resolver:
         if key not in self._attribute_cache:
             hit = None
             if held := self.attributes[cls].get(name):  # None when a class of another package is held
-                found = {self.find_class(self._file[path], typ) for path, typ in held}
+                found = {self._attribute_type(self._file[path], typ) for path, typ in held}
                 hit = next(iter(found)) if len(found) == 1 else None
             elif (fn := self.methods[cls].get(name)) in self.returns:
                 # read as an attribute, a method is a property: `def headers(self) -> Headers`
@@ -370,6 +370,16 @@ class Resolver:
                 hit = next((c for b in self.bases.get(cls, ()) if (c := self.attribute_class(b, name, depth + 1))), None)
             self._attribute_cache[key] = hit
         return self._attribute_cache[key]
+
+    def _attribute_type(self, f: ParsedFile, typ: str) -> str | None:
+        """The class an attribute written `typ` holds: the class it names, or, where the language reads chains of
+        calls, what the chain's last call declares it returns (Kotlin's `private val moshi = Moshi.Builder().build()`)."""
+        call = "(" in typ or typ.rpartition(".")[2][:1].islower()  # `Moshi.Builder().build`, `Registry.create`
+        if not (f.spec.chained_calls and call):
+            return self.find_class(f, typ)
+        fn = self._callee(f, _MODULE, typ, _END, 1)
+        cls = self.declared_class(fn) if fn is not None and fn in self.returns else None
+        return None if cls == EXTERNAL else cls
 
     def foreign_type(self, f: ParsedFile, typ: str) -> bool:
         """A type declared in file `f` that names no class of the repository's language family (`String`,

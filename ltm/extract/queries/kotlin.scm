@@ -36,6 +36,10 @@
 (class_body (property_declaration
   (variable_declaration . (identifier) @attr.name .)
   (call_expression . (identifier) @attr.type)))
+; `private val moshi = Moshi.Builder().build()`: what the chain's last call returns (`LanguageSpec.chained_calls`)
+(class_body (property_declaration
+  (variable_declaration . (identifier) @attr.name .)
+  (call_expression . (navigation_expression) @attr.type)))
 (class_parameter (identifier) @attr.name [(user_type) @attr.type (nullable_type (user_type) @attr.type)])
 
 ; a parameter, a local `val x: Foo`, `val x = Foo()`, `val x = y.make()`: what `x.m()` calls

@@ -165,6 +165,12 @@ class CartTest {
         val item = PriceList().cheapest()
         item.label()
     }
+
+    private val cheapest = PriceList().cheapest()
+
+    fun labelled() {
+        cheapest.label()
+    }
 }
 ''',
     "build.gradle.kts": '''plugins {
@@ -255,6 +261,7 @@ def test_kotlin_graph(tmp_path):
             # PriceList its text starts with)
             (TEST + "chained", f"fn:{pricing}PriceList.kt:PriceList.cheapest"),
             (TEST + "chained", f"fn:{shop}Item.kt:Item.label"),
+            (TEST + "labelled", f"fn:{shop}Item.kt:Item.label"),  # a property initialized so
         },
     })
     conf = confidences(out)
@@ -262,6 +269,7 @@ def test_kotlin_graph(tmp_path):
     assert conf[(CART + "add", f"fn:{util}Checker.kt:Checker.verify")] == 0.8
     assert conf[("fn:src/test/kotlin/com/acme/shop/CartTest.kt:CartTest.shouting", f"fn:{util}Checker.kt:shout")] == 0.9
     assert conf[(CART + "add", f"fn:{util}Checker.kt:shout")] == 0.5
+    assert conf[(TEST + "labelled", f"fn:{shop}Item.kt:Item.label")] == 0.8  # its class known, not a guess
     # `require`, `println`, `listOf`, `forEach`, `launch`: the standard library's or another package's, never
     # pricing's `require` and `println`, which Cart does not import; `client.newCall()` is OkHttp's
     assert not any(dst.endswith((":require", ":println")) for _, dst in conf)
