@@ -18,6 +18,7 @@ import tree_sitter_cpp
 import tree_sitter_go
 import tree_sitter_java
 import tree_sitter_javascript
+import tree_sitter_kotlin
 import tree_sitter_php
 import tree_sitter_python
 import tree_sitter_ruby
@@ -28,6 +29,7 @@ from tree_sitter import Language, Query
 from ltm.extract import builtin_names
 from ltm.extract import modules as m
 from ltm.extract.conditionals import without_conditionals
+from ltm.extract.layout import kotlin_constructor_joined
 from ltm.extract.macros import without_annotation_macros
 
 
@@ -101,11 +103,22 @@ class LanguageSpec:
     # a variable's binding hides the ones before it (Rust's `let mut tx = BatchSender::new(tx)` after a parameter
     # `tx: Sender<Batch>`), rather than the bindings before a call site having to agree
     shadowing: bool = False
+    # a same-offset rewrite of the text the grammar would misread as written (`layout.py`: Kotlin's primary
+    # constructor on the line after the class's name)
+    relayout: Callable[[bytes], bytes] | None = None
+    # a variable assigned a chain of calls holds what the last call returns, read through each call's class or
+    # declared return type (Kotlin's `val moshi = Moshi.Builder().add(f).build()`: a Moshi)
+    chained_calls: bool = False
+    # an extension function in scope is what `x.m()` calls where no method of a class here is (Kotlin's
+    # `fun Type.canonicalize()`, resolved statically by the type it extends: `type.canonicalize()` on a platform type)
+    scoped_extensions: bool = False
 
     def parser_text(self, src: bytes) -> bytes:
         """The text the grammar parses: `src` itself, or with conditional directive lines or annotation
-        macros blanked (same offsets)."""
+        macros blanked, or relaid (same offsets)."""
         text = without_conditionals(src) if self.hide_conditionals else src
+        if self.relayout is not None:
+            text = self.relayout(text)
         return without_annotation_macros(text) if self.hide_macros else text
 
     @property
@@ -159,6 +172,15 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      comment_prefixes=("#",), attribute_prefixes=(), builtin_methods=builtin_names.RUBY_METHODS,
                      builtin_functions=builtin_names.RUBY_FUNCTIONS, open_classes=True,
                      bare_super=True),
+        # Kotlin: one namespace with Java (a package may hold files of both; each imports the other's classes);
+        # no `new` (`Foo()` constructs), declared types, sibling methods and top-level functions called bare,
+        # a companion object's functions called on the class (`Foo.create()`): the query makes them the class's
+        LanguageSpec("kotlin", (".kt", ".kts"), tree_sitter_kotlin.language, m.dotted_module, family="java",
+                     resolve_import=m.kotlin_import, implicit_self=True, constructors=("init", "constructor"),
+                     base_receiver="super", declared_types=True, builtin_methods=builtin_names.KOTLIN_METHODS,
+                     builtin_functions=builtin_names.KOTLIN_FUNCTIONS, written=m.kotlin_written, scoped_extensions=True,
+                     relayout=kotlin_constructor_joined, chained_calls=True,
+                     extension_method=r"\bfun\s+(?:<[^>]*>\s*)?([\w.]+?)(?:<[^(]*>)?\??\.[\w`]+\s*\("),
         # `language_php` reads a file's `<?php` code with the HTML around it (`language_php_only`: no tags)
         LanguageSpec("php", (".php",), tree_sitter_php.language_php, m.php_module, resolve_import=m.php_import,
                      self_names=("this", "self", "static"), constructors=("__construct",), base_receiver="parent",

@@ -360,6 +360,30 @@ def java_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoCon
     return [Target(".".join(parts), False, symbol, None)]
 
 
+def kotlin_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
+    """Kotlin's `import a.b.C`, `import a.b.foo` (a top-level function or property), `import a.b.C as D` and
+    `import a.b.*`: a package of ours by its longest known prefix, as Java's; another package's is the package
+    before the name (a Kotlin package is never imported by itself: `import kotlinx.coroutines.launch` is
+    package `kotlinx.coroutines`), before any class in it (`a.Outer.Inner`)."""
+    raw, alias = imp["module"].strip(), imp["alias"]
+    if imp.get("name") == "*" or _longest_known(raw.split("."), ".", known):
+        return [Target(t.module, t.internal, t.symbol, alias or t.alias) for t in java_import(imp, path, module, known)]
+    parts = raw.split(".")
+    symbol = parts.pop() if len(parts) > 1 else None
+    while len(parts) > 1 and parts[-1][:1].isupper():
+        parts.pop()
+    return [Target(".".join(parts), False, symbol, alias)]
+
+
+_KOTLIN_NULL_SAFE = re.compile(r"!!|\?(?=\.|$)")
+
+
+def kotlin_written(text: str) -> str:
+    """A Kotlin receiver or type as the resolver reads names: `a?.b!!` -> `a.b`, `Foo?` -> `Foo` (null-safety
+    marks say nothing of the class an object is)."""
+    return _KOTLIN_NULL_SAFE.sub("", text)
+
+
 def csharp_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
     raw = re.sub(r"\s+", "", imp["module"])
     if raw not in known and imp["alias"]:  # `using Check = Acme.Testing.Checks;`: a type of one of our namespaces

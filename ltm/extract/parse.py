@@ -122,6 +122,8 @@ def _signature(node: Node, src: bytes) -> tuple[str, bool]:
     body = node.child_by_field_name("body")
     if body is None and (value := node.child_by_field_name("value")) is not None:
         body = value.child_by_field_name("body")
+    if body is None and node.type in _KOTLIN_FUNCTIONS:  # Kotlin's grammar names no body field
+        body = next((c for c in node.named_children if c.type in ("function_body", "block")), None)
     if body is None or body.start_byte <= node.start_byte:
         end = src.find(b"\n", node.start_byte, node.end_byte)
         end = node.end_byte if end == -1 else end
@@ -137,10 +139,10 @@ _STUB_STATEMENTS = {"pass_statement", "ellipsis", "raise_statement"}
 def _is_stub(node_type: str, body: Node | None) -> bool:
     """An abstract, interface or placeholder method: subclasses supply the code a call runs.
 
-    Java and C# methods without a body, C++'s pure virtual methods, a Rust trait's required methods; Python functions whose body is only a docstring and
+    Java, C# and Kotlin methods without a body, C++'s pure virtual methods, a Rust trait's required methods; Python functions whose body is only a docstring and
     `...`, `pass` or a `raise` (NotImplementedError, by convention).
     """
-    if node_type in ("method_declaration", "field_declaration", "function_signature_item"):
+    if node_type in ("method_declaration", "field_declaration", "function_signature_item", "function_declaration"):
         return body is None  # C++'s only function field: `virtual f() = 0;`; a Rust trait's `fn area(&self);`
     if node_type != "function_definition" or body is None or body.type != "block" or body.named_child_count > 2:
         return False
@@ -154,9 +156,29 @@ def _is_stub(node_type: str, body: Node | None) -> bool:
     return last is not None and last.type in _STUB_STATEMENTS
 
 
+_KOTLIN_FUNCTIONS = ("function_declaration", "secondary_constructor", "anonymous_initializer")
+
+
 def _class_kind(node: Node) -> str:
+    if node.type == "object_declaration":  # Kotlin's `object Registry`: a class of one instance
+        return "object"
+    if node.type == "class_declaration" and (kind := _kotlin_class_kind(node)):
+        return kind
     t = node.type if node.type != "type_spec" else (node.child_by_field_name("type") or node).type
     return next((k for k in _CLASS_KINDS if k in t), "class")
+
+
+def _kotlin_class_kind(node: Node) -> str | None:
+    """Kotlin writes every class kind as a `class_declaration`: `interface I`, `enum class E` say which
+    (`fun interface`, `data class`, `sealed class` are interfaces and classes)."""
+    for child in node.children:
+        if child.type == "interface":
+            return "interface"
+        if child.type == "modifiers" and any(m.type == "class_modifier" and m.text == b"enum" for m in child.children):
+            return "enum"
+        if child.type in ("class", "identifier"):
+            break
+    return None
 
 
 _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
@@ -616,6 +638,8 @@ def _found(match: tuple) -> dict | None:
     raw = _text(name_node)
     if raw and name_node.type == "simple_symbol":  # Ruby's `attr_reader :request` defines `request`
         raw = raw[1:]
+    elif raw and raw[0] == "`" and raw[-1] == "`":  # Kotlin's `fun `reads a name`()`: the name is what is quoted
+        raw = raw[1:-1]
     if not raw:
         return None
     name_cap, owner_cap, self_cap, doc_cap = _DEF_CAPS[kind]
@@ -724,7 +748,9 @@ def _return_type(node: Node) -> str | None:
     ret = node.child_by_field_name("return_type")
     if ret is None and node.type in ("method_declaration", "function_definition"):
         ret = node.child_by_field_name("type") or node.child_by_field_name("returns")  # Java, C++; C#
-    if ret is None and (ret := node.child_by_field_name("result")) is not None and ret.type == "parameter_list":
+    if ret is None and node.type == "function_declaration" and (ret := _kotlin_return(node)) is not None:
+        pass  # Kotlin's `fun f(): Foo`, `fun f(): Foo?`
+    elif ret is None and (ret := node.child_by_field_name("result")) is not None and ret.type == "parameter_list":
         first = ret.named_children[0] if ret.named_children else None  # Go: the value, not the error beside it
         ret = first.child_by_field_name("type") if first is not None and first.type == "parameter_declaration" else None
     if ret is None:
@@ -739,6 +765,20 @@ def _return_type(node: Node) -> str | None:
             break
         typ = _first_argument(m[1])
     return typ.strip().strip("'\"").lstrip("*") or None
+
+
+def _kotlin_return(node: Node) -> Node | None:
+    """The type after a Kotlin function's parameters (the grammar names no field: the type before the name
+    is an extension's receiver); a nullable `Foo?` is its `Foo`."""
+    after = False
+    for child in node.named_children:
+        if child.type == "function_value_parameters":
+            after = True
+        elif after and child.type in ("user_type", "nullable_type"):
+            return child.named_children[0] if child.type == "nullable_type" and child.named_children else child
+        elif after:
+            return None
+    return None
 
 
 _WRAPPED = re.compile(r"^(?:\w+::)*(?:Option|Result|Box|Rc|Arc)\s*<(.+)>$", re.S)

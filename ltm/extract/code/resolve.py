@@ -80,9 +80,22 @@ _CONSTRUCTION = re.compile(r"(new\s+)?([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\(")
 _CAST = re.compile(r"\(\s*\(\s*([A-Za-z_][\w.]*)\s*(?:<[^()]*>)?\s*\)")
 _AS_CAST = re.compile(r"\(.+\s+as\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\)", re.S)  # TypeScript's `(x as Foo)`
 _LEAD = re.compile(r"[A-Za-z_]\w*")
+_TYPE_ARGUMENTS = re.compile(r"<[^()]*>$")  # a call's explicit type arguments: `adapter<Foo>`
+_TYPE_NAME = re.compile(r"[A-Za-z_][\w.]*(?=\s*(?:<|$))")  # `Map<K, V>` -> `Map`; not a call (`make()`)
 _CONSTANT_PATH = re.compile(r"[A-Z]\w*(?:::[A-Z]\w*)+")  # Ruby's `Rack::Utils`
 _SELF_NEW = re.compile(r"(?:self\.)?new(?:\s*\(.*\))?", re.S)  # Ruby's `new(x)` in a singleton method
 _RUBY_NEW = re.compile(r"([A-Z]\w*(?:::[A-Z]\w*)*)\.new(?:\s*\(.*\))?", re.S)  # `Rack::Response.new(env)`
+
+
+def _opening(text: str) -> int | None:
+    """Where the parenthesis that closes `text` (its last character) opens, string literals not read; None
+    when they do not balance."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        depth += (text[i] == ")") - (text[i] == "(")
+        if depth == 0:
+            return i
+    return None
 
 
 def _closing(text: str, start: int) -> int | None:
@@ -264,6 +277,8 @@ class Resolver:
                 by_qn.setdefault(d["qualified_name"], eid)
                 if d["kind"] != "function":
                     continue
+                if d["parent_kind"] is None and "extends" in d:  # Kotlin's top-level `fun Type.canonicalize()`
+                    self.extensions[f.spec.group][d["name"]].append((eid, d["extends"]))
                 if d["parent_kind"] == "class":
                     self.global_methods[f.spec.group][d["name"]].append(eid)
                     if "extends" in d:  # C#'s `static bool IsNull(this JToken t)`
@@ -362,7 +377,7 @@ class Resolver:
         if key not in self._attribute_cache:
             hit = None
             if held := self.attributes[cls].get(name):  # None when a class of another package is held
-                found = {self.find_class(self._file[path], typ) for path, typ in held}
+                found = {self._attribute_type(self._file[path], typ) for path, typ in held}
                 hit = next(iter(found)) if len(found) == 1 else None
             elif (fn := self.methods[cls].get(name)) in self.returns:
                 # read as an attribute, a method is a property: `def headers(self) -> Headers`
@@ -372,6 +387,16 @@ class Resolver:
                 hit = next((c for b in self.bases.get(cls, ()) if (c := self.attribute_class(b, name, depth + 1))), None)
             self._attribute_cache[key] = hit
         return self._attribute_cache[key]
+
+    def _attribute_type(self, f: ParsedFile, typ: str) -> str | None:
+        """The class an attribute written `typ` holds: the class it names, or, where the language reads chains of
+        calls, what the chain's last call declares it returns (Kotlin's `private val moshi = Moshi.Builder().build()`)."""
+        call = "(" in typ or typ.rpartition(".")[2][:1].islower()  # `Moshi.Builder().build`, `Registry.create`
+        if not (f.spec.chained_calls and call):
+            return self.find_class(f, typ)
+        fn = self._callee(f, _MODULE, typ, _END, 1)
+        cls = self.declared_class(fn) if fn is not None and fn in self.returns else None
+        return None if cls == EXTERNAL else cls
 
     def foreign_type(self, f: ParsedFile, typ: str) -> bool:
         """A type declared in file `f` that names no class of the repository's language family (`String`,
@@ -996,7 +1021,9 @@ class Resolver:
         if head in b.external or typ in b.external:
             return EXTERNAL
         scope = f.facts["defs"][caller]["qualified_name"] if caller != _MODULE else ""
-        if (cls := self.find_class(f, typ, scope)) is not None:
+        # a chain of calls is what its last call returns (`_chained`), not the class its text starts with
+        chain = f.spec.chained_calls and "(" in typ
+        if not chain and (cls := self.find_class(f, typ, scope)) is not None:
             return cls
         if f.spec.open_classes and typ[:1].isupper():  # Ruby's `Rack::Response.new`: every class here is known
             return EXTERNAL
@@ -1140,10 +1167,26 @@ class Resolver:
             return self.exported(mid, name)
         elif recv.isidentifier() and (caller, recv) in types:
             cls = self.var_held(f, caller, recv, at, depth + 1)
+        elif f.spec.chained_calls and recv.endswith(")") and depth < _VAR_DEPTH:
+            cls = self._chained(f, caller, recv, at, depth + 1)
         else:
             cls = self.find_class(f, recv) if recv[:1].isupper() else None  # `Config.load()`
         hit = self.method(cls, name) if cls not in (None, EXTERNAL) else None
         return hit[0] if hit else None
+
+    def _chained(self, f: ParsedFile, caller: int, recv: str, at: int, depth: int) -> str | None:
+        """The class of a receiver that is itself a call (Kotlin's `Moshi.Builder().add(f).build()`, whose
+        `build` is `Builder.build`): the class it constructs (`Moshi.Builder()`, a nested class), or what the
+        function it calls declares it returns (`add(...): Builder`)."""
+        open_at = _opening(recv)
+        inner = recv[:open_at].strip() if open_at is not None else ""
+        inner = _TYPE_ARGUMENTS.sub("", inner).strip()  # `moshi.adapter<Foo>(...)`
+        if not inner:
+            return None
+        if inner.rpartition(".")[2][:1].isupper() and (cls := self.find_class(f, inner)) is not None:
+            return cls
+        fn = self._callee(f, caller, inner, at, depth)
+        return self.declared_class(fn) if fn is not None and fn in self.returns else None
 
     def resolve_calls(self) -> None:
         for f in self.files:
@@ -1158,7 +1201,12 @@ class Resolver:
                 if call[3] is None:
                     self.stats["calls_outside_functions"] += 1
                     continue
+                scoped = f.spec.scoped_extensions and call[1] is not None and call[0] in self.extensions[f.spec.group]
+                before = self.stats.copy() if scoped else None
                 hit = self.resolve_call(f, call, i in variables)
+                if hit is None and scoped and (hit := self._scoped_extension(f, call)) is not None:
+                    self.stats = before  # resolved after all: not counted under the reason it first failed for
+                    self.stats["calls_scoped_extension"] += 1
                 if hit is None:
                     self.stats["calls_unresolved"] += 1
                     continue
@@ -1172,6 +1220,35 @@ class Resolver:
                     for impl in impls:  # the package's own code never runs its tests' subclasses
                         if not (own_code and impl in self.auxiliary):
                             self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
+
+    def _scoped_extension(self, f: ParsedFile, call: tuple) -> tuple[str, float] | None:
+        """Kotlin's `type.canonicalize()` where no method of a class here is what the call names (`type` is
+        `java.lang.reflect.Type`, or of a type not known): the extension function `fun Type.canonicalize()` the file
+        sees (its own, its package's, or imported), as Kotlin resolves it, statically. IMPORTED where the
+        receiver's declared type is the one it extends, UNIQUE where that type is not known; none where the
+        variable is declared of another type."""
+        name, recv, _, caller, _ = call
+        found = self._visible_extensions(f, name)
+        if len(found) != 1:
+            return None
+        eid, extended = found[0]
+        declared = {_TYPE_NAME.match(t)[0].rpartition(".")[2] for _, t in self.var_types[f.path].get((caller, recv), ())
+                    if _TYPE_NAME.match(t)}
+        if not declared:
+            return eid, UNIQUE
+        return (eid, IMPORTED) if extended in declared else None
+
+    def _visible_extensions(self, f: ParsedFile, name: str) -> list[tuple[str, str]]:
+        """The extension functions `name` (id, the type each extends) that file `f` sees: its package's (its own
+        file's among them), and those it imports by name or with `*`."""
+        b = self.bindings[f.path]
+        visible = set(self.top[f.module_id].get(name, ()))
+        if name in b.symbols:  # every overload of the name the import binds
+            mid, symbol = b.symbols[name]
+            visible.update(self.top[mid].get(symbol, ()))
+        for mid in b.wildcards:
+            visible.update(self.top[mid].get(name, ()))
+        return [(eid, typ) for eid, typ in self.extensions[f.spec.group][name] if eid in visible]
 
     def _overrides(self, cls: str, name: str) -> list[str]:
         """Methods `name` of the classes that extend or implement `cls` (four levels down at most)."""

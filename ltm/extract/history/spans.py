@@ -139,6 +139,8 @@ def collect(query: Query, root: Node, byte_ranges: list[tuple[int, int]] | None 
                     holder = caps[kind][0]
                     if caps[name_cap][0].type == "simple_symbol":  # Ruby's `attr_reader :request`
                         raw = raw.removeprefix(":")
+                    elif raw[0] == "`" and raw[-1] == "`":  # Kotlin's `fun `reads a name`()`, as parse_source
+                        raw = raw[1:-1]
                     owner, name = _split_name(raw)
                     owner = _text(_first(caps, owner_cap)) or owner
                     if _namespace_only(holder):  # Ruby's `module Rack`: a scope, as parse_source reads it

@@ -5,7 +5,8 @@ import pytest
 from ltm.extract.parse import parse_definitions
 from ltm.extract.languages import language_for
 from ltm.extract.history.spans import MEMORY_SPANS, Span, SpanCache, spans_of
-from tests.extract.code import test_lang_managed, test_lang_python_js, test_lang_ruby, test_lang_systems
+from tests.extract.code import (test_lang_kotlin, test_lang_managed, test_lang_python_js, test_lang_ruby,
+                                test_lang_systems)
 
 FIXTURES = {
     name: getattr(mod, name)
@@ -14,6 +15,7 @@ FIXTURES = {
         (test_lang_systems, ("GO", "RUST", "C", "CPP", "C_CONDITIONALS", "C_MACRO_STATEMENT")),
         (test_lang_managed, ("JAVA", "CS", "RUBY")),
         (test_lang_ruby, ("MIXINS", "ATTRIBUTES", "ALIASES", "NAMESPACES", "SINGLETONS")),
+        (test_lang_kotlin, ("KOTLIN",)),
     )
     for name in names
 }
