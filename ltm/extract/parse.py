@@ -140,8 +140,10 @@ def _is_stub(node_type: str, body: Node | None) -> bool:
     Java and C# methods without a body, C++'s pure virtual methods, a Rust trait's required methods; Python functions whose body is only a docstring and
     `...`, `pass` or a `raise` (NotImplementedError, by convention).
     """
-    if node_type in ("method_declaration", "field_declaration", "function_signature_item"):
-        return body is None  # C++'s only function field: `virtual f() = 0;`; a Rust trait's `fn area(&self);`
+    if node_type in ("method_declaration", "field_declaration", "function_signature_item",
+                     "protocol_function_declaration"):
+        # C++'s only function field: `virtual f() = 0;`; a Rust trait's `fn area(&self);`; a Swift protocol's `func f()`
+        return body is None
     if node_type != "function_definition" or body is None or body.type != "block" or body.named_child_count > 2:
         return False
     stmts = body.named_children
@@ -154,7 +156,14 @@ def _is_stub(node_type: str, body: Node | None) -> bool:
     return last is not None and last.type in _STUB_STATEMENTS
 
 
+_SWIFT_KINDS = {"protocol_declaration": "interface"}
+
+
 def _class_kind(node: Node) -> str:
+    if node.type in _SWIFT_KINDS:
+        return _SWIFT_KINDS[node.type]
+    if node.type == "class_declaration" and (kind := node.child_by_field_name("declaration_kind")) is not None:
+        return kind.type  # Swift's `struct`, `enum`, `actor` (one node type for all of them)
     t = node.type if node.type != "type_spec" else (node.child_by_field_name("type") or node).type
     return next((k for k in _CLASS_KINDS if k in t), "class")
 
@@ -682,7 +691,7 @@ def _return_type(node: Node) -> str | None:
         if not (m := _WRAPPED.match(typ)):
             break
         typ = _first_argument(m[1])
-    return typ.strip().strip("'\"").lstrip("*") or None
+    return typ.strip().strip("'\"").lstrip("*").rstrip("?!") or None  # Swift's `Foo?`, `Foo!`
 
 
 _WRAPPED = re.compile(r"^(?:\w+::)*(?:Option|Result|Box|Rc|Arc)\s*<(.+)>$", re.S)

@@ -716,7 +716,7 @@ class Resolver:
             if name in b.external:
                 self.stats["calls_external"] += 1
                 return None
-            for mid in b.wildcards:
+            for mid in b.wildcards if not (spec.overloads and name in spec.builtin_functions) else ():
                 if len(hits := self.top[mid].get(name, [])) == 1:
                     return hits[0], IMPORTED
             if name in spec.builtin_functions:  # `open(path)` with no `open` of this file or its imports

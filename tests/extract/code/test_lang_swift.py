@@ -1,0 +1,233 @@
+"""Swift fixture packages: entities and edges, written from the source (Package.swift's targets, types and
+extensions, protocols, initializers, `self`, static calls, typed properties and parameters, Swift's built-ins)."""
+
+from ltm.extract.gitrepo import GitRepo
+from ltm.extract.history.mine import mine_history
+from ltm.extract.history.spans import SpanCache
+from ltm.extract.modules import swift_module, swift_targets, RepoContext
+from tests.builder import RepoBuilder
+from tests.extract.graphs import assert_graph, confidences, extract
+
+PACKAGE = '''// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "Net",
+    products: [.library(name: "Net", targets: ["Net"])],
+    targets: [
+        .target(name: "Net", path: "Source"),
+        .target(name: "NetCore"),
+        .testTarget(name: "NetTests", dependencies: ["Net"]),
+    ]
+)
+'''
+
+SWIFT = {
+    "Package.swift": PACKAGE,
+    "Source/Session.swift": '''import Foundation
+import NetCore
+
+/// Sends requests and keeps them alive.
+open class Session: BaseSession, Requesting {
+    public static let shared = Session()
+    let queue: DispatchQueue
+    var delegate = SessionDelegate()
+    private var log: Logger?
+
+    public init(queue: DispatchQueue = .main) {
+        self.queue = queue
+        super.init()
+    }
+
+    /// Makes a request for a URL.
+    public func request(_ url: String) -> Request {
+        let request = Request(url: url)
+        request.resume()
+        self.perform(request)
+        validate(request)
+        delegate.didCreate(request)
+        log?.write(url)
+        let made = Session.make()
+        made.reset()
+        let names = [url].map { $0.lowercased() }.filter { !$0.isEmpty }
+        print(names)
+        precondition(!url.isEmpty, "empty")
+        return request
+    }
+
+    static func make() -> Session {
+        Session(queue: .main)
+    }
+
+    func reset() {}
+
+    func perform(_ request: Request) {
+        request.finish()
+        Hashing.digest(request.url)
+    }
+}
+''',
+    "Source/Session+Validation.swift": '''extension Session {
+    func validate(_ request: Request) {
+        request.cancel()
+    }
+}
+
+extension Request: CustomStringConvertible {
+    public var description: String { url }
+}
+''',
+    "Source/Request.swift": '''public protocol Requesting: AnyObject {
+    func request(_ url: String) -> Request
+}
+
+public struct Request {
+    let url: String
+
+    init(url: String) {
+        self.url = url
+    }
+
+    func resume() {}
+    func finish() {}
+    func cancel() {}
+}
+
+enum Method: String {
+    case get, post
+
+    func lowercased() -> String { rawValue }
+}
+
+actor Counter {
+    private var value = 0
+
+    func increment() -> Int {
+        value += 1
+        return value
+    }
+}
+''',
+    "Source/Base.swift": '''open class BaseSession {
+    public init() {}
+}
+
+final class SessionDelegate {
+    func didCreate(_ request: Request) {}
+}
+''',
+    "Sources/NetCore/Logger.swift": '''public final class Logger {
+    public func write(_ line: String) {
+        _ = Hashing.digest(line)
+    }
+}
+
+public enum Hashing {
+    public static func digest(_ text: String) -> String { text }
+}
+
+public func filter(_ items: [Int]) -> [Int] { items }
+
+public func print(_ text: String, level: Int) {}
+''',
+    "Tests/NetTests/SessionTests.swift": '''import XCTest
+@testable import Net
+
+final class SessionTests: XCTestCase {
+    func testRequest() {
+        let session = Session(queue: .main)
+        let request = session.request("https://example.com")
+        XCTAssertEqual(request.url, "https://example.com")
+    }
+}
+''',
+}
+
+S = "Source/Session.swift"
+SS = f"fn:{S}:Session."
+R = "fn:Source/Request.swift:Request."
+
+
+def test_swift_targets_name_modules():
+    targets = swift_targets(PACKAGE.encode(), "")
+    # `path:` where the target gives one, else SwiftPM's Sources/<name> and Tests/<name>
+    assert targets == {"Source": "Net", "Sources/NetCore": "NetCore", "Tests/NetTests": "NetTests"}
+    ctx = RepoContext({}, swift_targets=targets)
+    assert swift_module("Source/Session.swift", None, ctx) == "Net"
+    assert swift_module("Sources/NetCore/Sub/Logger.swift", None, ctx) == "NetCore"
+    # no Package.swift names it: SwiftPM's layout, else an Xcode project's top folder
+    assert swift_module("Sources/Other/A.swift", None, RepoContext({})) == "Other"
+    assert swift_module("Example/iOS/App.swift", None, RepoContext({})) == "Example"
+
+
+def test_swift_definitions_and_docs(tmp_path):
+    out = extract(tmp_path, SWIFT)
+    classes = {r["qualified_name"]: r["kind"] for r in out.tables["Class"]}
+    assert classes == {"Session": "class", "Requesting": "interface", "Request": "struct", "Method": "enum",
+                       "Counter": "actor", "BaseSession": "class", "SessionDelegate": "class", "Logger": "class",
+                       "Hashing": "enum", "SessionTests": "class"}
+    fns = {r["id"].split(":", 3)[3]: r for r in out.tables["Function"]}
+    # an extension's methods are its type's, in the file that extends it
+    assert "Session.validate" in {q for q, r in fns.items() if r["file_path"] == "Source/Session+Validation.swift"}
+    assert {q for q, r in fns.items() if r["file_path"] == S} == {
+        "Session.init", "Session.request", "Session.make", "Session.reset", "Session.perform"}
+    req = fns["Session.request"]
+    assert (req["line_start"], req["line_end"]) == (17, 30)
+    assert req["docstring"] == "Makes a request for a URL."
+    # one module per target, whatever its number of files
+    modules = {r["name"]: r["path"] for r in out.tables["Module"] if not r["external"]}
+    assert modules == {"Net": "Source", "NetCore": "Sources/NetCore/Logger.swift",
+                       "NetTests": "Tests/NetTests/SessionTests.swift", "main": "Package.swift"}
+
+
+def test_swift_graph(tmp_path):
+    out = extract(tmp_path, SWIFT)
+    session = f"cls:{S}:Session"
+    test = "fn:Tests/NetTests/SessionTests.swift:SessionTests.testRequest"
+    assert_graph(out, {
+        "IMPORTS": {
+            (f"file:{S}", "ext:Foundation"),
+            (f"file:{S}", "mod:NetCore"),
+            ("file:Tests/NetTests/SessionTests.swift", "ext:XCTest"),
+            ("file:Tests/NetTests/SessionTests.swift", "mod:Net"),
+            ("file:Package.swift", "ext:PackageDescription"),
+        },
+        "EXTENDS": {(session, "cls:Source/Base.swift:BaseSession")},
+        # a conformance, written in the type's declaration or in an extension; Apple's protocols are not here
+        "IMPLEMENTS": {(session, "cls:Source/Request.swift:Requesting")},
+    })
+    calls = {dst for src, dst in confidences(out) if src == SS + "request"}
+    assert calls == {
+        R + "init",  # Request(url:)
+        R + "resume",  # let request = Request(...); request.resume()
+        SS + "perform",  # self.perform(r)
+        SS + "reset",  # made.reset(): `made` is what Session.make() says it returns
+        "fn:Source/Session+Validation.swift:Session.validate",  # a method of Session that an extension in another file adds, called without self
+        "fn:Source/Base.swift:SessionDelegate.didCreate",  # var delegate = SessionDelegate()
+        "fn:Sources/NetCore/Logger.swift:Logger.write",  # private var log: Logger?
+        SS + "make",  # Session.make(): a static call
+        # not Method.lowercased (`$0` is a String), nor NetCore's `filter` or `print(_:level:)`: Swift's own
+    }
+    conf = confidences(out)
+    assert conf[(SS + "request", SS + "perform")] == 1.0
+    assert (SS + "init", "fn:Source/Base.swift:BaseSession.init") in conf  # super.init()
+    assert conf[(SS + "perform", R + "finish")] >= 0.8  # a typed parameter
+    assert (SS + "perform", "fn:Sources/NetCore/Logger.swift:Hashing.digest") in conf  # another target's, imported
+    assert ("fn:Source/Session+Validation.swift:Session.validate", R + "cancel") in conf
+    assert (test, SS + "init") in conf and (test, SS + "request") in conf
+    assert not any(dst.endswith(("lowercased", ":filter", ":print")) for _, dst in conf)
+
+
+def test_swift_method_history(tmp_path):
+    b = RepoBuilder(tmp_path / "h")
+    v1 = "struct Box {\n    func open() -> Int {\n        return 1\n    }\n\n    func close() -> Int {\n" \
+         "        return 2\n    }\n}\n"
+    b.write("Sources/Box/Box.swift", v1)
+    b.commit("Add box")
+    b.write("Sources/Box/Box.swift", v1.replace("return 2", "return 3"))
+    fix = b.commit("fix: close returns three")
+    out = mine_history(GitRepo(b.path), "h", "HEAD", cache=SpanCache(None))
+    changed = {(m["dst"], m["change_kind"]) for m in out.modifies
+               if m["src"] == f"commit:h:{fix}" and m["dst_label"] != "File"}
+    assert changed == {("fn:h:Sources/Box/Box.swift:Box.close", "modified"),
+                       ("cls:h:Sources/Box/Box.swift:Box", "modified")}
