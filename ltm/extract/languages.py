@@ -105,6 +105,8 @@ class LanguageSpec:
     # a function's name is overloaded by its argument labels and types, and an import names no symbols (Swift):
     # `print(x)` in a file that imports a module with a `print(_:level:)` is still the language's `print`
     overloads: bool = False
+    # an interface's methods with a body are its implementors' (a Swift protocol extension's `func describe()`)
+    interface_methods: bool = False
 
     def parser_text(self, src: bytes) -> bytes:
         """The text the grammar parses: `src` itself, or with conditional directive lines or annotation
@@ -175,7 +177,8 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec("swift", (".swift",), tree_sitter_swift.language, m.swift_module, resolve_import=m.swift_import,
                      self_names=("self", "Self"), implicit_self=True, constructors=("init",), base_receiver="super",
                      comment_prefixes=("//", "/*"), attribute_prefixes=("@",),
-                     builtin_methods=builtin_names.SWIFT_METHODS, builtin_functions=builtin_names.SWIFT_FUNCTIONS, overloads=True),
+                     builtin_methods=builtin_names.SWIFT_METHODS, builtin_functions=builtin_names.SWIFT_FUNCTIONS, overloads=True,
+                     interface_methods=True),
     ]
 }
 

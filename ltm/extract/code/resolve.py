@@ -378,6 +378,8 @@ class Resolver:
             return self.file_classes[f.path][qualified]
         name = qualified.rpartition(".")[2]
         same = self.classes[f.module_id].get(name, [])
+        if "." not in qualified:  # a bare name (Swift's `extension Result`) is no class nested in another definition
+            same = [c for c in same if c not in self.nested_classes]
         if same or f.spec.group != "c":
             return same[0] if len(same) == 1 else None
         # C++'s `A::f` in a file whose own header does not declare A (write_batch.cc defines the methods of
@@ -505,8 +507,9 @@ class Resolver:
                 self.subclasses[target].append(whole)
                 if rel == "extends" and self.class_kind.get(target) == "trait":
                     self.bases[whole].insert(0, target)  # PHP: a used trait's methods override the inherited ones
-                elif rel == "extends" or self.class_kind.get(target) == "trait":
-                    # a Rust trait's provided methods are its implementors' too (`self.describe()`)
+                elif rel == "extends" or self.class_kind.get(target) == "trait" or f.spec.interface_methods:
+                    # a Rust trait's provided methods are its implementors' too (`self.describe()`), as a Swift
+                    # protocol extension's are its conforming types' (after what the superclass has)
                     self.bases[whole].append(target)
         if requires:
             self._implement_interfaces(requires)

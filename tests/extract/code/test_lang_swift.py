@@ -6,7 +6,7 @@ from ltm.extract.history.mine import mine_history
 from ltm.extract.history.spans import SpanCache
 from ltm.extract.modules import swift_module, swift_targets, RepoContext
 from tests.builder import RepoBuilder
-from tests.extract.graphs import assert_graph, confidences, extract
+from tests.extract.graphs import assert_graph, confidences, extract, graph
 
 PACKAGE = '''// swift-tools-version:5.9
 import PackageDescription
@@ -45,6 +45,7 @@ open class Session: BaseSession, Requesting {
         request.resume()
         self.perform(request)
         validate(request)
+        _ = describe()
         delegate.didCreate(request)
         log?.write(url)
         let made = Session.make()
@@ -70,6 +71,17 @@ open class Session: BaseSession, Requesting {
     "Source/Session+Validation.swift": '''extension Session {
     func validate(_ request: Request) {
         request.cancel()
+    }
+}
+
+extension Requesting {
+    func describe() -> String { "requesting" }
+}
+
+// Swift's own Result, not Retrier's nested one
+extension Result {
+    init(value: Success) {
+        self = .success(value)
     }
 }
 
@@ -114,6 +126,14 @@ actor Counter {
 
 final class SessionDelegate {
     func didCreate(_ request: Request) {}
+}
+
+final class Retrier {
+    enum Result {
+        case retry
+
+        func delay() -> Int { 1 }
+    }
 }
 ''',
     "Sources/NetCore/Logger.swift": '''public final class Logger {
@@ -165,14 +185,14 @@ def test_swift_definitions_and_docs(tmp_path):
     classes = {r["qualified_name"]: r["kind"] for r in out.tables["Class"]}
     assert classes == {"Session": "class", "Requesting": "interface", "Request": "struct", "Method": "enum",
                        "Counter": "actor", "BaseSession": "class", "SessionDelegate": "class", "Logger": "class",
-                       "Hashing": "enum", "SessionTests": "class"}
+                       "Hashing": "enum", "SessionTests": "class", "Retrier": "class", "Retrier.Result": "enum"}
     fns = {r["id"].split(":", 3)[3]: r for r in out.tables["Function"]}
     # an extension's methods are its type's, in the file that extends it
     assert "Session.validate" in {q for q, r in fns.items() if r["file_path"] == "Source/Session+Validation.swift"}
     assert {q for q, r in fns.items() if r["file_path"] == S} == {
         "Session.init", "Session.request", "Session.make", "Session.reset", "Session.perform"}
     req = fns["Session.request"]
-    assert (req["line_start"], req["line_end"]) == (17, 30)
+    assert (req["line_start"], req["line_end"]) == (17, 31)
     assert req["docstring"] == "Makes a request for a URL."
     # one module per target, whatever its number of files
     modules = {r["name"]: r["path"] for r in out.tables["Module"] if not r["external"]}
@@ -206,8 +226,13 @@ def test_swift_graph(tmp_path):
         "fn:Source/Base.swift:SessionDelegate.didCreate",  # var delegate = SessionDelegate()
         "fn:Sources/NetCore/Logger.swift:Logger.write",  # private var log: Logger?
         SS + "make",  # Session.make(): a static call
+        "fn:Source/Session+Validation.swift:Requesting.describe",  # a protocol extension's method, Session's too
         # not Method.lowercased (`$0` is a String), nor NetCore's `filter` or `print(_:level:)`: Swift's own
     }
+    # an extension of a type no file here declares adds no method to a type of that name nested in another
+    has = {(src, dst) for src, dst in graph(out)["HAS_METHOD"]}
+    assert ("cls:Source/Base.swift:Retrier.Result", "fn:Source/Session+Validation.swift:Result.init") not in has
+    assert ("cls:Source/Base.swift:Retrier.Result", "fn:Source/Base.swift:Retrier.Result.delay") in has
     conf = confidences(out)
     assert conf[(SS + "request", SS + "perform")] == 1.0
     assert (SS + "init", "fn:Source/Base.swift:BaseSession.init") in conf  # super.init()
