@@ -26,6 +26,7 @@ from typing import Any
 from tree_sitter import Node, Parser, QueryCursor
 
 from ltm.extract.conditionals import error_size, first_branches
+from ltm.extract.labels import call_labels, parameters
 from ltm.extract.languages import LanguageSpec, query_text, ts_language, ts_query
 
 MAX_TEXT_CHARS = 2_000
@@ -338,6 +339,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     path_calls: list[int] = []  # where the name of a call through a path starts (Rust's `regex::escape(s)`)
     macro_calls: list[int] = []  # where the name of a macro's invocation starts (Rust's `check!(x)`)
     add_call = raw_calls.append
+    labelled = spec.overloads  # Swift: a call's argument labels say which overload it calls (`labels.py`)
+    labelled_calls: list[tuple[int, tuple[str, ...], int]] = []  # (where the callee's name starts, labels, closures)
     written = spec.written  # PHP's `$this->a`, `Foo::`, `\A\B` as `this.a`, `Foo`, `A.B`
     for shown, pattern, caps in _matches(spec, passes):
         if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
@@ -350,6 +353,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         if role is _CALL:
             n = caps["call.name"][0]
             add_call((n.start_byte, n.text, None, CALL))
+            if labelled and (labels := call_labels(n)) is not None:
+                labelled_calls.append((n.start_byte, *labels))
             if "call.macro" in caps:
                 macro_calls.append(n.start_byte)
         elif role is _READ:
@@ -369,6 +374,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 if written is not None:
                     recv = written(recv)
             add_call((n.start_byte, n.text, recv or None, CALL if role is _CALL_RECV else REF))
+            if labelled and role is _CALL_RECV and (labels := call_labels(n)) is not None:
+                labelled_calls.append((n.start_byte, *labels))
             if "call.path" in caps:
                 path_calls.append(n.start_byte)
         elif role is _CALL_NEW:
@@ -496,7 +503,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
             "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares,
-            "path_calls": sorted(path_calls), "macro_calls": sorted(macro_calls)}
+            "path_calls": sorted(path_calls), "macro_calls": sorted(macro_calls), "call_labels": labelled_calls}
 
 
 def _place_imports(imports: list[dict], spans: list[tuple[int, int, int]], parents: dict[int, int],
@@ -664,6 +671,8 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "self_name": d["self"],
         "impl_owner": impl_owner,
         "macro": d["macro"],  # only `name!(...)` calls it (`@function.macro`: Rust's `macro_rules!`)
+        # Swift: the labels its calls write, which tell its overloads apart
+        "params": parameters(node) if spec.overloads and d["kind"] == "function" else None,
     }
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ltm.code_paths import is_auxiliary, is_auxiliary_entity
 from ltm.extract.languages import LanguageSpec
 from ltm.extract.code.references import resolve_reference
+from ltm.extract.labels import CallLabels, pick
 from ltm.extract.parse import AWAIT, EACH, NEW, REF, marks_awaits
 
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
@@ -158,6 +159,9 @@ class Resolver:
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # extends and implements, reversed
         self.stubs: dict[str, tuple[str, str]] = {}  # stub method id -> (its class id, its name)
         self.coroutines: set[str] = set()  # functions declared `async`
+        self.params: dict[str, list] = {}  # Swift function id -> its parameters' labels
+        self.overloads: dict[tuple, list[str]] = defaultdict(list)  # (its class, or module and scope; name) -> ids
+        self.overload_of: dict[str, list[str]] = {}  # function id -> its overloads (itself too), in source order
         self.returns: dict[str, tuple[str, str]] = {}  # function id -> (its file, the type it declares it returns)
         self.attributes: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))  # cls -> attr -> {(file, type)}
         self._attribute_cache: dict[tuple[str, str], str | None] = {}
@@ -273,6 +277,11 @@ class Resolver:
                         self.owner[eid] = cls
                         if d["stub"]:
                             self.stubs[eid] = (cls, d["name"])
+                if d.get("params") is not None:  # Swift: overloads told apart by their labels (`labels.py`)
+                    self.params[eid] = d["params"]
+                    owner = self.owner.get(eid) or (f.module_id, d["parent_qualified"])
+                    self.overloads[(owner, d["name"])].append(eid)
+                    self.overload_of[eid] = self.overloads[(owner, d["name"])]
                 if d.get("coroutine"):
                     self.coroutines.add(eid)
                 if d.get("returns"):
@@ -1098,9 +1107,15 @@ class Resolver:
         hit = self.method(cls, name) if cls not in (None, EXTERNAL) else None
         return hit[0] if hit else None
 
+    def _by_labels(self, hit: str, call: CallLabels) -> str:
+        """The overload of `hit` whose labels the call writes (Swift's `request(_:didCreateTask:)`)."""
+        same = self.overload_of.get(hit, ())
+        return pick(hit, same, self.params, call) if len(same) > 1 else hit
+
     def resolve_calls(self) -> None:
         for f in self.files:
             variables = set(f.facts.get("bound_calls", ()))
+            labels = {at: (names, closures) for at, names, closures in f.facts.get("call_labels", ())}
             for i, call in enumerate(f.facts["calls"]):
                 if call[2] == REF:
                     hit = resolve_reference(self, f, call) if call[3] is not None else None
@@ -1116,6 +1131,8 @@ class Resolver:
                     self.stats["calls_unresolved"] += 1
                     continue
                 self.stats["calls_resolved"] += 1
+                if (written := labels.get(call[4])) is not None:
+                    hit = (self._by_labels(hit[0], written), hit[1])
                 self._edge("CALLS", f.def_ids[call[3]], hit[0], hit[1])
                 if hit[0] in self.stubs:
                     impls = self._override_cache.get(hit[0])
@@ -1123,6 +1140,8 @@ class Resolver:
                         impls = self._override_cache[hit[0]] = self._overrides(*self.stubs[hit[0]])
                     own_code = f.def_ids[call[3]] not in self.auxiliary
                     for impl in impls:  # the package's own code never runs its tests' subclasses
+                        if written is not None:
+                            impl = self._by_labels(impl, written)
                         if not (own_code and impl in self.auxiliary):
                             self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
 

@@ -64,6 +64,7 @@ open class Session: BaseSession, Requesting {
 
     func perform(_ request: Request) {
         request.finish()
+        request.send(to: "peer")
         Hashing.digest(request.url)
     }
 }
@@ -71,6 +72,7 @@ open class Session: BaseSession, Requesting {
     "Source/Session+Validation.swift": '''extension Session {
     func validate(_ request: Request) {
         request.cancel()
+        request.send(2)
     }
 }
 
@@ -103,6 +105,8 @@ public struct Request {
     func resume() {}
     func finish() {}
     func cancel() {}
+    func send(to target: String) {}
+    func send(_ data: Int, retries: Int = 1) {}
 }
 
 enum Method: String {
@@ -241,6 +245,10 @@ def test_swift_graph(tmp_path):
     assert ("fn:Source/Session+Validation.swift:Session.validate", R + "cancel") in conf
     assert (test, SS + "init") in conf and (test, SS + "request") in conf
     assert not any(dst.endswith(("lowercased", ":filter", ":print")) for _, dst in conf)
+    # two methods `send`, told apart by the labels a call writes: `send(to:)` and `send(_:retries:)` (line 16)
+    validate = "fn:Source/Session+Validation.swift:Session.validate"
+    assert {dst for src, dst in conf if src == SS + "perform" and ".send" in dst} == {R + "send"}
+    assert {dst for src, dst in conf if src == validate and ".send" in dst} == {R + "send@L16"}
 
 
 def test_swift_method_history(tmp_path):
