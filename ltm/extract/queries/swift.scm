@@ -26,12 +26,15 @@
   target: (_) @call.receiver
   suffix: (navigation_suffix suffix: (simple_identifier) @call.name)))
 
-; a stored property and its type (`let queue: DispatchQueue`, `var delegate = SessionDelegate()`): what
-; `self.queue.async()` and `delegate.handle()` call
+; a property and its type (`let queue: DispatchQueue`, `var delegate = SessionDelegate()`, `var monitor: (any
+; EventMonitor)?`, `some P`): what `self.queue.async()` and `delegate.handle()` call
 (class_body (property_declaration
   name: (pattern bound_identifier: (simple_identifier) @attr.name)
   (type_annotation [(user_type . (type_identifier) @attr.type)
-                          (optional_type wrapped: (user_type . (type_identifier) @attr.type))])))
+   (optional_type wrapped: (user_type . (type_identifier) @attr.type))
+   (existential_type (user_type . (type_identifier) @attr.type))
+   (opaque_type (user_type . (type_identifier) @attr.type))
+   (optional_type wrapped: (tuple_type . (tuple_type_item element: (existential_type (user_type . (type_identifier) @attr.type))) .))])))
 (class_body (property_declaration
   name: (pattern bound_identifier: (simple_identifier) @attr.name)
   !computed_value
@@ -40,11 +43,18 @@
 ; a parameter and its type (`_ r: DataRequest`, `r: DataRequest?`), a local's declared type or its value
 ; (`let r = DataRequest(url: u)`, `let s = Session.make()`, `let s = makeSession()`: what the function returns)
 (parameter name: (simple_identifier) @var.name
-  [(user_type . (type_identifier) @var.type) (optional_type wrapped: (user_type . (type_identifier) @var.type))])
+  [(user_type . (type_identifier) @var.type)
+   (optional_type wrapped: (user_type . (type_identifier) @var.type))
+   (existential_type (user_type . (type_identifier) @var.type))
+   (opaque_type (user_type . (type_identifier) @var.type))
+   (optional_type wrapped: (tuple_type . (tuple_type_item element: (existential_type (user_type . (type_identifier) @var.type))) .))])
 (statements (property_declaration
   name: (pattern bound_identifier: (simple_identifier) @var.name)
   (type_annotation [(user_type . (type_identifier) @var.type)
-                          (optional_type wrapped: (user_type . (type_identifier) @var.type))])))
+   (optional_type wrapped: (user_type . (type_identifier) @var.type))
+   (existential_type (user_type . (type_identifier) @var.type))
+   (opaque_type (user_type . (type_identifier) @var.type))
+   (optional_type wrapped: (tuple_type . (tuple_type_item element: (existential_type (user_type . (type_identifier) @var.type))) .))])))
 (statements (property_declaration
   name: (pattern bound_identifier: (simple_identifier) @var.name)
   !computed_value

@@ -33,6 +33,7 @@ open class Session: BaseSession, Requesting {
     let queue: DispatchQueue
     var delegate = SessionDelegate()
     private var log: Logger?
+    var monitor: (any Monitoring)?
 
     public init(queue: DispatchQueue = .main) {
         self.queue = queue
@@ -65,6 +66,7 @@ open class Session: BaseSession, Requesting {
     func perform(_ request: Request) {
         request.finish()
         request.send(to: "peer")
+        monitor?.request(request, didFail: 1)
         Hashing.digest(request.url)
     }
 }
@@ -139,6 +141,16 @@ final class Retrier {
         func delay() -> Int { 1 }
     }
 }
+
+protocol Monitoring {
+    func request(_ request: Request, didCreate url: String)
+    func request(_ request: Request, didFail code: Int)
+}
+
+final class LogMonitor: Monitoring {
+    func request(_ request: Request, didCreate url: String) {}
+    func request(_ request: Request, didFail code: Int) {}
+}
 ''',
     "Sources/NetCore/Logger.swift": '''public final class Logger {
     public func write(_ line: String) {
@@ -189,14 +201,15 @@ def test_swift_definitions_and_docs(tmp_path):
     classes = {r["qualified_name"]: r["kind"] for r in out.tables["Class"]}
     assert classes == {"Session": "class", "Requesting": "interface", "Request": "struct", "Method": "enum",
                        "Counter": "actor", "BaseSession": "class", "SessionDelegate": "class", "Logger": "class",
-                       "Hashing": "enum", "SessionTests": "class", "Retrier": "class", "Retrier.Result": "enum"}
+                       "Hashing": "enum", "SessionTests": "class", "Retrier": "class", "Retrier.Result": "enum",
+                       "Monitoring": "interface", "LogMonitor": "class"}
     fns = {r["id"].split(":", 3)[3]: r for r in out.tables["Function"]}
     # an extension's methods are its type's, in the file that extends it
     assert "Session.validate" in {q for q, r in fns.items() if r["file_path"] == "Source/Session+Validation.swift"}
     assert {q for q, r in fns.items() if r["file_path"] == S} == {
         "Session.init", "Session.request", "Session.make", "Session.reset", "Session.perform"}
     req = fns["Session.request"]
-    assert (req["line_start"], req["line_end"]) == (17, 31)
+    assert (req["line_start"], req["line_end"]) == (18, 32)
     assert req["docstring"] == "Makes a request for a URL."
     # one module per target, whatever its number of files
     modules = {r["name"]: r["path"] for r in out.tables["Module"] if not r["external"]}
@@ -218,7 +231,8 @@ def test_swift_graph(tmp_path):
         },
         "EXTENDS": {(session, "cls:Source/Base.swift:BaseSession")},
         # a conformance, written in the type's declaration or in an extension; Apple's protocols are not here
-        "IMPLEMENTS": {(session, "cls:Source/Request.swift:Requesting")},
+        "IMPLEMENTS": {(session, "cls:Source/Request.swift:Requesting"),
+                       ("cls:Source/Base.swift:LogMonitor", "cls:Source/Base.swift:Monitoring")},
     })
     calls = {dst for src, dst in confidences(out) if src == SS + "request"}
     assert calls == {
@@ -246,6 +260,9 @@ def test_swift_graph(tmp_path):
     assert (test, SS + "init") in conf and (test, SS + "request") in conf
     assert not any(dst.endswith(("lowercased", ":filter", ":print")) for _, dst in conf)
     # two methods `send`, told apart by the labels a call writes: `send(to:)` and `send(_:retries:)` (line 16)
+    # `monitor: (any Monitoring)?`: the protocol's `request(_:didFail:)` (line 19) and its conforming class's (24)
+    assert {dst for src, dst in conf if src == SS + "perform" and ".request" in dst} == {
+        "fn:Source/Base.swift:Monitoring.request@L19", "fn:Source/Base.swift:LogMonitor.request@L24"}
     validate = "fn:Source/Session+Validation.swift:Session.validate"
     assert {dst for src, dst in conf if src == SS + "perform" and ".send" in dst} == {R + "send"}
     assert {dst for src, dst in conf if src == validate and ".send" in dst} == {R + "send@L16"}
