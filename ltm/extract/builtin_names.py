@@ -388,6 +388,12 @@ SWIFT_FUNCTIONS: frozenset[str] = frozenset((
     "XCTAssertGreaterThan", "XCTAssertLessThan", "XCTAssertGreaterThanOrEqual", "XCTAssertLessThanOrEqual",
     "XCTAssertIdentical", "XCTAssertNotIdentical", "XCTSkip", "XCTSkipIf", "XCTSkipUnless", "XCTExpectFailure",
     "expectation", "wait", "fulfillment", "measure", "addTeardownBlock",
+    "dispatchPrecondition", "DispatchQueue", "DispatchGroup", "DispatchSemaphore", "DispatchWorkItem",
+    "JSONDecoder", "JSONEncoder", "PropertyListDecoder", "PropertyListEncoder", "NSLock", "NSRecursiveLock",
+    "NSError", "URLRequest", "URLComponents", "URLQueryItem", "URLSession", "URLSessionConfiguration",
+    "HTTPURLResponse", "InputStream", "OutputStream", "FileManager", "NotificationCenter", "Notification",
+    "OperationQueue", "AsyncStream", "AsyncThrowingStream", "CheckedContinuation", "ObjectIdentifier",
+    "Mirror", "KeyPath", "Int64", "UInt64", "UInt8", "UInt16", "UInt32", "Int32", "CGFloat", "TimeInterval",
 ))
 
 SWIFT_METHODS: frozenset[str] = frozenset((

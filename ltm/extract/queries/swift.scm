@@ -63,3 +63,11 @@
           (await_expression expr: (call_expression . [(simple_identifier) (navigation_expression target: [(simple_identifier) (self_expression)])] @var.type))
           (try_expression expr: (await_expression
             expr: (call_expression . [(simple_identifier) (navigation_expression target: [(simple_identifier) (self_expression)])] @var.type)))]))
+
+; a computed property (`var description: String { ... }`, with `get`/`set` or not) is a function of its type: the
+; getter runs its calls, which no other definition holds
+(property_declaration
+  name: (pattern bound_identifier: (simple_identifier) @function.name)
+  computed_value: (computed_property)) @function
+; `subscript(key: String) -> Value { ... }`: a function `subscript` that `x[key]` runs
+(subscript_declaration "subscript" @function.name) @function

@@ -90,7 +90,9 @@ extension Result {
 }
 
 extension Request: CustomStringConvertible {
-    public var description: String { url }
+    public var description: String { summary() }
+
+    func summary() -> String { url }
 }
 ''',
     "Source/Request.swift": '''public protocol Requesting: AnyObject {
@@ -263,6 +265,9 @@ def test_swift_graph(tmp_path):
     # `monitor: (any Monitoring)?`: the protocol's `request(_:didFail:)` (line 19) and its conforming class's (24)
     assert {dst for src, dst in conf if src == SS + "perform" and ".request" in dst} == {
         "fn:Source/Base.swift:Monitoring.request@L19", "fn:Source/Base.swift:LogMonitor.request@L24"}
+    # a computed property is a function of its type: its getter's calls are its own
+    ext = "fn:Source/Session+Validation.swift:Request."
+    assert conf[(ext + "description", ext + "summary")] == 1.0
     validate = "fn:Source/Session+Validation.swift:Session.validate"
     assert {dst for src, dst in conf if src == SS + "perform" and ".send" in dst} == {R + "send"}
     assert {dst for src, dst in conf if src == validate and ".send" in dst} == {R + "send@L16"}
