@@ -646,6 +646,8 @@ class Resolver:
             hits = [h for h in hits if h not in self.coroutines]
         if len(hits) == 1:
             return hits[0], confidence
+        if len(hits) > 1 and (same := self.overload_of.get(hits[0])) is not None and all(h in same for h in hits):
+            return hits[0], confidence  # Swift: overloads of one function, which the call's labels pick among
         self.stats["calls_ambiguous" if hits else "calls_unknown"] += 1
         return None
 

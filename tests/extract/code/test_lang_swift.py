@@ -166,6 +166,15 @@ public enum Hashing {
 
 public func filter(_ items: [Int]) -> [Int] { items }
 
+extension Error {
+    public func asNetError(orFailWith message: String) -> Int { 0 }
+    public func asNetError(or code: Int) -> Int { code }
+}
+
+public func report(_ error: any Error) -> Int {
+    error.asNetError(or: 2)
+}
+
 public func print(_ text: String, level: Int) {}
 ''',
     "Tests/NetTests/SessionTests.swift": '''import XCTest
@@ -268,6 +277,10 @@ def test_swift_graph(tmp_path):
     # a computed property is a function of its type: its getter's calls are its own
     ext = "fn:Source/Session+Validation.swift:Request."
     assert conf[(ext + "description", ext + "summary")] == 1.0
+    # `error` is Swift's Error, which an extension here gives two overloads of `asNetError`: a guess by the name
+    # alone (0.3), one function's overloads being one name, and the labels pick `asNetError(or:)`
+    log = "fn:Sources/NetCore/Logger.swift:"
+    assert {(dst, c) for (src, dst), c in conf.items() if src == log + "report"} == {(log + "Error.asNetError@L15", 0.3)}
     validate = "fn:Source/Session+Validation.swift:Session.validate"
     assert {dst for src, dst in conf if src == SS + "perform" and ".send" in dst} == {R + "send"}
     assert {dst for src, dst in conf if src == validate and ".send" in dst} == {R + "send@L16"}
