@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-Parameter = tuple[str, bool, bool]  # (label, has a default value, variadic)
+Parameter = tuple[str, bool, bool, bool]  # (label, has a default value, variadic, takes a closure)
 CallLabels = tuple[tuple[str, ...], int]  # (the arguments' labels, the number of trailing closures)
 
 _FUNCTIONS = ("function_declaration", "init_declaration", "protocol_function_declaration")
@@ -29,8 +29,10 @@ def parameters(node: Node) -> list[Parameter] | None:
             continue
         label = child.child_by_field_name("external_name") or child.child_by_field_name("name")
         default = i + 1 < len(children) and children[i + 1].type == "="
-        variadic = (child.text or b"").rstrip().endswith(b"...")
-        out.append(((label.text or b"_").decode("utf-8", "replace") if label is not None else "_", default, variadic))
+        text = child.text or b""
+        variadic, closure = text.rstrip().endswith(b"..."), b"->" in text
+        out.append(((label.text or b"_").decode("utf-8", "replace") if label is not None else "_", default, variadic,
+                    closure))
     return out
 
 
@@ -62,7 +64,7 @@ def call_labels(name: Node) -> CallLabels | None:
 def fits(params: list[Parameter], call: CallLabels) -> bool:
     """Whether a call with these labels can call a function with these parameters: each label in order (a
     parameter with a default may be left out, a variadic one takes more unlabelled arguments), then the trailing
-    closures take the last parameters."""
+    closures take the last parameters, the last of which takes a closure (`run("a") { }` is not `run(_:times:)`)."""
     labels, trailing = call
     i = 0
     for label in labels:
@@ -76,6 +78,8 @@ def fits(params: list[Parameter], call: CallLabels) -> bool:
             return False
         i += 1
     rest = params[i:]
+    if trailing and not (rest and rest[-1][3]):
+        return False
     return sum(not p[1] for p in rest) <= trailing <= len(rest)
 
 

@@ -251,7 +251,8 @@ def test_swift_graph(tmp_path):
         R + "resume",  # let request = Request(...); request.resume()
         SS + "perform",  # self.perform(r)
         SS + "reset",  # made.reset(): `made` is what Session.make() says it returns
-        "fn:Source/Session+Validation.swift:Session.validate",  # a method of Session that an extension in another file adds, called without self
+        # a method of Session that an extension in another file adds, called without self
+        "fn:Source/Session+Validation.swift:Session.validate",
         "fn:Source/Base.swift:SessionDelegate.didCreate",  # var delegate = SessionDelegate()
         "fn:Sources/NetCore/Logger.swift:Logger.write",  # private var log: Logger?
         SS + "make",  # Session.make(): a static call
@@ -280,7 +281,8 @@ def test_swift_graph(tmp_path):
     # `error` is Swift's Error, which an extension here gives two overloads of `asNetError`: a guess by the name
     # alone (0.3), one function's overloads being one name, and the labels pick `asNetError(or:)`
     log = "fn:Sources/NetCore/Logger.swift:"
-    assert {(dst, c) for (src, dst), c in conf.items() if src == log + "report"} == {(log + "Error.asNetError@L15", 0.3)}
+    assert {(dst, c) for (src, dst), c in conf.items() if src == log + "report"} == {
+        (log + "Error.asNetError@L15", 0.3)}
     validate = "fn:Source/Session+Validation.swift:Session.validate"
     assert {dst for src, dst in conf if src == SS + "perform" and ".send" in dst} == {R + "send"}
     assert {dst for src, dst in conf if src == validate and ".send" in dst} == {R + "send@L16"}
@@ -299,3 +301,29 @@ def test_swift_method_history(tmp_path):
                if m["src"] == f"commit:h:{fix}" and m["dst_label"] != "File"}
     assert changed == {("fn:h:Sources/Box/Box.swift:Box.close", "modified"),
                        ("cls:h:Sources/Box/Box.swift:Box", "modified")}
+
+
+def test_swift_overloads_by_labels_closures_and_variadics(tmp_path):
+    out = extract(tmp_path, {"Sources/Run/Runner.swift": '''final class Runner {
+    func run(_ name: String, handler: () -> Void) {}
+    func run(_ name: String, times: Int = 1) {}
+    func log(_ items: Any..., separator: String = " ") {}
+    func log(_ item: Int) {}
+
+    func go() {
+        run("a") { }
+        log(1, 2, 3)
+    }
+
+    func again() {
+        run("b")
+        log(4, separator: ",")
+    }
+}
+'''})
+    conf = confidences(out)
+    r = "fn:Sources/Run/Runner.swift:Runner."
+    # a trailing closure takes a parameter that takes a closure; a variadic one takes the unlabelled arguments
+    assert {dst for src, dst in conf if src == r + "go"} == {r + "run", r + "log"}
+    # a parameter with a default may be left out
+    assert {dst for src, dst in conf if src == r + "again"} == {r + "run@L3", r + "log"}
