@@ -341,6 +341,7 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     add_call = raw_calls.append
     labelled = spec.overloads  # Swift: a call's argument labels say which overload it calls (`labels.py`)
     labelled_calls: list[tuple[int, tuple[str, ...], int]] = []  # (where the callee's name starts, labels, closures)
+    labelled_binds: list[tuple[int, tuple[str, ...], int]] = []  # (where a variable bound from a call takes effect, ...)
     written = spec.written  # PHP's `$this->a`, `Foo::`, `\A\B` as `this.a`, `Foo`, `A.B`
     for shown, pattern, caps in _matches(spec, passes):
         if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
@@ -427,6 +428,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             after = max(n.end_byte for ns in caps.values() for n in ns)
             for n in caps["var.name"]:  # Go: `a, b *Engine`
                 raw_vars.append((n.start_byte, _text(n), typ, after))
+            if labelled and "var.type" in caps and (labels := _bound_call_labels(caps["var.type"][0])) is not None:
+                # `let request = session.request(.default)`: which overload it calls, so what it returns
+                labelled_binds.append((after, *labels))
         elif role == "declares":
             declares.append(_text(caps[role][0]))
         elif role == "local":
@@ -503,7 +507,16 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     return {"defs": defs, "had_error": tree.root_node.has_error, "module": declared,
             "imports": imports, "calls": calls, "bound_calls": bound_calls, "bases": bases, "attrs": attrs,
             "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares,
-            "path_calls": sorted(path_calls), "macro_calls": sorted(macro_calls), "call_labels": labelled_calls}
+            "path_calls": sorted(path_calls), "macro_calls": sorted(macro_calls), "call_labels": labelled_calls,
+            "bind_labels": labelled_binds}
+
+
+def _bound_call_labels(callee: Node) -> tuple[tuple[str, ...], int] | None:
+    """The labels of the call a variable is bound from, given its callee (`session.request` or `make`)."""
+    name = callee
+    if callee.type == "navigation_expression" and (suffix := callee.child_by_field_name("suffix")) is not None:
+        name = suffix.child_by_field_name("suffix") or suffix
+    return call_labels(name) if name.type == "simple_identifier" else None
 
 
 def _place_imports(imports: list[dict], spans: list[tuple[int, int, int]], parents: dict[int, int],

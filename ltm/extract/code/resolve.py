@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from ltm.code_paths import is_auxiliary, is_auxiliary_entity
 from ltm.extract.languages import LanguageSpec
 from ltm.extract.code.references import resolve_reference
-from ltm.extract.labels import CallLabels, pick
+from ltm.extract.labels import CallLabels, fits, pick
 from ltm.extract.parse import AWAIT, EACH, NEW, REF, marks_awaits
 
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
@@ -162,6 +162,7 @@ class Resolver:
         self.params: dict[str, list] = {}  # Swift function id -> its parameters' labels
         self.overloads: dict[tuple, list[str]] = defaultdict(list)  # (its class, or module and scope; name) -> ids
         self.overload_of: dict[str, list[str]] = {}  # function id -> its overloads (itself too), in source order
+        self.bind_labels: dict[str, dict[int, CallLabels]] = {}  # path -> where a binding takes effect -> labels
         self.returns: dict[str, tuple[str, str]] = {}  # function id -> (its file, the type it declares it returns)
         self.attributes: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))  # cls -> attr -> {(file, type)}
         self._attribute_cache: dict[tuple[str, str], str | None] = {}
@@ -299,6 +300,8 @@ class Resolver:
             self.module_reads[f.path] = set(f.facts.get("module_reads", ()))
             self.path_calls[f.path] = set(f.facts.get("path_calls", ()))
             self.macro_calls[f.path] = set(f.facts.get("macro_calls", ()))
+            if binds := f.facts.get("bind_labels"):  # Swift: the labels of the calls variables are bound from
+                self.bind_labels[f.path] = {after: (names, closures) for after, names, closures in binds}
             for owner, obj, name, typ, variable in f.facts.get("attrs", ()):
                 if variable:  # `self._transport = transport`: the type its bindings agree on, as written
                     typs = {t for _, t in types.get((owner, typ), ())}
@@ -1107,6 +1110,8 @@ class Resolver:
         else:
             cls = self.find_class(f, recv) if recv[:1].isupper() else None  # `Config.load()`
         hit = self.method(cls, name) if cls not in (None, EXTERNAL) else None
+        if hit and (labels := self.bind_labels.get(f.path, {}).get(at)) is not None:
+            return self._by_labels(hit[0], labels)  # `let r = session.request(.default)`: that overload's result
         return hit[0] if hit else None
 
     def _by_labels(self, hit: str, call: CallLabels) -> str:
@@ -1144,6 +1149,8 @@ class Resolver:
                     for impl in impls:  # the package's own code never runs its tests' subclasses
                         if written is not None:
                             impl = self._by_labels(impl, written)
+                            if impl in self.params and not fits(self.params[impl], written):
+                                continue  # its class has no overload of these labels: the protocol's default runs
                         if not (own_code and impl in self.auxiliary):
                             self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
 

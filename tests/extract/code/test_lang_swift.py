@@ -61,7 +61,9 @@ open class Session: BaseSession, Requesting {
         Session(queue: .main)
     }
 
-    func reset() {}
+    func reset() {
+        monitor?.request(Request(url: ""), didStart: 2)
+    }
 
     func perform(_ request: Request) {
         request.finish()
@@ -147,6 +149,7 @@ final class Retrier {
 protocol Monitoring {
     func request(_ request: Request, didCreate url: String)
     func request(_ request: Request, didFail code: Int)
+    func request(_ request: Request, didStart code: Int)
 }
 
 final class LogMonitor: Monitoring {
@@ -272,9 +275,12 @@ def test_swift_graph(tmp_path):
     assert (test, SS + "init") in conf and (test, SS + "request") in conf
     assert not any(dst.endswith(("lowercased", ":filter", ":print")) for _, dst in conf)
     # two methods `send`, told apart by the labels a call writes: `send(to:)` and `send(_:retries:)` (line 16)
-    # `monitor: (any Monitoring)?`: the protocol's `request(_:didFail:)` (line 19) and its conforming class's (24)
+    # `monitor: (any Monitoring)?`: the protocol's `request(_:didFail:)` (line 19) and its conforming class's (25)
     assert {dst for src, dst in conf if src == SS + "perform" and ".request" in dst} == {
-        "fn:Source/Base.swift:Monitoring.request@L19", "fn:Source/Base.swift:LogMonitor.request@L24"}
+        "fn:Source/Base.swift:Monitoring.request@L19", "fn:Source/Base.swift:LogMonitor.request@L25"}
+    # `request(_:didStart:)`, which LogMonitor does not define: the protocol's only, none of LogMonitor's others
+    assert {dst for src, dst in conf if src == SS + "reset" and ".request" in dst} == {
+        "fn:Source/Base.swift:Monitoring.request@L20"}
     # a computed property is a function of its type: its getter's calls are its own
     ext = "fn:Source/Session+Validation.swift:Request."
     assert conf[(ext + "description", ext + "summary")] == 1.0
@@ -319,7 +325,18 @@ def test_swift_overloads_by_labels_closures_and_variadics(tmp_path):
         run("b")
         log(4, separator: ",")
     }
+
+    func make(_ name: String) -> Box { Box() }
+    func make(count: Int) -> Crate { Crate() }
+
+    func use() {
+        let box = self.make("x")
+        box.open()
+    }
 }
+
+final class Box { func open() {} }
+final class Crate { func open() {} }
 '''})
     conf = confidences(out)
     r = "fn:Sources/Run/Runner.swift:Runner."
@@ -327,3 +344,5 @@ def test_swift_overloads_by_labels_closures_and_variadics(tmp_path):
     assert {dst for src, dst in conf if src == r + "go"} == {r + "run", r + "log"}
     # a parameter with a default may be left out
     assert {dst for src, dst in conf if src == r + "again"} == {r + "run@L3", r + "log"}
+    # a variable holds what the overload its call's labels name returns: `make(_:)`'s Box, not `make(count:)`'s Crate
+    assert {dst for src, dst in conf if src == r + "use"} == {r + "make", "fn:Sources/Run/Runner.swift:Box.open"}
