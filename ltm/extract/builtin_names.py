@@ -421,3 +421,70 @@ KOTLIN_METHODS: frozenset[str] = frozenset((
     "component1", "component2", "component3", "copy", "javaClass", "java", "kotlin", "simpleName",
     "qualifiedName", "cancel", "close", "await", "join", "launch", "async", "emit", "collect", "first",
 ))
+
+# Swift: the global functions of its standard library (and Foundation's and Dispatch's most used), and the methods
+# of its standard types (Array, Dictionary, Set, String, Optional, Sequence and Collection, Result, Task) and of
+# Foundation's Data, URL, Date, NSObject and JSON coders, written out here from Apple's documentation: `items.append(x)`
+# on an array the resolver cannot type is never the repository's only `append`, nor `print(x)` its only `print`.
+SWIFT_FUNCTIONS: frozenset[str] = frozenset((
+    "print", "debugPrint", "dump", "assert", "assertionFailure", "precondition", "preconditionFailure",
+    "fatalError", "min", "max", "abs", "zip", "stride", "sequence", "repeatElement", "swap", "type",
+    "withUnsafePointer", "withUnsafeMutablePointer", "withUnsafeBytes", "withUnsafeMutableBytes",
+    "withExtendedLifetime", "withoutActuallyEscaping", "withTaskGroup", "withThrowingTaskGroup",
+    "withCheckedContinuation", "withCheckedThrowingContinuation", "withUnsafeContinuation",
+    "withUnsafeThrowingContinuation", "withTaskCancellationHandler", "unsafeBitCast", "unsafeDowncast",
+    "numericCast", "readLine", "isKnownUniquelyReferenced", "autoreleasepool", "NSLocalizedString",
+    "String", "Int", "Double", "Float", "Bool", "Array", "Dictionary", "Set", "Character", "Optional",
+    "Data", "URL", "Date", "UUID", "Result", "Task", "Error", "objc_getAssociatedObject",
+    "objc_setAssociatedObject", "arc4random", "arc4random_uniform", "floor", "ceil", "round", "sqrt", "pow",
+    "XCTAssert", "XCTAssertEqual", "XCTAssertNotEqual", "XCTAssertTrue", "XCTAssertFalse", "XCTAssertNil",
+    "XCTAssertNotNil", "XCTFail", "XCTUnwrap", "XCTAssertThrowsError", "XCTAssertNoThrow",
+    "XCTAssertGreaterThan", "XCTAssertLessThan", "XCTAssertGreaterThanOrEqual", "XCTAssertLessThanOrEqual",
+    "XCTAssertIdentical", "XCTAssertNotIdentical", "XCTSkip", "XCTSkipIf", "XCTSkipUnless", "XCTExpectFailure",
+    "expectation", "wait", "fulfillment", "measure", "addTeardownBlock",
+    "dispatchPrecondition", "DispatchQueue", "DispatchGroup", "DispatchSemaphore", "DispatchWorkItem",
+    "JSONDecoder", "JSONEncoder", "PropertyListDecoder", "PropertyListEncoder", "NSLock", "NSRecursiveLock",
+    "NSError", "URLRequest", "URLComponents", "URLQueryItem", "URLSession", "URLSessionConfiguration",
+    "HTTPURLResponse", "InputStream", "OutputStream", "FileManager", "NotificationCenter", "Notification",
+    "OperationQueue", "AsyncStream", "AsyncThrowingStream", "CheckedContinuation", "ObjectIdentifier",
+    "Mirror", "KeyPath", "Int64", "UInt64", "UInt8", "UInt16", "UInt32", "Int32", "CGFloat", "TimeInterval",
+))
+
+SWIFT_METHODS: frozenset[str] = frozenset((
+    # Sequence, Collection, Array, Set, Dictionary
+    "map", "flatMap", "compactMap", "filter", "reduce", "forEach", "contains", "first", "last", "firstIndex",
+    "lastIndex", "min", "max", "sorted", "sort", "reversed", "reverse", "enumerated", "joined", "split", "prefix",
+    "suffix", "dropFirst", "dropLast", "drop", "allSatisfy", "elementsEqual", "starts", "lazy", "shuffled",
+    "shuffle", "append", "insert", "remove", "removeAll", "removeFirst", "removeLast", "removeSubrange",
+    "removeValue", "popLast", "popFirst", "replaceSubrange", "index", "distance", "formIndex", "swapAt",
+    "partition", "union", "intersection", "subtracting", "symmetricDifference", "formUnion", "formIntersection",
+    "subtract", "isSubset", "isSuperset", "isDisjoint", "updateValue", "merge", "merging", "mapValues",
+    "compactMapValues", "grouping", "makeIterator", "next", "withContiguousStorageIfAvailable", "reserveCapacity",
+    "count", "isEmpty", "randomElement", "filterMap", "zip",
+    # String, Character, Substring
+    "hasPrefix", "hasSuffix", "lowercased", "uppercased", "capitalized", "trimmingCharacters", "components",
+    "replacingOccurrences", "range", "padding", "addingPercentEncoding", "removingPercentEncoding",
+    "data", "cString", "utf8", "utf16", "write", "appending", "appendingFormat", "localizedDescription",
+    "caseInsensitiveCompare", "compare", "localizedCaseInsensitiveCompare", "isNumber", "isLetter",
+    # Optional, Result, Error, Task, async sequences
+    "map", "flatMap", "get", "mapError", "flatMapError", "cancel", "value", "result", "yield", "finish",
+    "resume", "sleep", "checkCancellation",
+    # Hashable, Equatable, Codable, CustomStringConvertible
+    "hash", "hash", "encode", "decode", "container", "nestedContainer", "singleValueContainer", "unkeyedContainer",
+    "superEncoder", "superDecoder", "description", "debugDescription", "combine", "finalize",
+    # Foundation: Data, URL, Date, NSObject, JSON and property-list coders, notification center, dispatch
+    "appendingPathComponent", "appendingPathExtension", "deletingLastPathComponent", "deletingPathExtension",
+    "resolvingSymlinksInPath", "standardized", "absoluteString", "addingTimeInterval", "timeIntervalSince",
+    "base64EncodedString", "base64EncodedData", "subdata", "copyBytes", "withUnsafeBytes", "isEqual", "copy",
+    "mutableCopy", "perform", "responds", "setValue", "value", "jsonObject", "data", "post", "addObserver",
+    "removeObserver", "async", "sync", "asyncAfter", "notify", "enter", "leave", "wait", "signal", "lock",
+    "unlock", "withLock", "fileExists", "createDirectory", "removeItem", "contentsOfDirectory", "string",
+    "date", "object", "set", "synchronize", "invalidate", "fire", "add", "addOperation", "cancelAllOperations",
+    "waitUntilAllOperationsAreFinished", "dataTask", "uploadTask", "downloadTask", "streamTask", "webSocketTask",
+    "finishTasksAndInvalidate", "invalidateAndCancel", "getAllTasks", "getTasksWithCompletionHandler",
+    "suspend", "setValue", "addValue", "value", "allHTTPHeaderFields", "url", "fulfill",
+    "isKind", "isMember", "conforms", "doesNotRecognizeSelector", "forwardingTarget", "addingTimeInterval",
+    "fill", "stroke", "layoutIfNeeded", "setNeedsLayout", "setNeedsDisplay", "addSubview", "removeFromSuperview",
+    "present", "dismiss", "pushViewController", "popViewController", "reloadData", "register",
+    "dequeueReusableCell", "addTarget", "setTitle", "setImage", "sizeToFit",
+))

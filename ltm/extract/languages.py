@@ -23,6 +23,7 @@ import tree_sitter_php
 import tree_sitter_python
 import tree_sitter_ruby
 import tree_sitter_rust
+import tree_sitter_swift
 import tree_sitter_typescript
 from tree_sitter import Language, Query
 
@@ -112,6 +113,11 @@ class LanguageSpec:
     # an extension function in scope is what `x.m()` calls where no method of a class here is (Kotlin's
     # `fun Type.canonicalize()`, resolved statically by the type it extends: `type.canonicalize()` on a platform type)
     scoped_extensions: bool = False
+    # a function's name is overloaded by its argument labels and types, and an import names no symbols (Swift):
+    # `print(x)` in a file that imports a module with a `print(_:level:)` is still the language's `print`
+    overloads: bool = False
+    # an interface's methods with a body are its implementors' (a Swift protocol extension's `func describe()`)
+    interface_methods: bool = False
 
     def parser_text(self, src: bytes) -> bytes:
         """The text the grammar parses: `src` itself, or with conditional directive lines or annotation
@@ -188,6 +194,13 @@ LANGUAGES: dict[str, LanguageSpec] = {
                      attribute_prefixes=("#[",), builtin_methods=builtin_names.PHP_METHODS,
                      builtin_functions=builtin_names.PHP_FUNCTIONS, written=m.php_written,
                      qualified_names="\\"),
+        # a module is a SwiftPM target, whose files see each other's names without an import; an extension's
+        # methods are its type's; `Foo(...)` calls Foo's `init`
+        LanguageSpec("swift", (".swift",), tree_sitter_swift.language, m.swift_module, resolve_import=m.swift_import,
+                     self_names=("self", "Self"), implicit_self=True, constructors=("init",), base_receiver="super",
+                     comment_prefixes=("//", "/*"), attribute_prefixes=("@",),
+                     builtin_methods=builtin_names.SWIFT_METHODS, builtin_functions=builtin_names.SWIFT_FUNCTIONS, overloads=True,
+                     interface_methods=True),
     ]
 }
 

@@ -81,6 +81,8 @@ class RepoContext:
     js_packages: dict[str, JsPackage] = field(default_factory=dict)  # by the name its package.json gives
     # PHP: the namespace prefix composer.json's `autoload` / `autoload-dev` `psr-4` maps to each folder
     php_namespaces: dict[str, str] = field(default_factory=dict)
+    # Swift: the folder of each target a Package.swift declares -> the target's name (its module)
+    swift_targets: dict[str, str] = field(default_factory=dict)
     paths: dict[str, str] = field(default_factory=dict)  # each parsed file's module name, once all are named
     namespaces: dict[str, list[str]] | None = None  # PHP: the modules of each namespace (`php_import`)
     tops: dict[str, set[str]] = field(default_factory=dict)  # the names each module defines at its top level
@@ -146,6 +148,27 @@ def php_namespaces(composer_json: bytes, folder: str) -> dict[str, str]:
                 if isinstance(d, str):
                     root = posixpath.normpath(posixpath.join(folder, d)) if d.strip("./") else (folder or ".")
                     out.setdefault(root, prefix.strip("\\"))
+    return out
+
+
+_SWIFT_TARGET = re.compile(rb"\.(target|testTarget|executableTarget|macro|plugin)\s*\(\s*name\s*:\s*\"([^\"]+)\"")
+_SWIFT_PATH = re.compile(rb"\bpath\s*:\s*\"([^\"]*)\"")
+
+
+def swift_targets(package_swift: bytes, folder: str) -> dict[str, str]:
+    """The folders of the targets a Package.swift in `folder` declares, by the target's name: its `path:`, else
+    SwiftPM's default (`Sources/<name>`, `Tests/<name>` for a test target, `Plugins/<name>` for a plugin).
+    Read with a pattern, not run: a manifest that computes its targets gives what it writes literally."""
+    out: dict[str, str] = {}
+    found = list(_SWIFT_TARGET.finditer(package_swift))
+    for i, m in enumerate(found):
+        kind, name = m[1].decode(), m[2].decode("utf-8", "replace")
+        # the target's own arguments: up to the next target's declaration
+        end = found[i + 1].start() if i + 1 < len(found) else len(package_swift)
+        given = _SWIFT_PATH.search(package_swift, m.end(), end)
+        default = {"testTarget": "Tests", "plugin": "Plugins"}.get(kind, "Sources") + "/" + name
+        sub = given[1].decode("utf-8", "replace").strip("/") if given else default
+        out[posixpath.normpath(posixpath.join(folder, sub)) if sub and sub != "." else (folder or ".")] = name
     return out
 
 
@@ -261,6 +284,33 @@ def php_module(path: str, declared: str | None = None, ctx: RepoContext | None =
 
 
 _PHP_MEMBER = re.compile(r"\s*(?:\??->|::)\s*|\\")
+
+
+_SWIFT_FOLDERS = ("Sources", "Tests", "Plugins")
+
+
+def swift_module(path: str, declared: str | None = None, ctx: RepoContext | None = None) -> str:
+    """A Swift module is its target, whose files share one namespace: the innermost folder a Package.swift names
+    (Alamofire's `path: "Source"` is target `Alamofire`), else SwiftPM's layout (`Sources/<Target>/...`,
+    `Tests/<Target>/...`), else the top folder (an Xcode project's target folder, `Example/...`), else `main`."""
+    parts = PurePosixPath(path).parts[:-1]
+    targets = ctx.swift_targets if ctx is not None else {}
+    for k in range(len(parts), 0, -1):
+        if (name := targets.get("/".join(parts[:k]))) is not None:
+            return name
+    for i, part in enumerate(parts[:-1]):
+        if part in _SWIFT_FOLDERS:
+            return parts[i + 1]
+    if len(parts) > 0 and (name := targets.get(".")) is not None:
+        return name
+    return parts[0] if parts else "main"
+
+
+def swift_import(imp: dict, path: str, module: str, known: set[str], ctx: RepoContext | None = None) -> list[Target]:
+    """`import Alamofire` (or `@testable import`) names a target of the repository, whose every public name the
+    file then sees; `import Foundation`, `import struct Foo.Bar` name another package's module (`Foundation`, `Foo`)."""
+    raw = imp["module"].strip().split(".")[0]
+    return [Target(raw, raw in known)]
 
 
 def php_written(text: str) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 from tree_sitter import Node, Parser, QueryCursor
 
 from ltm.extract.conditionals import error_size, first_branches
+from ltm.extract.labels import call_labels, parameters
 from ltm.extract.languages import LanguageSpec, query_text, ts_language, ts_query
 
 MAX_TEXT_CHARS = 2_000
@@ -144,6 +145,10 @@ def _is_stub(node_type: str, body: Node | None) -> bool:
     """
     if node_type in ("method_declaration", "field_declaration", "function_signature_item", "function_declaration"):
         return body is None  # C++'s only function field: `virtual f() = 0;`; a Rust trait's `fn area(&self);`
+    if node_type in ("method_declaration", "field_declaration", "function_signature_item",
+                     "protocol_function_declaration"):
+        # C++'s only function field: `virtual f() = 0;`; a Rust trait's `fn area(&self);`; a Swift protocol's `func f()`
+        return body is None
     if node_type != "function_definition" or body is None or body.type != "block" or body.named_child_count > 2:
         return False
     stmts = body.named_children
@@ -159,9 +164,16 @@ def _is_stub(node_type: str, body: Node | None) -> bool:
 _KOTLIN_FUNCTIONS = ("function_declaration", "secondary_constructor", "anonymous_initializer")
 
 
+_SWIFT_KINDS = {"protocol_declaration": "interface"}
+
+
 def _class_kind(node: Node) -> str:
+    if node.type in _SWIFT_KINDS:
+        return _SWIFT_KINDS[node.type]
     if node.type == "object_declaration":  # Kotlin's `object Registry`: a class of one instance
         return "object"
+    if node.type == "class_declaration" and (kind := node.child_by_field_name("declaration_kind")) is not None:
+        return kind.type  # Swift's `struct`, `enum`, `actor` (one node type for all of them)
     if node.type == "class_declaration" and (kind := _kotlin_class_kind(node)):
         return kind
     t = node.type if node.type != "type_spec" else (node.child_by_field_name("type") or node).type
@@ -354,6 +366,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
     instance_blocks: list[tuple[int, int]] = []  # Ruby's `define_method(n) { ... }`: code that runs as an instance
     objects: list[tuple[int, int]] = []  # `export default { ... }`: an object literal whose functions share `this`
     add_call = raw_calls.append
+    labelled = spec.overloads  # Swift: a call's argument labels say which overload it calls (`labels.py`)
+    labelled_calls: list[tuple[int, tuple[str, ...], int]] = []  # (where the callee's name starts, labels, closures)
+    labelled_binds: list[tuple[int, tuple[str, ...], int]] = []  # (where a variable bound from a call takes effect, ...)
     written = spec.written  # PHP's `$this->a`, `Foo::`, `\A\B` as `this.a`, `Foo`, `A.B`
     for shown, pattern, caps in _matches(spec, passes):
         if shown is not None and shown[(at := min(n[0].start_byte for n in caps.values()))] == src[at]:
@@ -366,6 +381,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         if role is _CALL:
             n = caps["call.name"][0]
             add_call((n.start_byte, n.text, None, CALL))
+            if labelled and (labels := call_labels(n)) is not None:
+                labelled_calls.append((n.start_byte, *labels))
             if "call.macro" in caps:
                 macro_calls.append(n.start_byte)
         elif role is _READ:
@@ -385,6 +402,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
                 if written is not None:
                     recv = written(recv)
             add_call((n.start_byte, n.text, recv or None, CALL if role is _CALL_RECV else REF))
+            if labelled and role is _CALL_RECV and (labels := call_labels(n)) is not None:
+                labelled_calls.append((n.start_byte, *labels))
             if "call.path" in caps:
                 path_calls.append(n.start_byte)
         elif role is _CALL_NEW:
@@ -436,6 +455,9 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             after = max(n.end_byte for ns in caps.values() for n in ns)
             for n in caps["var.name"]:  # Go: `a, b *Engine`
                 raw_vars.append((n.start_byte, _text(n), typ, after))
+            if labelled and "var.type" in caps and (labels := _bound_call_labels(caps["var.type"][0])) is not None:
+                # `let request = session.request(.default)`: which overload it calls, so what it returns
+                labelled_binds.append((after, *labels))
         elif role == "declares":
             declares.append(_text(caps[role][0]))
         elif role == "instance":
@@ -522,7 +544,16 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
             "vars": variables, "module_vars": module_vars, "module_reads": module_reads, "declares": declares,
             "path_calls": sorted(path_calls), "macro_calls": sorted(macro_calls),
             # a call in a `define_method` block of a class method runs with an instance as self
-            "instance_calls": [at for *_, at in calls if any(a <= at < b for a, b in instance_blocks)]}
+            "instance_calls": [at for *_, at in calls if any(a <= at < b for a, b in instance_blocks)],
+            "call_labels": labelled_calls, "bind_labels": labelled_binds}
+
+
+def _bound_call_labels(callee: Node) -> tuple[tuple[str, ...], int] | None:
+    """The labels of the call a variable is bound from, given its callee (`session.request` or `make`)."""
+    name = callee
+    if callee.type == "navigation_expression" and (suffix := callee.child_by_field_name("suffix")) is not None:
+        name = suffix.child_by_field_name("suffix") or suffix
+    return call_labels(name) if name.type == "simple_identifier" else None
 
 
 def _place_imports(imports: list[dict], spans: list[tuple[int, int, int]], parents: dict[int, int],
@@ -705,6 +736,8 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "impl_owner": impl_owner,
         "macro": d["macro"],  # only `name!(...)` calls it (`@function.macro`: Rust's `macro_rules!`)
         "singleton": d["singleton"],  # Ruby's `def self.m` or a method of `class << self`: the class's own method
+        # Swift: the labels its calls write, which tell its overloads apart
+        "params": parameters(node) if spec.overloads and d["kind"] == "function" else None,
     }
 
 
@@ -764,7 +797,7 @@ def _return_type(node: Node) -> str | None:
         if not (m := _WRAPPED.match(typ)):
             break
         typ = _first_argument(m[1])
-    return typ.strip().strip("'\"").lstrip("*") or None
+    return typ.strip().strip("'\"").lstrip("*").rstrip("?!") or None  # Swift's `Foo?`, `Foo!`
 
 
 def _kotlin_return(node: Node) -> Node | None:

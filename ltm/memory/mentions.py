@@ -29,8 +29,9 @@ _CHAIN = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
 _DOTTED = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+"
 _AS_CODE = rf"`{_CHAIN}|\b{_CHAIN}\(|\b{_CHAIN} (?:{'|'.join(CODE_NOUNS)})\b|\b{_DOTTED}"
 # The last part of `package.json` or `README.md` is a file extension, not an attribute.
-EXTENSIONS = ("py", "pyi", "js", "mjs", "cjs", "ts", "tsx", "jsx", "go", "rs", "java", "kt", "kts", "rb", "php", "json",
-              "yaml", "yml", "toml", "html", "htm", "xml", "md", "rst", "txt", "cfg", "ini", "lock", "css", "scss", "sql", "sh")
+EXTENSIONS = ("py", "pyi", "js", "mjs", "cjs", "ts", "tsx", "jsx", "go", "rs", "java", "kt", "kts", "rb", "php", "swift",
+              "json", "yaml", "yml", "toml", "html", "htm", "xml", "md", "rst", "txt", "cfg", "ini", "lock", "css", "scss",
+              "sql", "sh")
 VOTE_QUALIFIED = 2  # a qualified name says more about the repository than a bare one
 
 

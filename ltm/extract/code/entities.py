@@ -23,13 +23,14 @@ from ltm.extract.filters import MAX_FILE_BYTES, skip_reason
 from ltm.extract.gc_pause import no_cycle_collection
 from ltm.extract.gitrepo import MISSING, GitRepo, TreeEntry, is_safe_path
 from ltm.extract.languages import LanguageSpec, language_for, read_as
-from ltm.extract.modules import JsPackage, RepoContext, go_module_path, js_package, php_namespaces, rust_crates
+from ltm.extract.modules import (JsPackage, RepoContext, go_module_path, js_package, php_namespaces, rust_crates,
+                                 swift_targets)
 from ltm.extract.code.resolve import Bindings, ParsedFile, Resolver
 
 PARALLEL_MIN_BYTES = 1_000_000  # below this a pool costs more to start than it saves
 BATCH_BYTES = 4_000_000  # at most this much source per batch: memory stays flat, workers stay busy
 BATCH_MIN_BYTES = 64_000
-_SHARED_MODULES = {"go", "java", "c_sharp", "c"}  # families whose files share one module
+_SHARED_MODULES = {"go", "java", "c_sharp", "c", "swift"}  # families whose files share one module
 _TABLES = ("File", "Module", "Class", "Function", "DEFINED_IN", "BELONGS_TO", "HAS_METHOD",
            "IMPORTS", "DEPENDS_ON", "EXTENDS", "IMPLEMENTS", "CALLS")
 
@@ -189,6 +190,7 @@ def extract_code(
     crates: dict[str, str] = {}  # a Rust crate's source folder -> its name (`rust_crates`)
     js_packages: dict[str, JsPackage] = {}
     php_roots: dict[str, str] = {}  # a folder -> the PHP namespace composer.json's psr-4 maps to it
+    swift_roots: dict[str, str] = {}  # a folder -> the Swift target Package.swift declares there
     parsed_entries: list[tuple[TreeEntry, LanguageSpec]] = []
     with row_pool(repo_key, out.workers, batch, sorted({s.name for _, s in wanted})) as pool:
         to_read = [e.blob for e, spec, reason in listed if reason is None and (spec is not None or _is_manifest(e))]
@@ -213,6 +215,9 @@ def extract_code(
                 elif _is_composer_json(entry):
                     for folder, prefix in php_namespaces(src, posixpath.dirname(entry.path)).items():
                         php_roots.setdefault(folder, prefix)
+                elif _is_package_swift(entry):
+                    for folder, target in swift_targets(src, posixpath.dirname(entry.path)).items():
+                        swift_roots.setdefault(folder, target)
                 if spec is None:
                     continue
                 reason = reason or skip_reason(entry.path, entry.size, src, max_file_bytes)
@@ -226,7 +231,7 @@ def extract_code(
                 parsed_entries.append((entry, spec))
             for _ in contents:  # ends the stream (and its feeding thread)
                 pass
-        ctx, mods, parsed, names = RepoContext(go_mods, crates, js_packages, php_roots), _Modules(repo_key), [], {}
+        ctx, mods, parsed, names = RepoContext(go_mods, crates, js_packages, php_roots, swift_targets=swift_roots), _Modules(repo_key), [], {}
         t = out.tables
         for (entry, spec), res in zip(parsed_entries, pool.results()):  # each batch as it comes back
             facts = res["facts"]
@@ -274,6 +279,10 @@ def _is_cargo_toml(entry: TreeEntry) -> bool:
 def _is_package_json(entry: TreeEntry) -> bool:
     return posixpath.basename(entry.path) == "package.json" and entry.size < 1_000_000 and (
         "node_modules/" not in entry.path)
+
+
+def _is_package_swift(entry: TreeEntry) -> bool:
+    return posixpath.basename(entry.path) == "Package.swift" and entry.size < 1_000_000 and ".build/" not in entry.path
 
 
 def _is_composer_json(entry: TreeEntry) -> bool:

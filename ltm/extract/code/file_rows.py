@@ -23,7 +23,7 @@ from ltm.extract.parse import parse_source
 
 # What cross-file resolution reads of a definition; the rest (text, signature, ...) is in its row.
 _SLIM = ("kind", "name", "qualified_name", "parent_kind", "parent_qualified", "class_kind", "self_name", "stub",
-         "coroutine", "returns", "macro", "singleton", "object")
+         "coroutine", "returns", "macro", "singleton", "object", "params")
 
 FileJob = tuple[str, str, bytes]  # path, language, source
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ltm.code_paths import is_auxiliary, is_auxiliary_entity
 from ltm.extract.languages import LanguageSpec
 from ltm.extract.code.references import resolve_reference
+from ltm.extract.labels import CallLabels, fits, pick
 from ltm.extract.parse import AWAIT, EACH, NEW, REF, marks_awaits
 
 SCOPE, IMPORTED, UNIQUE = 1.0, 0.9, 0.5
@@ -176,6 +177,10 @@ class Resolver:
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # extends and implements, reversed
         self.stubs: dict[str, tuple[str, str]] = {}  # stub method id -> (its class id, its name)
         self.coroutines: set[str] = set()  # functions declared `async`
+        self.params: dict[str, list] = {}  # Swift function id -> its parameters' labels
+        self.overloads: dict[tuple, list[str]] = defaultdict(list)  # (its class, or module and scope; name) -> ids
+        self.overload_of: dict[str, list[str]] = {}  # function id -> its overloads (itself too), in source order
+        self.bind_labels: dict[str, dict[int, CallLabels]] = {}  # path -> where a binding takes effect -> labels
         self.returns: dict[str, tuple[str, str]] = {}  # function id -> (its file, the type it declares it returns)
         self.attributes: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))  # cls -> attr -> {(file, type)}
         self._attribute_cache: dict[tuple[str, str], str | None] = {}
@@ -304,6 +309,11 @@ class Resolver:
                             self.stubs[eid] = (cls, d["name"])
                 if d.get("object") is not None:
                     self.object_members[f.path].setdefault((d["object"], d["name"]), eid)
+                if d.get("params") is not None:  # Swift: overloads told apart by their labels (`labels.py`)
+                    self.params[eid] = d["params"]
+                    owner = self.owner.get(eid) or (f.module_id, d["parent_qualified"])
+                    self.overloads[(owner, d["name"])].append(eid)
+                    self.overload_of[eid] = self.overloads[(owner, d["name"])]
                 if d.get("coroutine"):
                     self.coroutines.add(eid)
                 if d.get("returns"):
@@ -322,6 +332,8 @@ class Resolver:
             self.path_calls[f.path] = set(f.facts.get("path_calls", ()))
             self.macro_calls[f.path] = set(f.facts.get("macro_calls", ()))
             self.instance_calls[f.path] = set(f.facts.get("instance_calls", ()))
+            if binds := f.facts.get("bind_labels"):  # Swift: the labels of the calls variables are bound from
+                self.bind_labels[f.path] = {after: (names, closures) for after, names, closures in binds}
             for owner, obj, name, typ, variable in f.facts.get("attrs", ()):
                 if variable:  # `self._transport = transport`: the type its bindings agree on, as written
                     typs = {t for _, t in types.get((owner, typ), ())}
@@ -420,6 +432,8 @@ class Resolver:
             return self.file_classes[f.path][qualified]
         name = qualified.rpartition(".")[2]
         same = self.classes[f.module_id].get(name, [])
+        if "." not in qualified:  # a bare name (Swift's `extension Result`) is no class nested in another definition
+            same = [c for c in same if c not in self.nested_classes]
         if same or f.spec.group != "c":
             return same[0] if len(same) == 1 else None
         # C++'s `A::f` in a file whose own header does not declare A (write_batch.cc defines the methods of
@@ -547,8 +561,9 @@ class Resolver:
                 self.subclasses[target].append(whole)
                 if rel == "extends" and self.class_kind.get(target) == "trait":
                     self.bases[whole].insert(0, target)  # PHP: a used trait's methods override the inherited ones
-                elif rel == "extends" or self.class_kind.get(target) == "trait":
-                    # a Rust trait's provided methods are its implementors' too (`self.describe()`)
+                elif rel == "extends" or self.class_kind.get(target) == "trait" or f.spec.interface_methods:
+                    # a Rust trait's provided methods are its implementors' too (`self.describe()`), as a Swift
+                    # protocol extension's are its conforming types' (after what the superclass has)
                     self.bases[whole].append(target)
         if requires:
             self._implement_interfaces(requires)
@@ -696,6 +711,8 @@ class Resolver:
             hits = [h for h in hits if h not in self.coroutines]
         if len(hits) == 1:
             return hits[0], confidence
+        if len(hits) > 1 and (same := self.overload_of.get(hits[0])) is not None and all(h in same for h in hits):
+            return hits[0], confidence  # Swift: overloads of one function, which the call's labels pick among
         self.stats["calls_ambiguous" if hits else "calls_unknown"] += 1
         return None
 
@@ -781,7 +798,7 @@ class Resolver:
             if name in b.external:
                 self.stats["calls_external"] += 1
                 return None
-            for mid in b.wildcards:
+            for mid in b.wildcards if not (spec.overloads and name in spec.builtin_functions) else ():
                 if len(hits := self.top[mid].get(name, [])) == 1:
                     return hits[0], IMPORTED
             if name in spec.builtin_functions:  # `open(path)` with no `open` of this file or its imports
@@ -1172,6 +1189,8 @@ class Resolver:
         else:
             cls = self.find_class(f, recv) if recv[:1].isupper() else None  # `Config.load()`
         hit = self.method(cls, name) if cls not in (None, EXTERNAL) else None
+        if hit and (labels := self.bind_labels.get(f.path, {}).get(at)) is not None:
+            return self._by_labels(hit[0], labels)  # `let r = session.request(.default)`: that overload's result
         return hit[0] if hit else None
 
     def _chained(self, f: ParsedFile, caller: int, recv: str, at: int, depth: int) -> str | None:
@@ -1187,10 +1206,15 @@ class Resolver:
             return cls
         fn = self._callee(f, caller, inner, at, depth)
         return self.declared_class(fn) if fn is not None and fn in self.returns else None
+    def _by_labels(self, hit: str, call: CallLabels) -> str:
+        """The overload of `hit` whose labels the call writes (Swift's `request(_:didCreateTask:)`)."""
+        same = self.overload_of.get(hit, ())
+        return pick(hit, same, self.params, call) if len(same) > 1 else hit
 
     def resolve_calls(self) -> None:
         for f in self.files:
             variables = set(f.facts.get("bound_calls", ()))
+            labels = {at: (names, closures) for at, names, closures in f.facts.get("call_labels", ())}
             for i, call in enumerate(f.facts["calls"]):
                 if call[2] == REF:
                     hit = resolve_reference(self, f, call) if call[3] is not None else None
@@ -1211,6 +1235,8 @@ class Resolver:
                     self.stats["calls_unresolved"] += 1
                     continue
                 self.stats["calls_resolved"] += 1
+                if (written := labels.get(call[4])) is not None:
+                    hit = (self._by_labels(hit[0], written), hit[1])
                 self._edge("CALLS", f.def_ids[call[3]], hit[0], hit[1])
                 if hit[0] in self.stubs:
                     impls = self._override_cache.get(hit[0])
@@ -1218,6 +1244,10 @@ class Resolver:
                         impls = self._override_cache[hit[0]] = self._overrides(*self.stubs[hit[0]])
                     own_code = f.def_ids[call[3]] not in self.auxiliary
                     for impl in impls:  # the package's own code never runs its tests' subclasses
+                        if written is not None:
+                            impl = self._by_labels(impl, written)
+                            if impl in self.params and not fits(self.params[impl], written):
+                                continue  # its class has no overload of these labels: the protocol's default runs
                         if not (own_code and impl in self.auxiliary):
                             self._edge("CALLS", f.def_ids[call[3]], impl, OVERRIDE)
 
