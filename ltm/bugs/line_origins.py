@@ -101,8 +101,8 @@ class LineOrigins:
                 if not cannot_read_object(e):
                     raise
                 if len(self.shas) == done and len(self.shas) < len(self._order):
-                    # git died before its output of the first commit left its buffer: that commit goes
-                    # without its changes (its children still find its state)
+                    # git died before it printed the first commit (rename detection reads both versions
+                    # first): that commit goes without its changes, and its children still find its state
                     head = self.repo.run("log", "--no-walk", "--format=%H %ct %P", self._order[done]).split()
                     yield from self._commit(head, [], states, children, wanted)
                 rest = self._order[len(self.shas):]
