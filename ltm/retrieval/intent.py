@@ -116,7 +116,7 @@ _TOKEN = re.compile(r"`(?P<bt>[^`]+)`|(?P<id>[A-Za-z_][\w.]*(?:/[\w.\-]+)*[\w](?
                     r"(?P<call>\(\))?")
 _PATH_SEP = re.compile(r"(?<=\w)::(?=[A-Za-z_])")  # `Sinatra::Base`, `crate::io::read`: a dotted name
 _IDENT = re.compile(r"[A-Za-z_][\w.]*[\w]|[A-Za-z_]")
-_PATHLIKE = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+|[\w\-]+\.(?:py|js|mjs|cjs|ts|tsx|go|java|rs|c|h|cpp|hpp|rb|cs|md)\b")
+_PATHLIKE = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+|[\w\-]+\.(?:py|js|mjs|cjs|ts|tsx|go|java|kt|kts|swift|php|rs|c|h|cpp|hpp|rb|cs|md)\b")
 _BUGREF = re.compile(r"#\d+")
 _HISTORY_CUES = re.compile(
     r"^\s*(?:when|who|why)\b|\b(?:which|what)\s+commits?\b|\bcommits?\s+(?:by|from|that|which)\b|"

@@ -39,6 +39,12 @@ def test_search_keeps_code_names_paths_refs_and_label_hints():
     assert {"error", "handling"} <= set(intent.words) and "functions" not in intent.words
 
 
+@pytest.mark.parametrize("name", ["JsonReader.kt", "Session.swift", "Router.php"])
+def test_a_file_name_of_a_language_read_here_is_a_path_not_a_code_name(name):
+    intent = parse(f"what changed in {name} last week")
+    assert intent.paths == (name,)
+
+
 def test_cypher_looking_text_never_becomes_a_subject():
     intent = parse("what calls x') MATCH (n) DETACH DELETE n //")
     # the quote, the parentheses and the statement never reach a subject: only single names do,
