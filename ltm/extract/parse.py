@@ -143,11 +143,10 @@ def _is_stub(node_type: str, body: Node | None) -> bool:
     Java, C# and Kotlin methods without a body, C++'s pure virtual methods, a Rust trait's required methods; Python functions whose body is only a docstring and
     `...`, `pass` or a `raise` (NotImplementedError, by convention).
     """
-    if node_type in ("method_declaration", "field_declaration", "function_signature_item", "function_declaration"):
-        return body is None  # C++'s only function field: `virtual f() = 0;`; a Rust trait's `fn area(&self);`
-    if node_type in ("method_declaration", "field_declaration", "function_signature_item",
+    if node_type in ("method_declaration", "field_declaration", "function_signature_item", "function_declaration",
                      "protocol_function_declaration"):
-        # C++'s only function field: `virtual f() = 0;`; a Rust trait's `fn area(&self);`; a Swift protocol's `func f()`
+        # C++'s only function field: `virtual f() = 0;`; a Rust trait's `fn area(&self);`; a Kotlin interface's
+        # `fun f()`; a Swift protocol's `func f()`
         return body is None
     if node_type != "function_definition" or body is None or body.type != "block" or body.named_child_count > 2:
         return False
