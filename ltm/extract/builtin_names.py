@@ -73,6 +73,15 @@ JAVASCRIPT_FUNCTIONS: frozenset[str] = frozenset((
     "queueMicrotask", "require", "setImmediate", "setInterval", "setTimeout", "structuredClone", "unescape",
 ))
 
+# The global objects of JavaScript's hosts (browsers, workers, Node, Deno, Bun) whose methods a call names:
+# `console.log(x)`, `document.querySelector(s)`, `caches.open(name)` (hono's cache middleware was guessed into its
+# only `open` method, a WebSocket handler's). Names that code often binds itself (`location`, `history`, `self`)
+# are left out.
+JAVASCRIPT_OBJECTS: frozenset[str] = frozenset((
+    "Bun", "Deno", "caches", "chrome", "console", "crypto", "customElements", "document", "globalThis",
+    "indexedDB", "localStorage", "navigator", "performance", "process", "sessionStorage", "window",
+))
+
 # ISO C's library functions (C11, 7.4-7.29: ctype, locale, math, setjmp, signal, stdio, stdlib, string,
 # time): a bare `fclose(f)` that no definition in the file or its includes names is the C library's, not
 # the repository's only `fclose` (jq's `src/inject_errors.c`, a shim that wraps libc's for tests)

@@ -48,6 +48,8 @@ class LanguageSpec:
     `builtin_functions`: the same for a bare `f()` and the language's built-in functions (`open`).
     `builtin_values`: built-in functions whose result is a built-in value (`x = open(p)`), never an
     object of the repository, so `x.m()` is not guessed either.
+    `builtin_objects`: the host's global objects (`document`, `console`, `caches`): `document.querySelector()`
+    where the file binds no such name is the host's, never the repository's only `querySelector`.
     `base_receiver`: a pattern for the receiver that names the caller's base class (`super()`).
     `declared_types`: a variable's or field's type is as declared (`String name`), so a type that names no
     class here is the platform's or another package's: `name.length()` is never the repository's only `length`.
@@ -83,6 +85,7 @@ class LanguageSpec:
     builtin_methods: frozenset[str] = frozenset()
     builtin_functions: frozenset[str] = frozenset()
     builtin_values: frozenset[str] = frozenset()
+    builtin_objects: frozenset[str] = frozenset()
     base_receiver: str = ""
     declared_types: bool = False
     declared_fields: bool = False
@@ -138,7 +141,8 @@ class LanguageSpec:
 
 _JS = dict(family="js", resolve_import=m.js_import, constructors=("constructor",),
            builtin_methods=builtin_names.JAVASCRIPT_METHODS,
-           builtin_functions=builtin_names.JAVASCRIPT_FUNCTIONS, base_receiver="super")
+           builtin_functions=builtin_names.JAVASCRIPT_FUNCTIONS, builtin_objects=builtin_names.JAVASCRIPT_OBJECTS,
+           base_receiver="super")
 _C = dict(family="c", resolve_import=m.c_import, implicit_self=True,
           builtin_functions=builtin_names.C_FUNCTIONS, hide_macros=True)
 

@@ -884,6 +884,12 @@ class Resolver:
             # `tempfile::Builder::new()`, `regex::escape(s)`), which needs no `use`
             self.stats["calls_external"] += 1
             return None
+        if (head in spec.builtin_objects and head not in b.aliases and head not in b.symbols
+                and (caller_index, head) not in self.var_types[f.path] and at not in self.module_reads.get(f.path, ())):
+            # `console.log(x)`, `document.querySelector(s)`: the host's object, whose methods the repository's only
+            # `log` or `querySelector` shares by name alone
+            self.stats["calls_external"] += 1
+            return None
         if recv.isidentifier() and ((local := (caller_index, recv) in self.var_types[f.path])
                                     or at in self.module_reads.get(f.path, ())):
             # the caller's variable, or the module's (`app = Router(...)` above the function that calls `app.m()`)

@@ -348,6 +348,25 @@ def test_a_call_on_a_variable_named_like_an_object_reaches_that_objects_method(t
     assert not any(src == "fn:lib/response.js:res.send" for src, _ in calls)
 
 
+def test_a_method_of_the_hosts_global_objects_is_never_the_repositorys_only_method_of_that_name(tmp_path):
+    """hono: `caches.open(name)` in its cache middleware was guessed into the one `open` method of the repository
+    (a WebSocket handler's); `console.log(x)` would be the only `log`. A name the file binds itself is its own."""
+    out = extract(tmp_path, {
+        "src/socket.js": "export class Socket {\n  open(url) { return url; }\n  log(line) { return line; }\n}\n",
+        "src/cache.js": "export async function cached(name) {\n"
+                        "  const store = await caches.open(name);\n"
+                        "  console.log(store);\n"
+                        "  return store;\n"
+                        "}\n",
+        "src/own.js": "import { Socket } from './socket.js';\n"
+                      "const console = new Socket();\n"
+                      "export function talk() {\n  console.log('hi');\n}\n",
+    })
+    calls = confidences(out)
+    assert not any(src == "fn:src/cache.js:cached" for src, _ in calls)
+    assert ("fn:src/own.js:talk", "fn:src/socket.js:Socket.log") in calls
+
+
 TS_FIELDS = {
     "src/engine.ts": "export class Engine {\n  start(): number { return 1; }\n}\n",
     "src/pump.ts": "export class Pump {\n  start(): number { return 2; }\n}\n",
