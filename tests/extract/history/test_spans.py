@@ -126,6 +126,36 @@ def test_the_span_cache_key_changes_with_the_definition_patterns_only(monkeypatc
     assert version(base + b"\n(lambda) @function\n") != v0
 
 
+def test_every_language_s_definition_patterns_compile_on_their_own():
+    """The span cache key hashes the cut patterns as text (`query_version`): a language whose cut did not compile
+    would be read through its whole query file while keyed by part of it."""
+    import ltm.extract.history.spans as sp
+    from ltm.extract.languages import LANGUAGES
+
+    assert [name for name in LANGUAGES if sp.spans_query(name) is None] == []
+
+
+def test_the_szz_settings_compile_no_query(monkeypatch):
+    """Every bugs stage asks for the settings string, which names every language's span patterns: it is made from
+    their text, without compiling fourteen grammars' queries (0.6-1.2 s of each run, most of them for languages
+    the repository does not have)."""
+    import ltm.extract.history.spans as sp
+    from ltm.bugs import fix_store
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a query was compiled")
+
+    monkeypatch.setattr(sp, "Query", refuse)
+    sp.spans_query.cache_clear()
+    sp.query_version.cache_clear()
+    try:
+        setting = fix_store.settings(100, (), 50)
+    finally:
+        sp.spans_query.cache_clear()
+        sp.query_version.cache_clear()
+    assert setting.startswith("v") and "queries=" in setting
+
+
 def test_a_binary_version_in_a_chain_gets_no_spans_and_the_older_one_is_parsed_from_scratch(tmp_path):
     """A version with a NUL byte (git diffs it as text when told to) has no spans; the version that was to be
     reparsed from it still gets the spans of a fresh parse."""
