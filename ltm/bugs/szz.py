@@ -222,15 +222,20 @@ def _affected(
         if fd.old_path:
             for n, _ in h.deleted:
                 if e := index.at(_old(fd, parent), fd.old_path, n):
-                    out[e.id] = e
-                    if not is_auxiliary_entity(lake_path(fd.old_path), e.qualified_name):
-                        package.add(e.id)
+                    _add(e, fd.old_path, out, package)
         if fd.new_path:
             for n, _ in h.added:
                 if e := index.at(fd.new_blob or f"{fix.sha}:{fd.new_path}", fd.new_path, n):
-                    out[e.id] = e
-                    if not is_auxiliary_entity(lake_path(fd.new_path), e.qualified_name):
-                        package.add(e.id)
+                    _add(e, fd.new_path, out, package)
+
+
+def _add(e: Entity, path: str, out: dict[str, Entity], package: set[str]) -> None:
+    """One changed line's entity; whether it is the package's own is asked once per entity, not per line."""
+    if e.id in out:
+        return
+    out[e.id] = e
+    if not is_auxiliary_entity(lake_path(path), e.qualified_name):
+        package.add(e.id)
 
 
 def plan_fix(
