@@ -11,6 +11,9 @@ GitNexus's `.gitnexus/` and the files it writes never touch the path given), in 
                HEAD only, no history, no embeddings
   ltm          `python -m cli ingest CLONE --home NEW --embedder hash` from this checkout
   ltm-before   the same with PYTHONPATH=DIR (a `git worktree add --detach DIR main`), when given
+  ltm-head     with `--head-only`: the same as `ltm` with `--max-commits 1`, the work GitNexus does (the code
+               at HEAD parsed, resolved, in a graph and a vector store) without the history's other commits
+               and their fixes; `ltm` minus `ltm-head` is what mining the history costs
 The order of the contenders rotates every round so a load that changes slowly falls on each of
 them alike. Each figure is wall seconds and CPU seconds (user + system of the command and the
 processes it waited for, from `os.wait4`), with the load average before it; the ltm runs also
@@ -74,7 +77,7 @@ def run_one(contender: str, repo: Path, work: Path, gitnexus: str, before: Path 
     else:
         env["PYTHONPATH"] = str(before if contender == "ltm-before" else ROOT)
         cmd = [sys.executable, "-m", "cli", "ingest", str(clone), "--home", str(work / "home"), "--embedder", "hash",
-               "--json"]
+               "--json", *(["--max-commits", "1"] if contender == "ltm-head" else [])]
         fig = _timed(cmd, env, Path(env["PYTHONPATH"]), work / "out.txt")
         fig["stages"] = _stages(work / "out.txt")
     return {"repo": repo.name, "contender": contender, **fig}
@@ -85,11 +88,12 @@ def main() -> None:
     ap.add_argument("repos", nargs="+", type=Path)
     ap.add_argument("--gitnexus", required=True, help="the gitnexus executable (node_modules/.bin/gitnexus)")
     ap.add_argument("--before", type=Path, default=None, help="a checkout to run as `ltm-before` (PYTHONPATH)")
+    ap.add_argument("--head-only", action="store_true", help="also run `ltm-head`: HEAD's code only (`--max-commits 1`)")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--rotate", type=int, default=0, help="start the rotation of the order this many places on "
                     "(a later invocation continues an earlier one's alternation)")
     args = ap.parse_args()
-    contenders = ["gitnexus", "ltm", *(["ltm-before"] if args.before else [])]
+    contenders = ["gitnexus", "ltm", *(["ltm-before"] if args.before else []), *(["ltm-head"] if args.head_only else [])]
     runs: list[dict] = []
     for rnd in range(args.rounds):
         for i, repo in enumerate(args.repos):
