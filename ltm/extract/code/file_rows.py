@@ -40,9 +40,25 @@ def _plain(defs: list[dict]) -> set[int]:
     return set(first.values())
 
 
-def _unique(entity_id: str, plain: bool, line: int) -> str:
-    """Same qualified name twice in a file (overloads, redefinitions): all but one get `@L<line>`."""
-    return entity_id if plain else f"{entity_id}@L{line}"
+def _suffixes(defs: list[dict], plain: set[int]) -> list[str]:
+    """What each definition's id adds to its plain id: nothing for the one `_plain` picks (and for every name
+    defined once); the parameters where they tell it from the others of its name (`(String,int)`, Swift's
+    `(_:didFail:)`, `ltm.extract.overloads`); else `@L<line>` (a redefinition with the same parameters).
+
+    Parameters rather than a line, so an overload keeps its id when lines above it are added or removed."""
+    keys: dict[tuple[bool, str], list[str | None]] = {}
+    for d in defs:
+        keys.setdefault((d["kind"] == "class", d["qualified_name"]), []).append(d.get("overload"))
+    out = []
+    for i, d in enumerate(defs):
+        key = d.get("overload")
+        if i in plain:
+            out.append("")
+        elif key is not None and keys[(d["kind"] == "class", d["qualified_name"])].count(key) == 1:
+            out.append(key)
+        else:
+            out.append(f"@L{d['line_start']}")
+    return out
 
 
 def file_rows(repo: str, path: str, language: str, src: bytes) -> dict:
@@ -55,17 +71,17 @@ def file_rows(repo: str, path: str, language: str, src: bytes) -> dict:
     facts = parse_source(LANGUAGES[language], src)
     fid = ids.file_id(repo, path)
     classes, functions, defined_in, def_ids, top = [], [], [], [], []
-    plain = _plain(facts["defs"])
-    for i, d in enumerate(facts["defs"]):
+    suffixes = _suffixes(facts["defs"], _plain(facts["defs"]))
+    for d, suffix in zip(facts["defs"], suffixes):
         common = {"repo": repo, "name": d["name"], "qualified_name": d["qualified_name"], "file_path": path,
                   "line_start": d["line_start"], "line_end": d["line_end"], "docstring": d["docstring"]}
         if d["kind"] == "class":
-            eid = _unique(ids.class_id(repo, path, d["qualified_name"]), i in plain, d["line_start"])
+            eid = ids.class_id(repo, path, d["qualified_name"]) + suffix
             classes.append({"id": eid, "vector_id": ids.vector_id(eid), **common, "kind": d["class_kind"],
                             "text": class_chunk(path, d)})
             label = "Class"
         else:
-            eid = _unique(ids.function_id(repo, path, d["qualified_name"]), i in plain, d["line_start"])
+            eid = ids.function_id(repo, path, d["qualified_name"]) + suffix
             functions.append({"id": eid, "vector_id": ids.vector_id(eid), **common, "signature": d["signature"],
                               "is_method": d["parent_kind"] == "class", "body_hash": d["body_hash"],
                               "text": function_chunk(path, d)})

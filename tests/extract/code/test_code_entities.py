@@ -96,4 +96,4 @@ def test_an_overloaded_function_is_named_for_its_implementation(tmp_path):
     b = RepoBuilder(tmp_path / "ov")
     b.write("m.py", OVERLOADED).commit("overloads")
     rows = {r["id"]: (r["line_start"], r["line_end"]) for r in extract_code(GitRepo(b.path), "ov").tables["Function"]}
-    assert rows == {"fn:ov:m.py:chunks@L5": (5, 5), "fn:ov:m.py:chunks@L7": (7, 7), "fn:ov:m.py:chunks": (8, 10)}
+    assert rows == {"fn:ov:m.py:chunks(bytes)": (5, 5), "fn:ov:m.py:chunks(str)": (7, 7), "fn:ov:m.py:chunks": (8, 10)}
