@@ -70,6 +70,14 @@ def test_names_and_paths_read_off_ids():
     assert name_from_id("mem:notes:1") is None and path_from_id("commit:svc:abc") is None
 
 
+def test_an_overload_is_named_with_its_parameters_whatever_colons_they_hold():
+    """Swift's labels and C++'s scopes put colons in an overload's id; its path is still its path."""
+    swift = "fn:svc:Source/Base.swift:Monitoring.request(_:didFail:)"
+    assert name_from_id(swift) == "Monitoring.request(_:didFail:)" and path_from_id(swift) == "Source/Base.swift"
+    cpp = "fn:svc:src/(gen)/a.cpp:A.operator()(const std::string&,int)"
+    assert name_from_id(cpp) == "A.operator()(const std::string&,int)" and path_from_id(cpp) == "src/(gen)/a.cpp"
+
+
 def test_name_words_match_question_words(view):
     assert stem("validated") == stem("validate") == stem("validation") == "validat"
     assert stem("retries") == stem("retry") and stem("tokens") == "token"
