@@ -47,9 +47,9 @@ def _split_parameters(rest: str) -> tuple[str, str]:
     return rest, ""
 
 
-# a second definition of one name and parameters in a file: `Command.main@L1484` (an overload's parameters,
-# `read(String,int)`, stay: they tell the reader which one)
-_DISAMBIGUATION = re.compile(r"@L\d+$")
+# a second definition of one name and parameters in a file: `check(Class<?>)@2`, `Command.main@L1484` in lakes
+# written before ordinals (an overload's parameters, `read(String,int)`, stay: they tell the reader which one)
+_DISAMBIGUATION = re.compile(r"@L?\d+$")
 
 
 def short_name(entity_id: str) -> str:

@@ -63,7 +63,7 @@ class CodeIndex:
                 idx.by_basename.setdefault(comps[-1], []).append((fid, repo, comps))
         # A name defined again under the same qualified name in one file (typing overloads before
         # the implementation) is one function: the definition with the plain id, the one with the body
-        # (the others' ids add their parameters, `(int)`, or `@L<line>`).
+        # (the others' ids add their parameters, `(int)`, or an ordinal, `@2`).
         other = (~pl.col("id").str.ends_with(pl.lit(":") + pl.col("qualified_name"))).cast(pl.Int8)
         ents = entities.with_columns(other.alias("_other")).filter(
             pl.col("_other") == pl.col("_other").min().over("label", "repo", "file_path", "qualified_name")

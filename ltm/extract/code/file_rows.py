@@ -12,6 +12,7 @@ import gc
 import multiprocessing
 import re
 import threading
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -43,21 +44,26 @@ def _plain(defs: list[dict]) -> set[int]:
 def _suffixes(defs: list[dict], plain: set[int]) -> list[str]:
     """What each definition's id adds to its plain id: nothing for the one `_plain` picks (and for every name
     defined once); the parameters where they tell it from the others of its name (`(String,int)`, Swift's
-    `(_:didFail:)`, `ltm.extract.overloads`); else `@L<line>` (a redefinition with the same parameters).
+    `(_:didFail:)`, `ltm.extract.overloads`); else those parameters and its ordinal among the definitions of that
+    name and those parameters, in source order (`check(Class<?>)@2`: a Java enum's constants each defining
+    `check`, a Python redefinition, `@2` alone where no parameters are known).
 
-    Parameters rather than a line, so an overload keeps its id when lines above it are added or removed."""
-    keys: dict[tuple[bool, str], list[str | None]] = {}
-    for d in defs:
-        keys.setdefault((d["kind"] == "class", d["qualified_name"]), []).append(d.get("overload"))
+    Never a line number: an overload keeps its id when lines above it are added or removed."""
+    group = [(d["kind"] == "class", d["qualified_name"]) for d in defs]
+    keys: dict[tuple[bool, str], list[str | None]] = defaultdict(list)
+    for d, g in zip(defs, group):
+        keys[g].append(d.get("overload"))
+    seen: Counter[tuple[bool, str, str | None]] = Counter()
     out = []
-    for i, d in enumerate(defs):
+    for i, (d, g) in enumerate(zip(defs, group)):
         key = d.get("overload")
+        seen[(*g, key)] += 1
         if i in plain:
             out.append("")
-        elif key is not None and keys[(d["kind"] == "class", d["qualified_name"])].count(key) == 1:
+        elif key is not None and keys[g].count(key) == 1:
             out.append(key)
         else:
-            out.append(f"@L{d['line_start']}")
+            out.append(f"{key or ''}@{seen[(*g, key)]}")
     return out
 
 

@@ -75,7 +75,7 @@ def test_redefined_functions_get_distinct_ids(tmp_path):
     b = RepoBuilder(tmp_path / "dup")
     b.write("m.py", "def f():\n    return 1\n\ndef f():\n    return 2\n").commit("dup")
     ids_ = [r["id"] for r in extract_code(GitRepo(b.path), "dup").tables["Function"]]
-    assert ids_ == ["fn:dup:m.py:f", "fn:dup:m.py:f@L4"]
+    assert ids_ == ["fn:dup:m.py:f", "fn:dup:m.py:f()@2"]
 
 
 OVERLOADED = """from typing import overload

@@ -88,7 +88,27 @@ def test_swift_overloads_are_named_by_their_argument_labels(tmp_path):
     assert set(before) == set(after) == {fn + "request", fn + "request(_:method:)", fn + "request(_:didFail:)"}
 
 
-def test_redefinitions_with_the_same_parameters_still_fall_back_to_their_line(tmp_path):
+JAVA_ENUM = """public enum Policy {
+    STRICT {
+        @Override public boolean allows(Class<?> c) { return false; }
+    },
+    LENIENT {
+        @Override public boolean allows(Class<?> c) { return true; }
+    };
+
+    public abstract boolean allows(Class<?> c);
+}
+"""
+
+
+def test_definitions_the_parameters_cannot_tell_apart_are_numbered_not_placed(tmp_path):
+    """A Java enum's constants each define `allows(Class<?>)`: the second is `@2` however far down it moves."""
+    before, after = _two_commits(tmp_path, "Policy.java", JAVA_ENUM, "import java.util.List;\n\n\n" + JAVA_ENUM)
+    fn = "fn:r:Policy.java:Policy."
+    assert set(before) == set(after) == {fn + "allows", fn + "allows(Class<?>)@2", fn + "allows(Class<?>)@3"}
+
+
+def test_python_redefinitions_are_told_apart_by_parameters_then_by_their_order(tmp_path):
     b = RepoBuilder(tmp_path / "repo")
     b.write("m.py", "def f(x):\n    return 1\n\ndef f(y):\n    return 2\n\ndef f(x, y):\n    return 3\n").commit("dup")
-    assert set(_function_ids(b, "HEAD")) == {"fn:r:m.py:f", "fn:r:m.py:f@L4", "fn:r:m.py:f(_,_)"}
+    assert set(_function_ids(b, "HEAD")) == {"fn:r:m.py:f", "fn:r:m.py:f(_)@2", "fn:r:m.py:f(_,_)"}
