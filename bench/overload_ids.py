@@ -8,8 +8,9 @@ hands its workers), over the files `extract_code` parses (same skip rules), at e
 is the same at both revisions is parsed once. Cross-file resolution is left out: it reads ids, never makes them.
 
 Prints one JSON object:
-- `functions`: Function rows at `--to`; `line_suffix`: those whose id ends in `@L<line>`; `param_suffix`: those
-  whose id adds the parameters (`read(String,int)`) to the qualified name.
+- `functions`: Function rows at `--to`; `line_suffix`: those whose id ends in `@L<line>`; `ordinal_suffix`: in
+  `@<n>` (`allows(Class<?>)@2`); `param_suffix`: those whose id adds only the parameters (`read(String,int)`) to
+  the qualified name.
 - `unchanged_bodies`: functions present at both revisions (same path) with the same `body_hash`, and how many of
   them changed id (`id_churn`), the ids with a line among those (`id_churn_line_suffix`), with examples.
 - `seconds`: wall time of the parsing at both revisions.
@@ -29,6 +30,7 @@ from ltm.extract.gitrepo import MISSING, GitRepo, is_safe_path
 from ltm.extract.languages import language_for, read_as
 
 _LINE = re.compile(r"@L\d+$")
+_ORDINAL = re.compile(r"@\d+$")
 Rows = dict[tuple[str, str], list[dict]]  # (path, blob) -> the file's Function rows
 
 
@@ -70,7 +72,8 @@ def churn(before: list[dict], after: list[dict]) -> dict:
     same = [k for k in was if k in now]
     moved = sorted(i for k in same for i in was[k] - now[k])
     return {"unchanged_bodies": sum(len(was[k]) for k in same), "id_churn": len(moved),
-            "id_churn_line_suffix": sum(1 for i in moved if _LINE.search(i)), "examples": moved[:8]}
+            "id_churn_line_suffix": sum(1 for i in moved if _LINE.search(i)),
+            "id_churn_ordinal_suffix": sum(1 for i in moved if _ORDINAL.search(i)), "examples": moved[:8]}
 
 
 def main() -> None:
@@ -86,11 +89,15 @@ def main() -> None:
     seconds = time.perf_counter() - start
     plain = {r["id"] for r in after if r["id"].endswith(":" + r["qualified_name"])}
     lined = [r for r in after if _LINE.search(r["id"])]
+    numbered = [r for r in after if _ORDINAL.search(r["id"])]
     print(json.dumps({
         "clone": args.clone, "from": repo.head(args.old), "to": repo.head(args.new),
         "functions": len(after), "line_suffix": len(lined),
-        "param_suffix": sum(1 for r in after if r["id"] not in plain and not _LINE.search(r["id"])),
+        "ordinal_suffix": len(numbered),
+        "param_suffix": sum(1 for r in after if r["id"] not in plain and not _LINE.search(r["id"])
+                            and not _ORDINAL.search(r["id"])),
         "line_suffix_examples": [r["id"].split(":", 2)[2] for r in lined[:5]],
+        "ordinal_suffix_examples": [r["id"].split(":", 2)[2] for r in numbered[:5]],
         **churn(before, after), "seconds": round(seconds, 1),
     }, indent=1))
 
