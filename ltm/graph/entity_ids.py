@@ -36,20 +36,28 @@ def name_from_id(entity_id: str) -> str | None:
 
 def _split_parameters(rest: str) -> tuple[str, str]:
     """`path:Cls.read(String,int)` -> (`path:Cls.read`, `(String,int)`): the balanced parentheses that end an
-    overload's id (`ltm.extract.overloads`); ("...", "") for any other id."""
+    overload's id (`ltm.extract.overloads`); ("...", "") for any other id, C++'s `A.operator()` included."""
     if not rest.endswith(")"):
         return rest, ""
     depth = 0
     for i in range(len(rest) - 1, -1, -1):
         depth += {")": 1, "(": -1}.get(rest[i], 0)
         if depth == 0:
-            return rest[:i], rest[i:]
+            return (rest, "") if rest[i:] == "()" and rest[:i].endswith("operator") else (rest[:i], rest[i:])
     return rest, ""
 
 
-# a second definition of one name and parameters in a file: `check(Class<?>)@2`, `Command.main@L1484` in lakes
-# written before ordinals (an overload's parameters, `read(String,int)`, stay: they tell the reader which one)
-_DISAMBIGUATION = re.compile(r"@L?\d+$")
+_ORDINAL = re.compile(r"@L?\d+$")
+
+
+def plain_id(entity_id: str) -> str:
+    """The id of the definition an overload's id names one of (`fn:r:a.java:A.read(String,int)@2` ->
+    `fn:r:a.java:A.read`): the function as one name, as history and a name lookup see it."""
+    if label_of(entity_id) not in ("Function", "Class"):
+        return entity_id
+    return _split_parameters(_ORDINAL.sub("", entity_id))[0]
+
+
 
 
 def short_name(entity_id: str) -> str:
@@ -60,7 +68,9 @@ def short_name(entity_id: str) -> str:
         return entity_id
     if label_of(entity_id) == "Commit":
         return name[:10]
-    return _DISAMBIGUATION.sub("", name)
+    # an ordinal (`check(Class<?>)@2`, `Command.main@L1484` in lakes written before ordinals) says nothing to a
+    # reader; an overload's parameters, `read(String,int)`, stay: they tell which one
+    return _ORDINAL.sub("", name)
 
 
 def path_from_id(entity_id: str) -> str | None:
