@@ -16,8 +16,7 @@ from tree_sitter import Node
 
 from ltm.extract.labels import Parameter
 
-# Parameter lists by the field or node type that holds them (Kotlin's has no field).
-_LISTS = ("parameters",)
+# Parameter lists by the node type that holds them, where no field names them (Kotlin's)
 _LIST_TYPES = ("function_value_parameters", "parameter_list", "formal_parameters", "parameters")
 # Nodes in a parameter list that are no parameter.
 _SKIP = ("comment", "line_comment", "block_comment", "attribute_list", "keyword_separator", "positional_separator",
@@ -25,17 +24,18 @@ _SKIP = ("comment", "line_comment", "block_comment", "attribute_list", "keyword_
 _NAMES = ("identifier", "field_identifier", "simple_identifier")
 _UNTYPED_RECEIVERS = ("self", "cls")  # Python's receivers, which a reader does not write when naming a method
 _C_SHARP_MODIFIERS = ("ref", "out", "in")  # they make an overload of their own: `Read(ref int)` beside `Read(int)`
+_C_PARAMETERS = ("parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration")
 _SPLATS = {"list_splat_pattern": "*", "dictionary_splat_pattern": "**"}
 _SPACE = re.compile(r"\s+")
-_TIGHT_BEFORE = re.compile(r" ([,>)\]*&?:])")
+_TIGHT_BEFORE = re.compile(r" ([,>)\[\]*&?:])")
 _TIGHT_AFTER = re.compile(r"([,<(\[]) ")
 
 
 def overload_key(node: Node, params: list[Parameter] | None) -> str | None:
     """`(String,int)` for a definition, from its parameters; Swift's `(_:didFail:)` from its labels (`params`).
 
-    None where the node has no parameter list the grammar shows (a Kotlin property, a Ruby method without
-    parentheses is `()`). An untyped parameter is `_`; Python's untyped `self` or `cls` is left out.
+    None where the grammar shows no parameter list (a Ruby `def f` without parentheses, a Kotlin getter). An
+    untyped parameter is `_`; Python's untyped `self` or `cls` is left out.
     """
     if params is not None:
         return "(" + "".join(f"{p[0]}:" for p in params) + ")"
@@ -54,17 +54,17 @@ def overload_key(node: Node, params: list[Parameter] | None) -> str | None:
             modifier = "vararg " if b"vararg" in (child.text or b"") else ""
         elif child.is_named and child.type not in _SKIP and field is None:
             t = _parameter_type(child)
-            if t is not None:
-                types.append(modifier + t)
+            if t is not None:  # Go's `x, y int` is two parameters of one type
+                names = len(child.children_by_field_name("name")) if child.type == "parameter_declaration" else 1
+                types.extend([modifier + t] * max(1, names))
             modifier = ""
     return "(" + ",".join(types) + ")"
 
 
 def _parameter_list(node: Node) -> Node | None:
-    for name in _LISTS:
-        found = node.child_by_field_name(name)
-        if found is not None:
-            return found
+    found = node.child_by_field_name("parameters")
+    if found is not None:
+        return found
     declarator = node.child_by_field_name("declarator")  # C and C++: the list is in the function's declarator
     while declarator is not None:
         if declarator.type == "function_declarator":
@@ -75,11 +75,13 @@ def _parameter_list(node: Node) -> Node | None:
 
 def _parameter_type(p: Node) -> str | None:
     """One parameter's type as written; `_` where none is; None for a Python receiver or a C `void`."""
+    if p.type == "variadic_parameter":  # C's `...`
+        return "..."
     if p.type in _NAMES:  # Python's or JavaScript's untyped `x`
         return None if (p.text or b"").decode() in _UNTYPED_RECEIVERS else "_"
     if p.type in _SPLATS:  # Python's `*args`, `**kw`
         return _SPLATS[p.type] + "_"
-    if p.type in ("parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration"):
+    if p.type in _C_PARAMETERS and p.child_by_field_name("name") is None:  # Go's have a name and a type
         return _c_type(p)
     t = p.child_by_field_name("type")
     if t is not None:
@@ -87,7 +89,9 @@ def _parameter_type(p: Node) -> str | None:
         if p.type == "parameter" and p.child_by_field_name("name") is not None:  # C#'s `ref int n`
             mods = [_written(c) for c in p.named_children if c.type == "modifier"]
             text = " ".join([m for m in mods if m in _C_SHARP_MODIFIERS] + [text])
-        if p.type == "spread_parameter" or p.type == "required_parameter" and _is_rest(p):
+        if p.type == "variadic_parameter_declaration":  # Go's `args ...string`
+            text = "..." + text
+        elif p.type == "spread_parameter" or p.type == "required_parameter" and _is_rest(p):
             text += "..."
         elif p.named_children and p.named_children[0].type in _SPLATS:  # Python's `*args: int`
             text = _SPLATS[p.named_children[0].type] + text
@@ -96,9 +100,9 @@ def _parameter_type(p: Node) -> str | None:
         return _written(p.named_children[0]) + "..."
     if p.type == "parameter" and len(p.named_children) > 1:  # Kotlin's `s: String`
         return _written(p.named_children[-1])
-    if p.type in ("default_parameter", "optional_parameter", "required_parameter"):
-        return "_"
-    return _written(p)
+    if p.type == "self_parameter":  # Rust's `&mut self`: it tells a trait's methods from an inherent one's
+        return _written(p)
+    return "_"  # untyped: JavaScript's `x = 1`, Ruby's `opts = {}`, PHP's `$x`
 
 
 def _is_rest(p: Node) -> bool:
@@ -107,7 +111,7 @@ def _is_rest(p: Node) -> bool:
 
 
 def _c_type(p: Node) -> str | None:
-    """C and C++: the declaration without the parameter's name and default (`const std::string&`, `int(*)(int)`)."""
+    """C and C++: the declaration without the parameter's name and default (`const std::string&`, `int (*)(int)`)."""
     start = p.start_byte
     default = p.child_by_field_name("default_value")
     text = p.text or b""
