@@ -47,6 +47,7 @@ from tree_sitter import Parser, QueryCursor
 import ltm.extract.code.entities as entities
 from ltm.extract.code.resolve import Resolver
 from ltm.extract.gitrepo import GitRepo
+from ltm.graph.entity_ids import plain_id
 from ltm.extract.languages import ts_language, ts_query
 from ltm.extract.parse import REF, _pattern_roles
 
@@ -157,8 +158,8 @@ class Jedi:
 
 def constructors(out) -> dict[tuple, str]:
     """("class", path, line) -> the `__init__` that `Foo()` runs: its own or the nearest base's (EXTENDS)."""
-    init = {e["src"]: e["dst"].split("@L")[0] for e in out.tables["HAS_METHOD"]
-            if e["dst"].split("@L")[0].endswith(".__init__")}  # overloads: one identity
+    init = {e["src"]: plain_id(e["dst"]) for e in out.tables["HAS_METHOD"]
+            if plain_id(e["dst"]).endswith(".__init__")}  # overloads: one identity
     bases = defaultdict(list)
     for e in out.tables["EXTENDS"]:
         bases[e["src"]].append(e["dst"])
@@ -185,7 +186,7 @@ def verdict(answer: list[tuple], target: dict | None, fn_at: dict) -> str:
             named.add(fn_at.get(("class", rel, line), "class-without-init"))
         else:
             return "unknown"  # a variable, a parameter, a module: jedi did not reach a definition
-    if target is not None and target["id"].split("@L")[0] in named:
+    if target is not None and plain_id(target["id"]) in named:
         return "ok"
     if named & {"other", "class-without-init"} and target is None:
         return "unknown"
@@ -195,8 +196,8 @@ def verdict(answer: list[tuple], target: dict | None, fn_at: dict) -> str:
 def measure(clone: Path, sites_out: Path | None, files: int | None = None) -> dict:
     out, r = extract(clone)
     fns = {row["id"]: row for row in out.tables["Function"]}
-    # a function's identity without the `@L<line>` of a redefinition or overload (jedi names the first)
-    fn_at = {(row["file_path"], row["name"], row["line_start"]): row["id"].split("@L")[0] for row in fns.values()}
+    # a function's identity without the parameters or ordinal of a redefinition or overload (jedi names the first)
+    fn_at = {(row["file_path"], row["name"], row["line_start"]): plain_id(row["id"]) for row in fns.values()}
     fn_at.update(constructors(out))
     edges = {(e["src"], e["dst"]): e["confidence"] for e in out.tables["CALLS"]}
     callees = defaultdict(set)
@@ -239,7 +240,7 @@ def measure(clone: Path, sites_out: Path | None, files: int | None = None) -> di
             repo_fns.discard(None)
             if repo_fns:
                 recall["oracle_sites"] += 1
-                found = any(d.split("@L")[0] in repo_fns for d in callees[caller])
+                found = any(plain_id(d) in repo_fns for d in callees[caller])
                 recall["found"] += found
                 if not found:  # a site jedi resolves into the repository that no edge of its caller reaches
                     dump.append({"rule": None, "site": f"{path}:{line}", "receiver": call[1], "name": call[0],

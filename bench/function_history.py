@@ -42,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ltm.graph.entity_ids import plain_id  # noqa: E402
 from ltm.home import Home  # noqa: E402
 from server.service import MemoryService  # noqa: E402
 
@@ -76,8 +77,8 @@ def main() -> None:
     key = args.repo or clone.name
     service = MemoryService(Home(Path(args.home).resolve()))
     keys = ["id", "qname", "path", "start", "end"]
-    # A typing overload's stubs (`f@L12`) share the function's history, which its plain id holds.
-    functions = [f for f in service.reads.rows(_PRESENT, {"repo": key}, keys) if "@L" not in f["id"]]
+    # A typing overload's stubs (`f(int)`, `f@L12` in older lakes) share the function's history, which its plain id holds.
+    functions = [f for f in service.reads.rows(_PRESENT, {"repo": key}, keys) if plain_id(f["id"]) == f["id"]]
     if not functions:
         sys.exit(f"no function of repository {key!r} in {args.home}: pass --repo")
     # The sample is the functions whose ids hash lowest (salted by --seed): two homes of one repository

@@ -28,6 +28,7 @@ from tree_sitter import Node, Parser, QueryCursor
 from ltm.extract.conditionals import error_size, first_branches
 from ltm.extract.labels import call_labels, parameters
 from ltm.extract.languages import LanguageSpec, query_text, ts_language, ts_query
+from ltm.extract.overloads import overload_key
 
 MAX_TEXT_CHARS = 2_000
 _DEF_KINDS = ("class", "function")
@@ -489,6 +490,8 @@ def parse_source(spec: LanguageSpec, src: bytes) -> dict[str, Any]:
         d["object"] = next((a for a, b in objects if a <= f["start"] < b), None)
     for i in clashing_instance_methods([(d["kind"], d["qualified_name"], d["singleton"]) for d in defs]):
         defs[i]["qualified_name"] = instance_name(defs[i]["qualified_name"], defs[i]["name"])
+    for i in _overloaded(defs):  # what tells them apart in their ids (`ltm.extract.overloads`)
+        defs[i]["overload"] = overload_key(found[i]["node"], defs[i]["params"])
     members: dict[int, list[int]] = {}
     for j, parent in parents.items():
         if j >= 0 and parent >= 0 and found[j]["kind"] == "function":
@@ -737,7 +740,17 @@ def _definition(spec: LanguageSpec, src: bytes, d: dict, where: tuple) -> dict:
         "singleton": d["singleton"],  # Ruby's `def self.m` or a method of `class << self`: the class's own method
         # Swift: the labels its calls write, which tell its overloads apart
         "params": parameters(node) if spec.overloads and d["kind"] == "function" else None,
+        "overload": None,  # set where the file defines the qualified name again (`_overloaded`)
     }
+
+
+def _overloaded(defs: list[dict]) -> list[int]:
+    """The functions whose qualified name the file defines more than once."""
+    seen: dict[str, int] = {}
+    for d in defs:
+        if d["kind"] == "function":
+            seen[d["qualified_name"]] = seen.get(d["qualified_name"], 0) + 1
+    return [i for i, d in enumerate(defs) if d["kind"] == "function" and seen[d["qualified_name"]] > 1]
 
 
 _SINGLETON_STOPS = ("class", "module", "method", "singleton_method")

@@ -20,17 +20,44 @@ def label_of(entity_id: str) -> str | None:
 def name_from_id(entity_id: str) -> str | None:
     """What `Node.name` holds, read off the id (ltm.ids): qualified name, module name, path, sha or bug ref.
 
-    Function and class ids end with the qualified name, which `parse.py` joins with dots, never colons.
+    Function and class ids end with the qualified name, which `parse.py` joins with dots, never colons, and
+    an overload's parameters, which may hold colons (`request(_:didFail:)`, `read(std::string)`).
     None for memories and repositories (their name is a property).
     """
     prefix, _, rest = entity_id.partition(":")
     if prefix not in ("fn", "cls", "mod", "file", "commit", "bug"):
         return None
     rest = rest.partition(":")[2]  # drop the repository key
-    return rest.rsplit(":", 1)[-1] if prefix in ("fn", "cls") else rest
+    if prefix not in ("fn", "cls"):
+        return rest
+    head, params = _split_parameters(rest)
+    return head.rsplit(":", 1)[-1] + params
 
 
-_DISAMBIGUATION = re.compile(r"@L\d+$")  # a second definition of one name in a file: `Command.main@L1484`
+def _split_parameters(rest: str) -> tuple[str, str]:
+    """`path:Cls.read(String,int)` -> (`path:Cls.read`, `(String,int)`): the balanced parentheses that end an
+    overload's id (`ltm.extract.overloads`); ("...", "") for any other id, C++'s `A.operator()` included."""
+    if not rest.endswith(")"):
+        return rest, ""
+    depth = 0
+    for i in range(len(rest) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(rest[i], 0)
+        if depth == 0:
+            return (rest, "") if rest[i:] == "()" and rest[:i].endswith("operator") else (rest[:i], rest[i:])
+    return rest, ""
+
+
+_ORDINAL = re.compile(r"@L?\d+$")
+
+
+def plain_id(entity_id: str) -> str:
+    """The id of the definition an overload's id names one of (`fn:r:a.java:A.read(String,int)@2` ->
+    `fn:r:a.java:A.read`): the function as one name, as history and a name lookup see it."""
+    if label_of(entity_id) not in ("Function", "Class"):
+        return entity_id
+    return _split_parameters(_ORDINAL.sub("", entity_id))[0]
+
+
 
 
 def short_name(entity_id: str) -> str:
@@ -41,13 +68,15 @@ def short_name(entity_id: str) -> str:
         return entity_id
     if label_of(entity_id) == "Commit":
         return name[:10]
-    return _DISAMBIGUATION.sub("", name)
+    # an ordinal (`check(Class<?>)@2`, `Command.main@L1484` in lakes written before ordinals) says nothing to a
+    # reader; an overload's parameters, `read(String,int)`, stay: they tell which one
+    return _ORDINAL.sub("", name)
 
 
 def path_from_id(entity_id: str) -> str | None:
     """The file path inside a function or class id (`fn:<repo>:<path>:<qualified>`), else None."""
     prefix, _, rest = entity_id.partition(":")
-    return rest.partition(":")[2].rsplit(":", 1)[0] if prefix in ("fn", "cls") else None
+    return _split_parameters(rest.partition(":")[2])[0].rsplit(":", 1)[0] if prefix in ("fn", "cls") else None
 
 
 def by_label(ids: Iterable[str]) -> dict[str, list[str]]:

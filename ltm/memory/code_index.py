@@ -63,11 +63,11 @@ class CodeIndex:
                 idx.by_basename.setdefault(comps[-1], []).append((fid, repo, comps))
         # A name defined again under the same qualified name in one file (typing overloads before
         # the implementation) is one function: the definition with the plain id, the one with the body
-        # (the others' ids end in `@L<line>`).
-        line = pl.col("id").str.extract(r"@L(\d+)$").cast(pl.Int64).fill_null(0)
-        ents = entities.with_columns(line.alias("_line")).filter(
-            pl.col("_line") == pl.col("_line").min().over("label", "repo", "file_path", "qualified_name")
-        ).drop("_line").with_columns(
+        # (the others' ids add their parameters, `(int)`, or an ordinal, `@2`).
+        other = (~pl.col("id").str.ends_with(pl.lit(":") + pl.col("qualified_name"))).cast(pl.Int8)
+        ents = entities.with_columns(other.alias("_other")).filter(
+            pl.col("_other") == pl.col("_other").min().over("label", "repo", "file_path", "qualified_name")
+        ).drop("_other").with_columns(
             pl.when(pl.col("module").is_not_null() & (pl.col("module") != ""))
             .then(pl.col("module") + "." + pl.col("qualified_name"))
             .otherwise(pl.col("qualified_name")).alias("full")

@@ -17,7 +17,7 @@ Rules (relevance_score, context):
   themselves (`Context.ClientIP` links the method, not the class Context), and the same name
   written bare elsewhere in the memory means only that definition.
 - A function defined again under the same qualified name in one file (typing overloads) is its
-  definition with the body (the one whose id has no `@L<line>`).
+  definition with the body (the one whose id adds no parameters or ordinal to its qualified name).
 - Ambiguity: a name defined in the memory's own file (its `file_path` or a path in its text) means
   that definition alone. Else it links to the package's definitions, not to those
   in tests, examples, docs or vendored code (`ltm.code_paths`); a name only those define links

@@ -4,7 +4,7 @@ names read off ids, name words. A real Kuzu build of a small hand-written lake."
 import pytest
 
 from ltm.graph.build import build_graph
-from ltm.graph.entity_ids import name_from_id, path_from_id
+from ltm.graph.entity_ids import name_from_id, path_from_id, plain_id, short_name
 from ltm.graph.name_words import name_words, stem
 from ltm.graph.read import open_view
 from ltm.lake import Lake
@@ -68,6 +68,17 @@ def test_names_and_paths_read_off_ids():
     assert name_from_id("mod:svc:app.auth") == "app.auth"
     assert name_from_id("commit:svc:abc123") == "abc123" and name_from_id("bug:svc:#12") == "#12"
     assert name_from_id("mem:notes:1") is None and path_from_id("commit:svc:abc") is None
+
+
+def test_an_overload_is_named_with_its_parameters_whatever_colons_they_hold():
+    """Swift's labels and C++'s scopes put colons in an overload's id; its path is still its path."""
+    swift = "fn:svc:Source/Base.swift:Monitoring.request(_:didFail:)"
+    assert name_from_id(swift) == "Monitoring.request(_:didFail:)" and path_from_id(swift) == "Source/Base.swift"
+    cpp = "fn:svc:src/(gen)/a.cpp:A.operator()(const std::string&,int)"
+    assert name_from_id(cpp) == "A.operator()(const std::string&,int)" and path_from_id(cpp) == "src/(gen)/a.cpp"
+    assert plain_id(cpp) == plain_id("fn:svc:src/(gen)/a.cpp:A.operator()") == "fn:svc:src/(gen)/a.cpp:A.operator()"
+    assert plain_id("fn:svc:P.java:Policy.allows(Class<?>)@2") == "fn:svc:P.java:Policy.allows"
+    assert short_name("fn:svc:P.java:Policy.allows(Class<?>)@2") == "Policy.allows(Class<?>)"
 
 
 def test_name_words_match_question_words(view):

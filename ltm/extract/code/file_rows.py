@@ -12,6 +12,7 @@ import gc
 import multiprocessing
 import re
 import threading
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -40,9 +41,30 @@ def _plain(defs: list[dict]) -> set[int]:
     return set(first.values())
 
 
-def _unique(entity_id: str, plain: bool, line: int) -> str:
-    """Same qualified name twice in a file (overloads, redefinitions): all but one get `@L<line>`."""
-    return entity_id if plain else f"{entity_id}@L{line}"
+def _suffixes(defs: list[dict], plain: set[int]) -> list[str]:
+    """What each definition's id adds to its plain id: nothing for the one `_plain` picks (and for every name
+    defined once); the parameters where they tell it from the others of its name (`(String,int)`, Swift's
+    `(_:didFail:)`, `ltm.extract.overloads`); else those parameters and its ordinal among the definitions of that
+    name and those parameters, in source order (`check(Class<?>)@2`: a Java enum's constants each defining
+    `check`, a Python redefinition, `@2` alone where no parameters are known).
+
+    Never a line number: an overload keeps its id when lines above it are added or removed."""
+    group = [(d["kind"] == "class", d["qualified_name"]) for d in defs]
+    keys: dict[tuple[bool, str], list[str | None]] = defaultdict(list)
+    for d, g in zip(defs, group):
+        keys[g].append(d.get("overload"))
+    seen: Counter[tuple[bool, str, str | None]] = Counter()
+    out = []
+    for i, (d, g) in enumerate(zip(defs, group)):
+        key = d.get("overload")
+        seen[(*g, key)] += 1
+        if i in plain:
+            out.append("")
+        elif key is not None and keys[g].count(key) == 1:
+            out.append(key)
+        else:
+            out.append(f"{key or ''}@{seen[(*g, key)]}")
+    return out
 
 
 def file_rows(repo: str, path: str, language: str, src: bytes) -> dict:
@@ -55,17 +77,17 @@ def file_rows(repo: str, path: str, language: str, src: bytes) -> dict:
     facts = parse_source(LANGUAGES[language], src)
     fid = ids.file_id(repo, path)
     classes, functions, defined_in, def_ids, top = [], [], [], [], []
-    plain = _plain(facts["defs"])
-    for i, d in enumerate(facts["defs"]):
+    suffixes = _suffixes(facts["defs"], _plain(facts["defs"]))
+    for d, suffix in zip(facts["defs"], suffixes):
         common = {"repo": repo, "name": d["name"], "qualified_name": d["qualified_name"], "file_path": path,
                   "line_start": d["line_start"], "line_end": d["line_end"], "docstring": d["docstring"]}
         if d["kind"] == "class":
-            eid = _unique(ids.class_id(repo, path, d["qualified_name"]), i in plain, d["line_start"])
+            eid = ids.class_id(repo, path, d["qualified_name"]) + suffix
             classes.append({"id": eid, "vector_id": ids.vector_id(eid), **common, "kind": d["class_kind"],
                             "text": class_chunk(path, d)})
             label = "Class"
         else:
-            eid = _unique(ids.function_id(repo, path, d["qualified_name"]), i in plain, d["line_start"])
+            eid = ids.function_id(repo, path, d["qualified_name"]) + suffix
             functions.append({"id": eid, "vector_id": ids.vector_id(eid), **common, "signature": d["signature"],
                               "is_method": d["parent_kind"] == "class", "body_hash": d["body_hash"],
                               "text": function_chunk(path, d)})

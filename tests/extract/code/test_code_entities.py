@@ -75,7 +75,7 @@ def test_redefined_functions_get_distinct_ids(tmp_path):
     b = RepoBuilder(tmp_path / "dup")
     b.write("m.py", "def f():\n    return 1\n\ndef f():\n    return 2\n").commit("dup")
     ids_ = [r["id"] for r in extract_code(GitRepo(b.path), "dup").tables["Function"]]
-    assert ids_ == ["fn:dup:m.py:f", "fn:dup:m.py:f@L4"]
+    assert ids_ == ["fn:dup:m.py:f", "fn:dup:m.py:f()@2"]
 
 
 OVERLOADED = """from typing import overload
@@ -96,4 +96,4 @@ def test_an_overloaded_function_is_named_for_its_implementation(tmp_path):
     b = RepoBuilder(tmp_path / "ov")
     b.write("m.py", OVERLOADED).commit("overloads")
     rows = {r["id"]: (r["line_start"], r["line_end"]) for r in extract_code(GitRepo(b.path), "ov").tables["Function"]}
-    assert rows == {"fn:ov:m.py:chunks@L5": (5, 5), "fn:ov:m.py:chunks@L7": (7, 7), "fn:ov:m.py:chunks": (8, 10)}
+    assert rows == {"fn:ov:m.py:chunks(bytes)": (5, 5), "fn:ov:m.py:chunks(str)": (7, 7), "fn:ov:m.py:chunks": (8, 10)}

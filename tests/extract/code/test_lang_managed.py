@@ -475,8 +475,8 @@ def test_java_this_and_super_in_a_constructor_call_the_class_or_base_constructor
     `super` of another package's base (RuntimeException) is no edge."""
     conf = confidences(extract(tmp_path, CONSTRUCTORS))
     s, p = "fn:src/main/java/com/acme/SyntaxError.java:SyntaxError.", "fn:src/main/java/com/acme/ParseError.java:ParseError."
-    assert conf[(s + "SyntaxError@L5", p + "ParseError")] == 0.9
-    assert conf[(s + "SyntaxError", s + "SyntaxError@L5")] == 1.0
+    assert conf[(s + "SyntaxError(String)", p + "ParseError")] == 0.9
+    assert conf[(s + "SyntaxError", s + "SyntaxError(String)")] == 1.0
     assert not [dst for src, dst in conf if src == p + "ParseError"]
 
 

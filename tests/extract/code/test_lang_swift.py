@@ -274,13 +274,13 @@ def test_swift_graph(tmp_path):
     assert ("fn:Source/Session+Validation.swift:Session.validate", R + "cancel") in conf
     assert (test, SS + "init") in conf and (test, SS + "request") in conf
     assert not any(dst.endswith(("lowercased", ":filter", ":print")) for _, dst in conf)
-    # two methods `send`, told apart by the labels a call writes: `send(to:)` and `send(_:retries:)` (line 16)
-    # `monitor: (any Monitoring)?`: the protocol's `request(_:didFail:)` (line 19) and its conforming class's (25)
+    # two methods `send`, told apart by the labels a call writes: `send(to:)` and `send(_:retries:)`
+    # `monitor: (any Monitoring)?`: the protocol's `request(_:didFail:)` and its conforming class's
     assert {dst for src, dst in conf if src == SS + "perform" and ".request" in dst} == {
-        "fn:Source/Base.swift:Monitoring.request@L19", "fn:Source/Base.swift:LogMonitor.request@L25"}
+        "fn:Source/Base.swift:Monitoring.request(_:didFail:)", "fn:Source/Base.swift:LogMonitor.request(_:didFail:)"}
     # `request(_:didStart:)`, which LogMonitor does not define: the protocol's only, none of LogMonitor's others
     assert {dst for src, dst in conf if src == SS + "reset" and ".request" in dst} == {
-        "fn:Source/Base.swift:Monitoring.request@L20"}
+        "fn:Source/Base.swift:Monitoring.request(_:didStart:)"}
     # a computed property is a function of its type: its getter's calls are its own
     ext = "fn:Source/Session+Validation.swift:Request."
     assert conf[(ext + "description", ext + "summary")] == 1.0
@@ -288,10 +288,10 @@ def test_swift_graph(tmp_path):
     # alone (0.3), one function's overloads being one name, and the labels pick `asNetError(or:)`
     log = "fn:Sources/NetCore/Logger.swift:"
     assert {(dst, c) for (src, dst), c in conf.items() if src == log + "report"} == {
-        (log + "Error.asNetError@L15", 0.3)}
+        (log + "Error.asNetError(or:)", 0.3)}
     validate = "fn:Source/Session+Validation.swift:Session.validate"
     assert {dst for src, dst in conf if src == SS + "perform" and ".send" in dst} == {R + "send"}
-    assert {dst for src, dst in conf if src == validate and ".send" in dst} == {R + "send@L16"}
+    assert {dst for src, dst in conf if src == validate and ".send" in dst} == {R + "send(_:retries:)"}
 
 
 def test_swift_method_history(tmp_path):
@@ -343,6 +343,6 @@ final class Crate { func open() {} }
     # a trailing closure takes a parameter that takes a closure; a variadic one takes the unlabelled arguments
     assert {dst for src, dst in conf if src == r + "go"} == {r + "run", r + "log"}
     # a parameter with a default may be left out
-    assert {dst for src, dst in conf if src == r + "again"} == {r + "run@L3", r + "log"}
+    assert {dst for src, dst in conf if src == r + "again"} == {r + "run(_:times:)", r + "log"}
     # a variable holds what the overload its call's labels name returns: `make(_:)`'s Box, not `make(count:)`'s Crate
     assert {dst for src, dst in conf if src == r + "use"} == {r + "make", "fn:Sources/Run/Runner.swift:Box.open"}
