@@ -58,8 +58,6 @@ def plain_id(entity_id: str) -> str:
     return _split_parameters(_ORDINAL.sub("", entity_id))[0]
 
 
-
-
 def short_name(entity_id: str) -> str:
     """How an entity is named to a reader: a qualified name, a module, a path, a short sha, a bug ref
     (a memory, which has no name in its id, by its id)."""
