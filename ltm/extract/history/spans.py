@@ -51,7 +51,7 @@ def query_version(language: str) -> str:
     keeps the span cache and the SZZ results; so does the text the grammar reads (`hide_conditionals`).
 
     The patterns are hashed as text, never compiled: the SZZ settings ask this of every language, and
-    compiling them all took 0.6-1.2 s of each bugs stage (Swift's alone ~0.3 s). That every language's
+    compiling them all took about 0.6 s of each bugs stage on a quiet machine. That every language's
     patterns compile as cut, so `spans_query` never falls back to the whole file, is a test's to check.
     """
     text = _span_patterns(language)

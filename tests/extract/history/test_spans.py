@@ -137,7 +137,7 @@ def test_every_language_s_definition_patterns_compile_on_their_own():
 
 def test_the_szz_settings_compile_no_query(monkeypatch):
     """Every bugs stage asks for the settings string, which names every language's span patterns: it is made from
-    their text, without compiling fourteen grammars' queries (0.6-1.2 s of each run, most of them for languages
+    their text, without compiling fourteen grammars' queries (about 0.6 s of each run, most for languages
     the repository does not have)."""
     import ltm.extract.history.spans as sp
     from ltm.bugs import fix_store
